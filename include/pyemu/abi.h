@@ -1,0 +1,103 @@
+/* pyemu/abi.h - the small C ABI between a compiled kernel module and the core.
+ *
+ * A kernel module is a shared object built by pyemu's compiler from user
+ * source.  It exports one symbol, `pyemu_module_info`, that lists its kernels.
+ * The core runs a block by calling a kernel's `run_block`, which runs every
+ * thread of the block as a plain loop; if a thread reaches a barrier, the core
+ * takes over and runs the rest of the block as fibers (see csrc/block.c).
+ *
+ * Kernel authors never include this file directly: the CUDA and OpenCL device
+ * headers do.  Keep it C, keep it small: csrc/ includes it too.
+ */
+#ifndef PYEMU_ABI_H
+#define PYEMU_ABI_H
+
+#include <stddef.h>
+
+#define PYEMU_ABI_VERSION 1
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pyemu_uint3 { unsigned int x, y, z; } pyemu_uint3;
+
+/* What the thread that runs now can see: one per worker thread, in static
+ * TLS of the core.  Kernels read it through threadIdx, get_local_id(), ... */
+typedef struct pyemu_thread_ctx {
+    pyemu_uint3 threadIdx;      /* the running thread / work-item, in its block */
+    pyemu_uint3 blockIdx;       /* the running block / work-group */
+    pyemu_uint3 blockDim;       /* threads per block / local size */
+    pyemu_uint3 gridDim;        /* blocks per grid / number of groups */
+    pyemu_uint3 global_offset;  /* OpenCL global work offset (0 for CUDA) */
+    unsigned int work_dim;      /* OpenCL work_dim (3 for CUDA) */
+    unsigned int dyn_smem;      /* bytes of dynamic shared memory of the launch */
+    void *dyn_smem_base;        /* where that memory starts (per worker) */
+} pyemu_thread_ctx;
+
+extern __thread pyemu_thread_ctx pyemu_tctx __attribute__((tls_model("initial-exec")));
+
+/* Kinds of kernel parameters, as the compiler reports them. */
+enum {
+    PYEMU_PARAM_SIGNED = 1,     /* signed integer (char, short, int, long, long long) */
+    PYEMU_PARAM_UNSIGNED = 2,   /* unsigned integer, bool, enums are SIGNED/UNSIGNED by their base */
+    PYEMU_PARAM_FLOAT = 3,      /* float, double */
+    PYEMU_PARAM_POINTER = 4,    /* any pointer: a device address */
+    PYEMU_PARAM_STRUCT = 5,     /* anything else passed by value: bytes of that size */
+    PYEMU_PARAM_LOCAL = 6       /* OpenCL __local pointer: size given at launch */
+};
+
+typedef struct pyemu_param_desc {
+    const char *type_name;      /* C spelling of the type, e.g. "float*" */
+    unsigned int kind;          /* PYEMU_PARAM_* */
+    unsigned int size;          /* sizeof */
+    unsigned int align;         /* alignof */
+    unsigned int offset;        /* where it lies in the packed argument buffer */
+    unsigned int flags;         /* PYEMU_PARAM_CONST_POINTEE, address space, ... */
+} pyemu_param_desc;
+
+#define PYEMU_PARAM_CONST_POINTEE 1u
+#define PYEMU_PARAM_GLOBAL 2u       /* OpenCL __global pointer */
+#define PYEMU_PARAM_CONSTANT 4u     /* OpenCL __constant pointer */
+
+typedef void (*pyemu_run_fn)(const void *args);
+
+typedef struct pyemu_kernel_desc {
+    const char *name;           /* as the user looks it up: "vecAdd", "reduce<256>" */
+    pyemu_run_fn run_block;     /* runs every thread of one block (plain loop) */
+    pyemu_run_fn run_thread;    /* runs the current thread only (fiber mode) */
+    unsigned int nparams;
+    const pyemu_param_desc *params;
+    unsigned int args_size;     /* bytes of the packed argument buffer */
+    unsigned int reqd_block[3]; /* reqd_work_group_size / 0 when none */
+} pyemu_kernel_desc;
+
+typedef struct pyemu_module_info {
+    unsigned int abi_version;   /* PYEMU_ABI_VERSION */
+    unsigned int nkernels;
+    const pyemu_kernel_desc *kernels;
+    const char *source_name;    /* the file name diagnostics use */
+} pyemu_module_info;
+
+/* Called by kernel code; implemented by the core (csrc/block.c, csrc/kprintf.c). */
+/* A barrier.  `site` names the call site ("file.cu:12"); all threads of the
+ * block must reach the same site, or the launch fails. */
+void pyemu_barrier(const char *site);
+/* A barrier that also reduces a predicate over the block: op 0 count, 1 and, 2 or. */
+int pyemu_barrier_reduce(const char *site, int pred, int op);
+/* Called by run_block after thread 0 returned.  Returns 1 when the block runs
+ * as a plain loop (go on with thread 1), 0 when the block already finished as
+ * fibers. */
+int pyemu_first_thread_done(void);
+/* Device printf: formatted now, written to the host at the next sync point. */
+int pyemu_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A failed device assert or a trap; never returns. */
+void pyemu_assert_fail(const char *expr, const char *file, unsigned int line,
+                       const char *func) __attribute__((noreturn));
+void pyemu_trap(void) __attribute__((noreturn));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PYEMU_ABI_H */

@@ -1,0 +1,28 @@
+/* CUDA function and variable qualifiers, as g++ understands them.
+ * All memory is host memory here, so most qualifiers vanish; __shared__
+ * becomes thread-local storage of the worker, which runs one block at a time,
+ * so each block in flight gets its own copy. */
+#ifndef PYEMU_DETAIL_INSIDE
+#error "include <pyemu/cuda_device.h>, not this file"
+#endif
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __shared__ static __thread
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
+#define __grid_constant__
+#define __cudart_builtin__
+
+#define __CUDACC__ 1
+#define __NVCC__ 1
+#define __CUDA_ARCH__ 900
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 4
+#define CUDART_VERSION 12040
+#define __PYEMU__ 1
