@@ -1,0 +1,234 @@
+/* block.c - running one thread block: a plain loop, or fibers once a barrier is hit.
+ *
+ * Every block starts as a plain loop on the worker's own stack (the kernel's
+ * run_block, see include/pyemu/detail/kernel_entry.hpp).  Thread 0 runs
+ * first; if it returns without a barrier, the others run one after another
+ * with no switch at all.  If thread 0 reaches __syncthreads(), the block
+ * becomes fibers: thread 0 keeps the worker's stack, threads 1..n-1 get
+ * their own, and each barrier passes control round-robin 0, 1, ..., n-1.
+ * A barrier that only part of the block reaches fails the launch instead
+ * of hanging.
+ */
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+__thread pyemu_thread_ctx pyemu_tctx __attribute__((tls_model("initial-exec"))) PYEMU_API;
+
+void pyemu_fmt_dim(char *buf, size_t len, pyemu_uint3 v)
+{
+    snprintf(buf, len, "(%u,%u,%u)", v.x, v.y, v.z);
+}
+
+static pyemu_uint3 tid_of(const pyemu_worker *w, unsigned int linear)
+{
+    (void)w;
+    pyemu_uint3 t;
+    const pyemu_uint3 d = pyemu_tctx.blockDim;
+    t.x = linear % d.x;
+    t.y = (linear / d.x) % d.y;
+    t.z = linear / (d.x * d.y);
+    return t;
+}
+
+void pyemu_kernel_fail(pyemu_worker *w, int code, const char *fmt, ...)
+{
+    char msg[768], bid[48], tid[48];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pyemu_fmt_dim(bid, sizeof bid, pyemu_tctx.blockIdx);
+    pyemu_fmt_dim(tid, sizeof tid, pyemu_tctx.threadIdx);
+    pyemu_cmd_fail(w->cmd, code, "kernel '%s' failed in block %s, thread %s: %s",
+                   w->desc ? w->desc->name : "?", bid, tid, msg);
+    w->fault_sig = -1; /* not a signal: the message is already written */
+    siglongjmp(w->recover, 1);
+}
+
+/* ---- fiber stacks: one mapping per worker, a guard page below each stack ---- */
+
+static int ensure_stacks(pyemu_worker *w, unsigned int n)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (!w->stacks) {
+        size_t stack = (pyemu_pool_stack_size() + page - 1) & ~(page - 1);
+        w->stack_stride = stack + page;
+        w->stacks = mmap(NULL, w->stack_stride * PYEMU_MAX_THREADS_PER_BLOCK, PROT_NONE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (w->stacks == MAP_FAILED) {
+            w->stacks = NULL;
+            return -1;
+        }
+    }
+    /* stack i lies at [i*stride + page, (i+1)*stride), its guard page below */
+    for (unsigned int i = w->stacks_ready; i < n; i++) {
+        char *lo = w->stacks + (size_t)i * w->stack_stride + page;
+        if (mprotect(lo, w->stack_stride - page, PROT_READ | PROT_WRITE) != 0)
+            return -1;
+        w->stacks_ready = i + 1;
+    }
+    return 0;
+}
+
+void pyemu_worker_release_stacks(pyemu_worker *w)
+{
+    if (w->stacks)
+        munmap(w->stacks, w->stack_stride * PYEMU_MAX_THREADS_PER_BLOCK);
+    w->stacks = NULL;
+    w->stacks_ready = 0;
+}
+
+/* ---- switching between the threads of a block ---- */
+
+static inline void switch_to(pyemu_worker *w, unsigned int next)
+{
+    unsigned int prev = w->cur;
+    w->cur = next;
+    pyemu_tctx.threadIdx = w->fibers[next].tid;
+    pyemu_ctx_switch(&w->fibers[prev].sp, w->fibers[next].sp);
+}
+
+static void fiber_main(void *arg)
+{
+    pyemu_worker *w = arg;
+    w->desc->run_thread(w->args);
+    pyemu_first_thread_done(); /* the same bookkeeping as thread 0: never returns here */
+    __builtin_unreachable();
+}
+
+static void enter_fiber_mode(pyemu_worker *w)
+{
+    unsigned int n = w->nthreads;
+    if (ensure_stacks(w, n) != 0)
+        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
+                          "cannot map stacks for the %u threads of the block", n);
+    w->fiber_mode = 1;
+    w->cur = 0;
+    w->arrived = 0;
+    w->exited = 0;
+    w->fibers[0].tid = pyemu_tctx.threadIdx;
+    for (unsigned int i = 1; i < n; i++) {
+        char *top = w->stacks + (size_t)(i + 1) * w->stack_stride;
+        w->fibers[i].tid = tid_of(w, i);
+        w->fibers[i].sp = pyemu_fiber_prepare(top, fiber_main, w);
+    }
+}
+
+static void describe_thread(const pyemu_worker *w, unsigned int i, char *buf, size_t len)
+{
+    pyemu_fmt_dim(buf, len, tid_of(w, i));
+}
+
+static int arrive(pyemu_worker *w, const char *site, int pred, int op)
+{
+    char a[48], b[48];
+    if (!w->fiber_mode) {
+        unsigned int me = pyemu_tctx.threadIdx.x +
+                          pyemu_tctx.blockDim.x *
+                              (pyemu_tctx.threadIdx.y + pyemu_tctx.blockDim.y * pyemu_tctx.threadIdx.z);
+        if (me != 0) {
+            describe_thread(w, me - 1, a, sizeof a);
+            pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                              "__syncthreads() at %s is reached by this thread, but threads "
+                              "(0,0,0) to %s of the block returned without reaching it; every "
+                              "thread of a block must reach the same barrier", site, a);
+        }
+        if (w->nthreads == 1)
+            return op == 0 ? pred : pred != 0;
+        enter_fiber_mode(w);
+    }
+    if (w->exited) {
+        describe_thread(w, 0, a, sizeof a);
+        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                          "__syncthreads() at %s is reached by this thread, but %u thread(s) "
+                          "of the block, the first %s, returned without reaching it; every "
+                          "thread of a block must reach the same barrier", site, w->exited, a);
+    }
+    if (w->arrived == 0) {
+        w->site = site;
+        w->reduce_op = op;
+        w->reduce_acc = op == 1 ? 1 : 0;
+    } else if (site != w->site && strcmp(site, w->site) != 0) {
+        describe_thread(w, 0, a, sizeof a);
+        describe_thread(w, w->cur - 1, b, sizeof b);
+        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                          "this thread reached __syncthreads() at %s while threads %s to %s of "
+                          "the block wait at the one at %s; every thread of a block must reach "
+                          "the same barrier", site, a, b, w->site);
+    }
+    switch (op) {
+    case 0: w->reduce_acc += pred != 0; break;
+    case 1: w->reduce_acc = w->reduce_acc && pred; break;
+    case 2: w->reduce_acc = w->reduce_acc || pred; break;
+    default: break;
+    }
+    w->arrived++;
+    if (w->arrived == w->nthreads) {
+        /* the whole block is here: release it, thread 0 goes first */
+        w->arrived = 0;
+        w->reduce_result = w->reduce_acc;
+        if (w->cur != 0)
+            switch_to(w, 0);
+    } else {
+        switch_to(w, w->cur + 1);
+    }
+    return w->reduce_result;
+}
+
+PYEMU_API void pyemu_barrier(const char *site)
+{
+    arrive(pyemu_self, site, 0, -1);
+}
+
+PYEMU_API int pyemu_barrier_reduce(const char *site, int pred, int op)
+{
+    return arrive(pyemu_self, site, pred, op);
+}
+
+/* Called when a thread's kernel function returned: by run_block for thread 0
+ * (on the worker's stack), by fiber_main for the others. */
+PYEMU_API int pyemu_first_thread_done(void)
+{
+    pyemu_worker *w = pyemu_self;
+    char a[48];
+    if (!w->fiber_mode)
+        return 1;
+    if (w->arrived) {
+        describe_thread(w, 0, a, sizeof a);
+        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                          "this thread returned while %u thread(s) of the block, the first %s, "
+                          "wait at __syncthreads() at %s; every thread of a block must reach "
+                          "the same barrier", w->arrived, a, w->site);
+    }
+    w->exited++;
+    if (w->exited == w->nthreads) {
+        /* the block is done: back to thread 0's stack, which returns 0 */
+        if (w->cur != 0)
+            switch_to(w, 0);
+        return 0;
+    }
+    switch_to(w, w->cur + 1);
+    /* only thread 0 comes back here, once every thread has exited */
+    return 0;
+}
+
+/* Run block `linear` of the worker's current kernel. */
+void pyemu_run_block(pyemu_worker *w, uint64_t linear)
+{
+    const pyemu_uint3 g = pyemu_tctx.gridDim;
+    pyemu_uint3 b;
+    b.x = (unsigned int)(linear % g.x);
+    b.y = (unsigned int)((linear / g.x) % g.y);
+    b.z = (unsigned int)(linear / ((uint64_t)g.x * g.y));
+    pyemu_tctx.blockIdx = b;
+    pyemu_tctx.threadIdx.x = pyemu_tctx.threadIdx.y = pyemu_tctx.threadIdx.z = 0;
+    w->fiber_mode = 0;
+    w->arrived = 0;
+    w->exited = 0;
+    w->desc->run_block(w->args);
+}

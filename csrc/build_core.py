@@ -1,0 +1,56 @@
+"""cffi build script for pyemu's C core (API mode, out of line).
+
+The cdef is generated from csrc/pyemu_core.h, so declarations are never
+copied by hand.  setup.py names this file in cffi_modules; for a quick
+in-place build run `python csrc/build_core.py`.
+"""
+import glob
+import os
+import re
+
+from cffi import FFI
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def cdef_from_header(path):
+    """The declarations of pyemu_core.h, less comments and preprocessor lines
+    other than integer #defines (which cffi understands)."""
+    text = open(path).read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    lines = []
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("#"):
+            if re.match(r"#define\s+PYEMU_\w+\s+-?\d+\s*$", s):
+                lines.append(s)
+            continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def make_builder(absolute=False):
+    """The FFI builder; setuptools wants source paths relative to the project."""
+    sources = sorted(glob.glob(os.path.join(HERE, "*.c")))
+    if not absolute:
+        sources = [os.path.relpath(p, ROOT) for p in sources]
+    builder = FFI()
+    builder.cdef(cdef_from_header(os.path.join(HERE, "pyemu_core.h")))
+    builder.set_source(
+        "pyemu._core",
+        '#include "pyemu_core.h"\n',
+        sources=sources,
+        include_dirs=[HERE, os.path.join(ROOT, "include")],
+        extra_compile_args=["-O2", "-pthread", "-std=gnu11", "-U_FORTIFY_SOURCE",
+                            "-Wall", "-Wno-unused-function"],
+        libraries=["dl", "pthread"],
+    )
+    return builder
+
+
+ffibuilder = make_builder()
+
+if __name__ == "__main__":
+    # in-place build for development: pyemu/_core.*.so
+    make_builder(absolute=True).compile(tmpdir=ROOT, verbose=False)

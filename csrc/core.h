@@ -1,0 +1,184 @@
+/* core.h - what the core's files share: handles, the worker, the validation idiom. */
+#ifndef PYEMU_CORE_INTERNAL_H
+#define PYEMU_CORE_INTERNAL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#undef _FORTIFY_SOURCE /* we longjmp from fiber stacks back to the worker's own */
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pyemu_core.h"
+#include "../include/pyemu/abi.h"
+
+#define PYEMU_API __attribute__((visibility("default")))
+
+/* ---- the validation idiom: check, say why, jump to the one cleanup label ---- */
+void pyemu_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define PYEMU_FAIL_IF(cond, code, ...)            \
+    do {                                          \
+        if (cond) {                               \
+            status = (code);                      \
+            pyemu_set_error(__VA_ARGS__);         \
+            goto ERROR;                           \
+        }                                         \
+    } while (0)
+
+/* ---- handles carry a magic number checked on every call ---- */
+#define PYEMU_MAGIC_MODULE 0x4d4f444cu /* MODL */
+#define PYEMU_MAGIC_QUEUE 0x51554555u  /* QUEU */
+#define PYEMU_MAGIC_CMD 0x434d4421u    /* CMD! */
+#define PYEMU_MAGIC_DEAD 0xdeaddeadu
+
+struct pyemu_module {
+    uint32_t magic;
+    atomic_int refs;
+    void *handle;
+    const pyemu_module_info *info;
+};
+
+enum { CMD_KERNEL = 1, CMD_COPY, CMD_FILL, CMD_MARKER };
+
+struct pyemu_cmd {
+    uint32_t magic;
+    atomic_int refs;
+    int type;
+    struct pyemu_queue *queue;  /* holds a reference */
+    uint64_t seq;               /* enqueue order, for printf output */
+    volatile int status;        /* PYEMU_CMD_* or -PYEMU_E_* */
+    int pending;                /* commands it still waits for */
+    int dep_failed;
+    int barrier;                /* out-of-order queues: later commands wait for it */
+    struct pyemu_cmd **succ;    /* commands that wait for this one */
+    int nsucc, capsucc;
+    uint64_t t_queued, t_submit, t_start, t_end;
+
+    /* the work: nitems items, handed out to workers in chunks */
+    uint64_t nitems;
+    uint64_t chunk;
+    _Atomic uint64_t next;
+    _Atomic uint64_t retired;
+    atomic_int abort;
+    atomic_int started;
+    struct pyemu_cmd *run_next; /* the pool's run list */
+
+    union {
+        struct {
+            pyemu_module *module;
+            const pyemu_kernel_desc *desc;
+            pyemu_uint3 grid, block, offset;
+            unsigned int work_dim, dyn_smem;
+            void *args;
+        } k;
+        struct {
+            char *dst;
+            const char *src;
+            size_t size;
+        } copy;
+        struct {
+            char *dst;
+            size_t size;
+            size_t pattern_size;
+            unsigned char pattern[128];
+        } fill;
+    } u;
+
+    int err_code;               /* PYEMU_E_* of the failure, 0 if none */
+    char *err_msg;
+
+    char *out;                  /* device printf output */
+    size_t out_len, out_cap;
+};
+
+struct pyemu_queue {
+    uint32_t magic;
+    atomic_int refs;
+    int flags;
+    struct pyemu_cmd *last;     /* in-order: the newest command (referenced) */
+    struct pyemu_cmd *last_barrier;
+    int outstanding;            /* enqueued, not complete */
+    struct pyemu_queue *next_q; /* the engine's list of queues */
+};
+
+/* ---- fibers (csrc/fiber.c) ---- */
+typedef struct pyemu_fiber {
+    void *sp;
+    pyemu_uint3 tid;
+} pyemu_fiber;
+
+void pyemu_ctx_switch(void **save_sp, void *next_sp);
+void *pyemu_fiber_prepare(void *stack_top, void (*entry)(void *), void *arg);
+
+/* ---- one worker thread = one streaming multiprocessor ---- */
+typedef struct pyemu_worker {
+    int index;
+    pthread_t thread;
+    /* the block being run */
+    pyemu_cmd *cmd;
+    const pyemu_kernel_desc *desc;
+    const void *args;
+    unsigned int nthreads;
+    int fiber_mode;
+    unsigned int cur;           /* fiber mode: the thread that runs */
+    unsigned int arrived, exited;
+    const char *site;           /* the barrier the arrived threads wait at */
+    int reduce_op, reduce_acc, reduce_result;
+    pyemu_fiber *fibers;        /* [PYEMU_MAX_THREADS_PER_BLOCK] */
+    char *stacks;               /* fiber stacks, one per thread but thread 0 */
+    size_t stack_stride;        /* guard page + stack */
+    unsigned int stacks_ready;  /* stacks with their guard page set up */
+    char *dyn_smem;             /* dynamic shared memory of the block */
+    /* fault capture */
+    volatile int in_kernel;
+    sigjmp_buf recover;
+    volatile int fault_sig;
+    void *volatile fault_addr;
+    pyemu_uint3 fault_tid, fault_bid;
+    void *altstack;
+} __attribute__((aligned(64))) pyemu_worker;
+
+extern __thread pyemu_worker *pyemu_self;  /* the worker this thread is, or NULL */
+
+/* ---- the pool (csrc/pool.c) ---- */
+int pyemu_pool_start(int nworkers, size_t stack_size);
+void pyemu_pool_submit(pyemu_cmd *cmd);     /* engine lock held */
+int pyemu_pool_size(void);
+size_t pyemu_pool_stack_size(void);
+
+/* ---- blocks (csrc/block.c) ---- */
+void pyemu_run_block(pyemu_worker *w, uint64_t linear);
+void pyemu_kernel_fail(pyemu_worker *w, int code, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 3, 4)));
+void pyemu_worker_release_stacks(pyemu_worker *w);
+
+/* ---- commands (csrc/engine.c) ---- */
+void pyemu_cmd_fail(pyemu_cmd *cmd, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void pyemu_cmd_complete(pyemu_cmd *cmd);     /* the last item retired */
+void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item);
+
+/* ---- memory (csrc/memory.c) ---- */
+int pyemu_mem_init(unsigned long long device_memory);
+int pyemu_mem_in_region(uintptr_t addr);
+void pyemu_mem_describe(uintptr_t addr, char *buf, size_t len);
+int pyemu_mem_range_ok(uintptr_t addr, size_t size);
+
+/* ---- faults (csrc/fault.c) ---- */
+int pyemu_fault_install(void);
+void pyemu_fault_ensure_first(void);
+int pyemu_fault_worker_init(pyemu_worker *w);
+void pyemu_fault_report(pyemu_worker *w);   /* after the longjmp: say what happened */
+
+/* ---- printf (csrc/kprintf.c) ---- */
+void pyemu_printf_collect(pyemu_cmd *cmd);  /* engine lock held */
+void pyemu_printf_reset(void);
+
+uint64_t pyemu_clock_ns(void);
+void pyemu_fmt_dim(char *buf, size_t len, pyemu_uint3 v);
+
+#endif

@@ -1,0 +1,569 @@
+/* engine.c - the command engine: queues, commands, dependencies, waits.
+ *
+ * Every piece of device work (a kernel, a copy, a fill, a marker) is a
+ * command.  A command waits for other commands: the previous one of its
+ * in-order queue, its wait list, the last barrier of an out-of-order queue,
+ * and, between CUDA's legacy default stream and blocking streams, the last
+ * command of the other side.  When nothing is pending it goes to the worker
+ * pool.  CUDA streams and events, and OpenCL command queues and events, are
+ * all views of these two objects.
+ */
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The lock is recursive: finishing a command may drop the last reference to
+ * its queue, which unlinks the queue under the same lock. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cv;
+    uint64_t seq;
+    int outstanding;                /* commands not complete, all queues */
+    pyemu_queue *queues;            /* every live queue */
+    int sticky_code;                /* a kernel fault poisons the device until reset */
+    char sticky_msg[1024];
+} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, PTHREAD_COND_INITIALIZER, 0, 0, NULL, 0, {0}};
+
+#define CHECK_QUEUE(q) PYEMU_FAIL_IF(!(q) || (q)->magic != PYEMU_MAGIC_QUEUE, \
+                                     PYEMU_E_INVALID_HANDLE, "invalid queue handle")
+#define CHECK_CMD(c) PYEMU_FAIL_IF(!(c) || (c)->magic != PYEMU_MAGIC_CMD, \
+                                   PYEMU_E_INVALID_HANDLE, "invalid event handle")
+
+/* ---- queues ---- */
+
+PYEMU_API int pyemu_queue_create(int flags, pyemu_queue **queue)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_queue *q = NULL;
+    PYEMU_FAIL_IF(!queue, PYEMU_E_INVALID_VALUE, "no place to return the queue");
+    PYEMU_FAIL_IF(flags & ~(PYEMU_QUEUE_OUT_OF_ORDER | PYEMU_QUEUE_LEGACY_DEFAULT |
+                            PYEMU_QUEUE_BLOCKING),
+                  PYEMU_E_INVALID_VALUE, "unknown queue flags 0x%x", flags);
+    q = calloc(1, sizeof *q);
+    PYEMU_FAIL_IF(!q, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    q->magic = PYEMU_MAGIC_QUEUE;
+    q->flags = flags;
+    atomic_init(&q->refs, 1);
+    pthread_mutex_lock(&eng.lock);
+    q->next_q = eng.queues;
+    eng.queues = q;
+    pthread_mutex_unlock(&eng.lock);
+    *queue = q;
+ERROR:
+    return status;
+}
+
+static void queue_unref(pyemu_queue *q)
+{
+    if (atomic_fetch_sub(&q->refs, 1) != 1)
+        return;
+    pthread_mutex_lock(&eng.lock);
+    for (pyemu_queue **p = &eng.queues; *p; p = &(*p)->next_q)
+        if (*p == q) {
+            *p = q->next_q;
+            break;
+        }
+    pyemu_cmd *last = q->last, *lb = q->last_barrier;
+    q->last = q->last_barrier = NULL;
+    pthread_mutex_unlock(&eng.lock);
+    if (last)
+        pyemu_cmd_release(last);
+    if (lb)
+        pyemu_cmd_release(lb);
+    q->magic = PYEMU_MAGIC_DEAD;
+    free(q);
+}
+
+/* The user lets go; queued work still runs (as clReleaseCommandQueue). */
+PYEMU_API int pyemu_queue_release(pyemu_queue *queue)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_QUEUE(queue);
+    queue_unref(queue);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_queue_finish(pyemu_queue *queue)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_QUEUE(queue);
+    pthread_mutex_lock(&eng.lock);
+    while (queue->outstanding > 0)
+        pthread_cond_wait(&eng.done_cv, &eng.lock);
+    pthread_mutex_unlock(&eng.lock);
+ERROR:
+    return status;
+}
+
+/* PYEMU_SUCCESS if everything enqueued so far is done, else PYEMU_E_NOT_READY */
+PYEMU_API int pyemu_queue_query(pyemu_queue *queue)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_QUEUE(queue);
+    pthread_mutex_lock(&eng.lock);
+    status = queue->outstanding > 0 ? PYEMU_E_NOT_READY : PYEMU_SUCCESS;
+    pthread_mutex_unlock(&eng.lock);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_device_synchronize(void)
+{
+    pthread_mutex_lock(&eng.lock);
+    while (eng.outstanding > 0)
+        pthread_cond_wait(&eng.done_cv, &eng.lock);
+    pthread_mutex_unlock(&eng.lock);
+    return PYEMU_SUCCESS;
+}
+
+PYEMU_API int pyemu_sticky_error(char *message, size_t len)
+{
+    pthread_mutex_lock(&eng.lock);
+    int code = eng.sticky_code;
+    if (message && len)
+        snprintf(message, len, "%s", eng.sticky_msg);
+    pthread_mutex_unlock(&eng.lock);
+    return code;
+}
+
+/* Wait for all work, then free all device memory and forget the fault. */
+PYEMU_API int pyemu_device_reset(void)
+{
+    pyemu_device_synchronize();
+    pyemu_mem_free_all();
+    pthread_mutex_lock(&eng.lock);
+    eng.sticky_code = 0;
+    eng.sticky_msg[0] = 0;
+    pthread_mutex_unlock(&eng.lock);
+    pyemu_printf_reset();
+    return PYEMU_SUCCESS;
+}
+
+/* ---- commands ---- */
+
+PYEMU_API int pyemu_cmd_retain(pyemu_cmd *cmd)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    atomic_fetch_add(&cmd->refs, 1);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_cmd_release(pyemu_cmd *cmd)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    if (atomic_fetch_sub(&cmd->refs, 1) == 1) {
+        if (cmd->type == CMD_KERNEL) {
+            free(cmd->u.k.args);
+            pyemu_module_release(cmd->u.k.module);
+        }
+        if (cmd->queue)
+            queue_unref(cmd->queue);
+        free(cmd->succ);
+        free(cmd->err_msg);
+        free(cmd->out);
+        cmd->magic = PYEMU_MAGIC_DEAD;
+        free(cmd);
+    }
+ERROR:
+    return status;
+}
+
+void pyemu_cmd_fail(pyemu_cmd *cmd, int code, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&eng.lock);
+    if (!cmd->err_code) { /* the first failure of a launch is the one reported */
+        cmd->err_code = code;
+        cmd->err_msg = strdup(buf);
+    }
+    if (code >= PYEMU_E_ILLEGAL_ADDRESS && !eng.sticky_code) {
+        eng.sticky_code = code;
+        snprintf(eng.sticky_msg, sizeof eng.sticky_msg, "%s", buf);
+    }
+    pthread_mutex_unlock(&eng.lock);
+}
+
+static void make_ready(pyemu_cmd *cmd);
+
+/* engine lock held: finish cmd and start what waited only for it */
+static void finish_locked(pyemu_cmd *cmd)
+{
+    pyemu_cmd *stack[64];
+    int top = 0;
+    stack[top++] = cmd;
+    while (top > 0) {
+        pyemu_cmd *c = stack[--top];
+        c->t_end = pyemu_clock_ns();
+        if (!c->t_start)
+            c->t_start = c->t_end;
+        c->status = c->err_code ? -c->err_code : PYEMU_CMD_COMPLETE;
+        pyemu_printf_collect(c);
+        c->queue->outstanding--;
+        eng.outstanding--;
+        for (int i = 0; i < c->nsucc; i++) {
+            pyemu_cmd *s = c->succ[i];
+            if (c->err_code)
+                s->dep_failed = 1;
+            if (--s->pending == 0) {
+                if ((s->dep_failed || eng.sticky_code || s->nitems == 0) && top < 64) {
+                    s->t_submit = pyemu_clock_ns();
+                    if (s->dep_failed && !s->err_code) {
+                        s->err_code = PYEMU_E_DEP_FAILED;
+                        s->err_msg = strdup("a command it waited for failed");
+                    } else if (eng.sticky_code && s->nitems && !s->err_code) {
+                        s->err_code = eng.sticky_code;
+                        s->err_msg = strdup(eng.sticky_msg);
+                    }
+                    stack[top++] = s; /* nothing to run: finish it right here */
+                } else {
+                    make_ready(s);
+                }
+            }
+            pyemu_cmd_release(s); /* the reference c->succ held */
+        }
+        c->nsucc = 0;
+        pyemu_cmd_release(c); /* the engine's reference */
+    }
+    pthread_cond_broadcast(&eng.done_cv);
+}
+
+/* engine lock held; cmd->pending == 0 */
+static void make_ready(pyemu_cmd *cmd)
+{
+    cmd->t_submit = pyemu_clock_ns();
+    if (cmd->dep_failed || eng.sticky_code || cmd->nitems == 0) {
+        if (cmd->dep_failed && !cmd->err_code) {
+            cmd->err_code = PYEMU_E_DEP_FAILED;
+            cmd->err_msg = strdup("a command it waited for failed");
+        } else if (eng.sticky_code && cmd->nitems && !cmd->err_code) {
+            cmd->err_code = eng.sticky_code;
+            cmd->err_msg = strdup(eng.sticky_msg);
+        }
+        finish_locked(cmd);
+        return;
+    }
+    cmd->status = PYEMU_CMD_SUBMITTED;
+    pyemu_pool_submit(cmd);
+}
+
+void pyemu_cmd_complete(pyemu_cmd *cmd)
+{
+    pthread_mutex_lock(&eng.lock);
+    finish_locked(cmd);
+    pthread_mutex_unlock(&eng.lock);
+}
+
+/* engine lock held: cmd waits for dep (unless dep is done) */
+static int add_dep(pyemu_cmd *cmd, pyemu_cmd *dep)
+{
+    if (!dep || dep == cmd)
+        return 0;
+    if (dep->status <= PYEMU_CMD_COMPLETE) {
+        if (dep->status < 0)
+            cmd->dep_failed = 1;
+        return 0;
+    }
+    if (dep->nsucc == dep->capsucc) {
+        int cap = dep->capsucc ? dep->capsucc * 2 : 4;
+        pyemu_cmd **s = realloc(dep->succ, (size_t)cap * sizeof *s);
+        if (!s)
+            return -1;
+        dep->succ = s;
+        dep->capsucc = cap;
+    }
+    atomic_fetch_add(&cmd->refs, 1);
+    dep->succ[dep->nsucc++] = cmd;
+    cmd->pending++;
+    return 0;
+}
+
+static pyemu_cmd *new_cmd(int type)
+{
+    pyemu_cmd *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->magic = PYEMU_MAGIC_CMD;
+    c->type = type;
+    c->status = PYEMU_CMD_QUEUED;
+    c->chunk = 1;
+    atomic_init(&c->refs, 1); /* the engine's, until it completes */
+    c->t_queued = pyemu_clock_ns();
+    return c;
+}
+
+/* Put cmd on queue behind what it must wait for; takes over cmd. */
+static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int nwait,
+                  pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pthread_mutex_lock(&eng.lock);
+    for (unsigned int i = 0; i < nwait; i++)
+        if (!wait[i] || wait[i]->magic != PYEMU_MAGIC_CMD) {
+            pthread_mutex_unlock(&eng.lock);
+            PYEMU_FAIL_IF(1, PYEMU_E_INVALID_HANDLE, "wait list entry %u is not a valid event", i);
+        }
+    cmd->queue = q;
+    atomic_fetch_add(&q->refs, 1);
+    cmd->seq = ++eng.seq;
+    int ok = 0;
+    for (unsigned int i = 0; i < nwait; i++)
+        ok |= add_dep(cmd, wait[i]);
+    if (!(q->flags & PYEMU_QUEUE_OUT_OF_ORDER) || cmd->barrier)
+        ok |= add_dep(cmd, q->last);
+    ok |= add_dep(cmd, q->last_barrier);
+    if (q->flags & PYEMU_QUEUE_LEGACY_DEFAULT) {
+        for (pyemu_queue *o = eng.queues; o; o = o->next_q)
+            if (o != q && (o->flags & PYEMU_QUEUE_BLOCKING))
+                ok |= add_dep(cmd, o->last);
+    } else if (q->flags & PYEMU_QUEUE_BLOCKING) {
+        for (pyemu_queue *o = eng.queues; o; o = o->next_q)
+            if (o != q && (o->flags & PYEMU_QUEUE_LEGACY_DEFAULT))
+                ok |= add_dep(cmd, o->last);
+    }
+    if (ok) {
+        /* cannot happen short of host memory: drop cmd's edges by failing it */
+        cmd->err_code = PYEMU_E_OUT_OF_MEMORY;
+        cmd->err_msg = strdup("out of host memory");
+    }
+    atomic_fetch_add(&cmd->refs, 1); /* q->last */
+    if (q->last)
+        pyemu_cmd_release(q->last);
+    q->last = cmd;
+    if (cmd->barrier) {
+        atomic_fetch_add(&cmd->refs, 1);
+        if (q->last_barrier)
+            pyemu_cmd_release(q->last_barrier);
+        q->last_barrier = cmd;
+    }
+    q->outstanding++;
+    eng.outstanding++;
+    if (event) {
+        atomic_fetch_add(&cmd->refs, 1);
+        *event = cmd;
+    }
+    if (cmd->pending == 0)
+        make_ready(cmd);
+    pthread_mutex_unlock(&eng.lock);
+    return PYEMU_SUCCESS;
+ERROR:
+    pyemu_cmd_release(cmd);
+    return status;
+}
+
+PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, pyemu_module *module, unsigned int kernel,
+                                   unsigned int gx, unsigned int gy, unsigned int gz,
+                                   unsigned int bx, unsigned int by, unsigned int bz,
+                                   unsigned int ox, unsigned int oy, unsigned int oz,
+                                   unsigned int work_dim, unsigned int dyn_smem,
+                                   unsigned int smem_limit, const void *args, size_t args_size,
+                                   pyemu_cmd **wait, unsigned int nwait, pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    PYEMU_FAIL_IF(!module || module->magic != PYEMU_MAGIC_MODULE, PYEMU_E_INVALID_HANDLE,
+                  "invalid module handle");
+    PYEMU_FAIL_IF(kernel >= module->info->nkernels, PYEMU_E_INVALID_VALUE,
+                  "kernel index %u out of range", kernel);
+    const pyemu_kernel_desc *d = &module->info->kernels[kernel];
+    PYEMU_FAIL_IF(args_size != d->args_size || (args_size && !args), PYEMU_E_INVALID_VALUE,
+                  "kernel '%s' takes %u bytes of arguments, %zu given", d->name, d->args_size,
+                  args_size);
+    PYEMU_FAIL_IF(!gx || !gy || !gz || !bx || !by || !bz, PYEMU_E_BAD_DIMS,
+                  "a grid or block dimension is zero: grid (%u,%u,%u), block (%u,%u,%u)",
+                  gx, gy, gz, bx, by, bz);
+    PYEMU_FAIL_IF(bx > PYEMU_MAX_BLOCK_X || by > PYEMU_MAX_BLOCK_Y || bz > PYEMU_MAX_BLOCK_Z,
+                  PYEMU_E_BAD_DIMS, "block (%u,%u,%u) is over the limit (%u,%u,%u)", bx, by, bz,
+                  PYEMU_MAX_BLOCK_X, PYEMU_MAX_BLOCK_Y, PYEMU_MAX_BLOCK_Z);
+    PYEMU_FAIL_IF((unsigned long long)bx * by * bz > PYEMU_MAX_THREADS_PER_BLOCK,
+                  PYEMU_E_BLOCK_TOO_LARGE, "block (%u,%u,%u) has %llu threads; at most %u",
+                  bx, by, bz, (unsigned long long)bx * by * bz, PYEMU_MAX_THREADS_PER_BLOCK);
+    PYEMU_FAIL_IF(gx > PYEMU_MAX_GRID_X || gy > PYEMU_MAX_GRID_Y || gz > PYEMU_MAX_GRID_Z,
+                  PYEMU_E_BAD_DIMS, "grid (%u,%u,%u) is over the limit (%u,%u,%u)", gx, gy, gz,
+                  PYEMU_MAX_GRID_X, PYEMU_MAX_GRID_Y, PYEMU_MAX_GRID_Z);
+    if (smem_limit == 0 || smem_limit > PYEMU_MAX_SHARED_OPTIN)
+        smem_limit = PYEMU_MAX_SHARED_OPTIN;
+    PYEMU_FAIL_IF(dyn_smem > smem_limit, PYEMU_E_SMEM_TOO_LARGE,
+                  "%u bytes of dynamic shared memory asked for; the limit is %u", dyn_smem,
+                  smem_limit);
+    cmd = new_cmd(CMD_KERNEL);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->u.k.args = malloc(args_size ? args_size : 1);
+    PYEMU_FAIL_IF(!cmd->u.k.args, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    if (args_size)
+        memcpy(cmd->u.k.args, args, args_size);
+    atomic_fetch_add(&module->refs, 1);
+    cmd->u.k.module = module;
+    cmd->u.k.desc = d;
+    cmd->u.k.grid = (pyemu_uint3){gx, gy, gz};
+    cmd->u.k.block = (pyemu_uint3){bx, by, bz};
+    cmd->u.k.offset = (pyemu_uint3){ox, oy, oz};
+    cmd->u.k.work_dim = work_dim ? work_dim : 3;
+    cmd->u.k.dyn_smem = dyn_smem;
+    cmd->nitems = (uint64_t)gx * gy * gz;
+    uint64_t per = cmd->nitems / ((uint64_t)pyemu_pool_size() * 32);
+    cmd->chunk = per < 1 ? 1 : per > 64 ? 64 : per;
+    pyemu_fault_ensure_first();
+    return submit(queue, cmd, wait, nwait, event);
+ERROR:
+    if (cmd) {
+        free(cmd->u.k.args);
+        cmd->u.k.args = NULL;
+        cmd->type = CMD_MARKER;
+        pyemu_cmd_release(cmd);
+    }
+    return status;
+}
+
+#define COPY_SLICE (1u << 20)
+
+PYEMU_API int pyemu_enqueue_copy(pyemu_queue *queue, void *dst, const void *src, size_t size,
+                                 pyemu_cmd **wait, unsigned int nwait, pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    PYEMU_FAIL_IF(size && (!dst || !src), PYEMU_E_INVALID_VALUE, "null pointer to a copy");
+    cmd = new_cmd(CMD_COPY);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->u.copy.dst = dst;
+    cmd->u.copy.src = src;
+    cmd->u.copy.size = size;
+    cmd->nitems = (size + COPY_SLICE - 1) / COPY_SLICE;
+    return submit(queue, cmd, wait, nwait, event);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_enqueue_fill(pyemu_queue *queue, void *dst, const void *pattern,
+                                 size_t pattern_size, size_t size, pyemu_cmd **wait,
+                                 unsigned int nwait, pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    PYEMU_FAIL_IF(!pattern || pattern_size == 0 || pattern_size > 128, PYEMU_E_INVALID_VALUE,
+                  "a fill pattern is 1 to 128 bytes, not %zu", pattern_size);
+    PYEMU_FAIL_IF(size % pattern_size, PYEMU_E_INVALID_VALUE,
+                  "fill size %zu is not a multiple of the pattern size %zu", size, pattern_size);
+    PYEMU_FAIL_IF(size && !dst, PYEMU_E_INVALID_VALUE, "null pointer to a fill");
+    cmd = new_cmd(CMD_FILL);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->u.fill.dst = dst;
+    cmd->u.fill.size = size;
+    cmd->u.fill.pattern_size = pattern_size;
+    memcpy(cmd->u.fill.pattern, pattern, pattern_size);
+    /* slices hold whole patterns */
+    cmd->nitems = (size + COPY_SLICE - 1) / COPY_SLICE;
+    return submit(queue, cmd, wait, nwait, event);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_enqueue_marker(pyemu_queue *queue, int barrier, pyemu_cmd **wait,
+                                   unsigned int nwait, pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    cmd = new_cmd(CMD_MARKER);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    /* a marker with no wait list waits for everything before it, even out of order */
+    cmd->barrier = barrier || nwait == 0;
+    return submit(queue, cmd, wait, nwait, event);
+ERROR:
+    return status;
+}
+
+/* one item of a command, on a worker */
+void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
+{
+    switch (cmd->type) {
+    case CMD_KERNEL:
+        pyemu_run_block(w, item);
+        break;
+    case CMD_COPY: {
+        size_t off = item * COPY_SLICE, n = cmd->u.copy.size - off;
+        memmove(cmd->u.copy.dst + off, cmd->u.copy.src + off, n < COPY_SLICE ? n : COPY_SLICE);
+        break;
+    }
+    case CMD_FILL: {
+        size_t off = item * COPY_SLICE, n = cmd->u.fill.size - off, ps = cmd->u.fill.pattern_size;
+        if (n > COPY_SLICE)
+            n = COPY_SLICE;
+        char *p = cmd->u.fill.dst + off;
+        if (ps == 1) {
+            memset(p, cmd->u.fill.pattern[0], n);
+        } else {
+            for (size_t i = 0; i < n; i += ps)
+                memcpy(p + i, cmd->u.fill.pattern, ps);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+PYEMU_API int pyemu_cmd_wait(pyemu_cmd *cmd)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    pthread_mutex_lock(&eng.lock);
+    while (cmd->status > PYEMU_CMD_COMPLETE)
+        pthread_cond_wait(&eng.done_cv, &eng.lock);
+    status = cmd->err_code;
+    pthread_mutex_unlock(&eng.lock);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_cmd_status(pyemu_cmd *cmd)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    if (cmd->status == PYEMU_CMD_SUBMITTED && atomic_load(&cmd->started))
+        return PYEMU_CMD_RUNNING;
+    return cmd->status;
+ERROR:
+    return -status;
+}
+
+PYEMU_API int pyemu_cmd_error(pyemu_cmd *cmd, char *message, size_t len)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    pthread_mutex_lock(&eng.lock);
+    status = cmd->err_code;
+    if (message && len)
+        snprintf(message, len, "%s", cmd->err_msg ? cmd->err_msg : "");
+    pthread_mutex_unlock(&eng.lock);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_cmd_times(pyemu_cmd *cmd, unsigned long long *queued,
+                              unsigned long long *submit_t, unsigned long long *start,
+                              unsigned long long *end)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    PYEMU_FAIL_IF(cmd->status > PYEMU_CMD_COMPLETE, PYEMU_E_NOT_READY, "not complete yet");
+    *queued = cmd->t_queued;
+    *submit_t = cmd->t_submit;
+    *start = cmd->t_start;
+    *end = cmd->t_end;
+ERROR:
+    return status;
+}

@@ -1,0 +1,102 @@
+/* module.c - loading compiled kernel modules and describing their kernels. */
+#include "core.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK_MODULE(m) PYEMU_FAIL_IF(!(m) || (m)->magic != PYEMU_MAGIC_MODULE, \
+                                      PYEMU_E_INVALID_HANDLE, "invalid module handle")
+
+PYEMU_API int pyemu_module_load(const char *path, pyemu_module **module)
+{
+    int status = PYEMU_SUCCESS;
+    void *h = NULL;
+    pyemu_module *m = NULL;
+    PYEMU_FAIL_IF(!path || !module, PYEMU_E_INVALID_VALUE, "no module path");
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    PYEMU_FAIL_IF(!h, PYEMU_E_MODULE, "cannot load kernel module: %s", dlerror());
+    const pyemu_module_info *info = dlsym(h, "pyemu_module_info");
+    PYEMU_FAIL_IF(!info, PYEMU_E_MODULE, "%s is not a pyemu kernel module", path);
+    PYEMU_FAIL_IF(info->abi_version != PYEMU_ABI_VERSION, PYEMU_E_MODULE,
+                  "%s was built for kernel ABI %u; this core speaks %u", path, info->abi_version,
+                  PYEMU_ABI_VERSION);
+    m = calloc(1, sizeof *m);
+    PYEMU_FAIL_IF(!m, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    m->magic = PYEMU_MAGIC_MODULE;
+    atomic_init(&m->refs, 1);
+    m->handle = h;
+    m->info = info;
+    *module = m;
+    return PYEMU_SUCCESS;
+ERROR:
+    if (h)
+        dlclose(h);
+    return status;
+}
+
+/* Commands in flight hold references, so a module outlives its last launch. */
+PYEMU_API void pyemu_module_release(pyemu_module *m)
+{
+    if (!m || m->magic != PYEMU_MAGIC_MODULE)
+        return;
+    if (atomic_fetch_sub(&m->refs, 1) == 1) {
+        m->magic = PYEMU_MAGIC_DEAD;
+        /* never dlclose: TLS (__shared__) of a module must outlive the workers' use */
+        free(m);
+    }
+}
+
+PYEMU_API int pyemu_module_kernel_count(pyemu_module *m, unsigned int *count)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_MODULE(m);
+    *count = m->info->nkernels;
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_module_kernel(pyemu_module *m, unsigned int index, pyemu_kernel_view *view)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_MODULE(m);
+    PYEMU_FAIL_IF(index >= m->info->nkernels, PYEMU_E_INVALID_VALUE, "no kernel %u", index);
+    const pyemu_kernel_desc *d = &m->info->kernels[index];
+    view->name = d->name;
+    view->nparams = d->nparams;
+    view->args_size = d->args_size;
+    memcpy(view->reqd_block, d->reqd_block, sizeof view->reqd_block);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_module_param(pyemu_module *m, unsigned int index, unsigned int param,
+                                 pyemu_param_view *view)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_MODULE(m);
+    PYEMU_FAIL_IF(index >= m->info->nkernels, PYEMU_E_INVALID_VALUE, "no kernel %u", index);
+    const pyemu_kernel_desc *d = &m->info->kernels[index];
+    PYEMU_FAIL_IF(param >= d->nparams, PYEMU_E_INVALID_VALUE, "no parameter %u", param);
+    const pyemu_param_desc *p = &d->params[param];
+    view->type_name = p->type_name;
+    view->kind = p->kind;
+    view->size = p->size;
+    view->align = p->align;
+    view->offset = p->offset;
+    view->flags = p->flags;
+ERROR:
+    return status;
+}
+
+/* The address of a global in the module (for __device__ / __constant__ symbols). */
+PYEMU_API int pyemu_module_symbol(pyemu_module *m, const char *name, unsigned long long *addr)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_MODULE(m);
+    void *p = dlsym(m->handle, name);
+    PYEMU_FAIL_IF(!p, PYEMU_E_INVALID_VALUE, "no symbol '%s' in the module", name);
+    *addr = (unsigned long long)(uintptr_t)p;
+ERROR:
+    return status;
+}

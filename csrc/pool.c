@@ -1,0 +1,203 @@
+/* pool.c - the worker threads (streaming multiprocessors) and how work reaches them.
+ *
+ * Ready commands wait in one FIFO run list.  A worker takes the oldest
+ * command that still has items (thread blocks, or slices of a copy), claims
+ * a chunk of them with one atomic add, runs them, and retires them; whoever
+ * retires the last item completes the command.  Several kernels can be in
+ * the list at once: their blocks then share the workers.
+ */
+#include "core.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+__thread pyemu_worker *pyemu_self __attribute__((tls_model("initial-exec")));
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv;
+    pyemu_cmd *head, *tail;     /* the run list */
+    pyemu_worker *workers;
+    int nworkers;
+    size_t stack_size;
+    int started;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0};
+
+int pyemu_pool_size(void) { return pool.nworkers; }
+size_t pyemu_pool_stack_size(void) { return pool.stack_size; }
+
+/* The caller holds the engine lock; the run list has its own. */
+void pyemu_pool_submit(pyemu_cmd *cmd)
+{
+    atomic_fetch_add(&cmd->refs, 1); /* the run list's reference */
+    pthread_mutex_lock(&pool.lock);
+    cmd->run_next = NULL;
+    if (pool.tail)
+        pool.tail->run_next = cmd;
+    else
+        pool.head = cmd;
+    pool.tail = cmd;
+    pthread_cond_broadcast(&pool.work_cv);
+    pthread_mutex_unlock(&pool.lock);
+}
+
+/* Drop a command whose items are all claimed from the run list. */
+static void unlink_cmd(pyemu_cmd *cmd)
+{
+    pyemu_cmd *prev = NULL, *c;
+    int found = 0;
+    pthread_mutex_lock(&pool.lock);
+    for (c = pool.head; c; prev = c, c = c->run_next) {
+        if (c == cmd) {
+            if (prev)
+                prev->run_next = c->run_next;
+            else
+                pool.head = c->run_next;
+            if (pool.tail == c)
+                pool.tail = prev;
+            found = 1;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&pool.lock);
+    if (found)
+        pyemu_cmd_release(cmd);
+}
+
+/* Set the worker up for a command's items: the grid-wide part of the ctx. */
+static void begin_cmd(pyemu_worker *w, pyemu_cmd *cmd)
+{
+    w->cmd = cmd;
+    if (cmd->type != CMD_KERNEL) {
+        w->desc = NULL;
+        return;
+    }
+    w->desc = cmd->u.k.desc;
+    w->args = cmd->u.k.args;
+    w->nthreads = cmd->u.k.block.x * cmd->u.k.block.y * cmd->u.k.block.z;
+    pyemu_tctx.blockDim = cmd->u.k.block;
+    pyemu_tctx.gridDim = cmd->u.k.grid;
+    pyemu_tctx.global_offset = cmd->u.k.offset;
+    pyemu_tctx.work_dim = cmd->u.k.work_dim;
+    pyemu_tctx.dyn_smem = cmd->u.k.dyn_smem;
+    pyemu_tctx.dyn_smem_base = w->dyn_smem;
+}
+
+/* Run items [first, end) of cmd; a fault in kernel code lands back here. */
+static void run_chunk(pyemu_worker *w, pyemu_cmd *cmd, uint64_t first, uint64_t end)
+{
+    volatile uint64_t i = first;
+    if (sigsetjmp(w->recover, 0) != 0) {
+        w->in_kernel = 0;
+        pyemu_fault_report(w); /* fails the command, unless the message is written */
+        atomic_store(&cmd->abort, 1);
+        return;
+    }
+    w->in_kernel = 1;
+    for (; i < end; i++) {
+        if (atomic_load_explicit(&cmd->abort, memory_order_relaxed))
+            break;
+        pyemu_run_item(w, cmd, i);
+    }
+    w->in_kernel = 0;
+}
+
+static void *worker_main(void *arg)
+{
+    pyemu_worker *w = arg;
+    pyemu_self = w;
+    memset(&pyemu_tctx, 0, sizeof pyemu_tctx);
+    pyemu_fault_worker_init(w);
+    /* a worker takes no signals meant for the process */
+    sigset_t all;
+    sigfillset(&all);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGILL);
+    sigdelset(&all, SIGABRT);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+
+    for (;;) {
+        pthread_mutex_lock(&pool.lock);
+        while (!pool.head)
+            pthread_cond_wait(&pool.work_cv, &pool.lock);
+        pyemu_cmd *cmd = pool.head;
+        atomic_fetch_add(&cmd->refs, 1);
+        pthread_mutex_unlock(&pool.lock);
+
+        begin_cmd(w, cmd);
+        for (;;) {
+            uint64_t first = atomic_fetch_add(&cmd->next, cmd->chunk);
+            if (first >= cmd->nitems) {
+                unlink_cmd(cmd);
+                break;
+            }
+            uint64_t end = first + cmd->chunk;
+            if (end > cmd->nitems)
+                end = cmd->nitems;
+            if (atomic_exchange(&cmd->started, 1) == 0)
+                cmd->t_start = pyemu_clock_ns();
+            run_chunk(w, cmd, first, end);
+            uint64_t done = atomic_fetch_add(&cmd->retired, end - first) + (end - first);
+            if (done == cmd->nitems)
+                pyemu_cmd_complete(cmd);
+        }
+        w->cmd = NULL;
+        pyemu_cmd_release(cmd);
+    }
+    return NULL;
+}
+
+int pyemu_pool_start(int nworkers, size_t stack_size)
+{
+    int status = PYEMU_SUCCESS;
+    pthread_attr_t attr;
+    int attr_ok = 0;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t smem_span = ((size_t)PYEMU_MAX_SHARED_OPTIN + page - 1) & ~(page - 1);
+
+    if (pool.started)
+        return PYEMU_SUCCESS;
+    if (nworkers <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        nworkers = n > 0 ? (int)n : 1;
+    }
+    PYEMU_FAIL_IF(nworkers > 1024, PYEMU_E_INVALID_VALUE,
+                  "%d worker threads asked for; at most 1024", nworkers);
+    pool.stack_size = stack_size ? stack_size : 65536;
+    pool.workers = calloc((size_t)nworkers, sizeof *pool.workers);
+    PYEMU_FAIL_IF(!pool.workers, PYEMU_E_SYSTEM, "out of host memory for the workers");
+    PYEMU_FAIL_IF(pthread_attr_init(&attr) != 0, PYEMU_E_SYSTEM, "pthread_attr_init failed");
+    attr_ok = 1;
+    pthread_attr_setstacksize(&attr, 16u << 20); /* thread 0 of each block runs here */
+    for (int i = 0; i < nworkers; i++) {
+        pyemu_worker *w = &pool.workers[i];
+        w->index = i;
+        w->fibers = calloc(PYEMU_MAX_THREADS_PER_BLOCK, sizeof *w->fibers);
+        /* dynamic shared memory, a guard page past its end */
+        w->dyn_smem = mmap(NULL, smem_span + page, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        PYEMU_FAIL_IF(!w->fibers || w->dyn_smem == MAP_FAILED, PYEMU_E_SYSTEM,
+                      "out of memory for worker %d", i);
+        mprotect(w->dyn_smem + smem_span, page, PROT_NONE);
+        PYEMU_FAIL_IF(pthread_create(&w->thread, &attr, worker_main, w) != 0, PYEMU_E_SYSTEM,
+                      "cannot start worker thread %d", i);
+        pool.nworkers = i + 1;
+    }
+    pool.started = 1;
+    pthread_attr_destroy(&attr);
+    return PYEMU_SUCCESS;
+ERROR:
+    if (attr_ok)
+        pthread_attr_destroy(&attr);
+    /* workers already started keep running and serve the smaller pool */
+    if (pool.nworkers > 0) {
+        pool.started = 1;
+        return PYEMU_SUCCESS;
+    }
+    return status;
+}

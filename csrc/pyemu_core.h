@@ -1,0 +1,132 @@
+/* pyemu_core.h - the core's API for the Python layer (also the cffi cdef).
+ *
+ * Keep this file parseable by cffi: plain declarations, integer #defines,
+ * no includes, no attributes.  csrc/build_core.py feeds it to ffi.cdef().
+ * Every function returns a PYEMU_* status (0 = success); on failure
+ * pyemu_last_error() gives a sentence for the calling thread.
+ */
+#ifndef PYEMU_CORE_H
+#define PYEMU_CORE_H
+
+#define PYEMU_SUCCESS 0
+#define PYEMU_E_INVALID_VALUE 1         /* a bad argument */
+#define PYEMU_E_OUT_OF_MEMORY 2         /* device memory exhausted */
+#define PYEMU_E_INVALID_HANDLE 3        /* a stale or forged handle */
+#define PYEMU_E_NOT_READY 4             /* the command has not finished */
+#define PYEMU_E_BLOCK_TOO_LARGE 5       /* more threads a block than the device allows */
+#define PYEMU_E_BAD_DIMS 6              /* a zero or too large grid/block dimension */
+#define PYEMU_E_SMEM_TOO_LARGE 7        /* more shared memory than a block may have */
+#define PYEMU_E_SYSTEM 8                /* the OS refused (threads, mmap) */
+#define PYEMU_E_MODULE 9                /* a kernel module could not be loaded */
+#define PYEMU_E_DEP_FAILED 10           /* a command it waited for failed */
+/* Faults in kernel code: sticky, the device must be reset. */
+#define PYEMU_E_ILLEGAL_ADDRESS 20      /* read/write outside every allocation */
+#define PYEMU_E_LAUNCH_FAILURE 21       /* other fault: SIGFPE, stack overflow, trap */
+#define PYEMU_E_ASSERT 22               /* a device-side assert failed */
+#define PYEMU_E_BARRIER 23              /* a barrier not reached by the whole block */
+#define PYEMU_E_MISALIGNED 24           /* SIGBUS */
+#define PYEMU_E_ILLEGAL_INSTRUCTION 25  /* SIGILL */
+
+/* command status, as OpenCL numbers it; negative = failed with -PYEMU_E_* */
+#define PYEMU_CMD_COMPLETE 0
+#define PYEMU_CMD_RUNNING 1
+#define PYEMU_CMD_SUBMITTED 2
+#define PYEMU_CMD_QUEUED 3
+
+/* queue flags */
+#define PYEMU_QUEUE_OUT_OF_ORDER 1      /* commands wait only on their wait lists */
+#define PYEMU_QUEUE_LEGACY_DEFAULT 2    /* CUDA's legacy default stream */
+#define PYEMU_QUEUE_BLOCKING 4          /* synchronises with the legacy default stream */
+
+/* device limits the core enforces */
+#define PYEMU_MAX_THREADS_PER_BLOCK 1024
+#define PYEMU_MAX_BLOCK_X 1024
+#define PYEMU_MAX_BLOCK_Y 1024
+#define PYEMU_MAX_BLOCK_Z 64
+#define PYEMU_MAX_GRID_X 2147483647
+#define PYEMU_MAX_GRID_Y 65535
+#define PYEMU_MAX_GRID_Z 65535
+#define PYEMU_MAX_SHARED_PER_BLOCK 49152
+#define PYEMU_MAX_SHARED_OPTIN 232448
+
+typedef struct pyemu_module pyemu_module;
+typedef struct pyemu_queue pyemu_queue;
+typedef struct pyemu_cmd pyemu_cmd;
+
+typedef struct pyemu_kernel_view {
+    const char *name;
+    unsigned int nparams;
+    unsigned int args_size;
+    unsigned int reqd_block[3];
+} pyemu_kernel_view;
+
+typedef struct pyemu_param_view {
+    const char *type_name;
+    unsigned int kind;
+    unsigned int size;
+    unsigned int align;
+    unsigned int offset;
+    unsigned int flags;
+} pyemu_param_view;
+
+/* start-up and shutdown */
+int pyemu_init(int num_workers, size_t stack_size, unsigned long long device_memory);
+int pyemu_num_workers(void);
+const char *pyemu_last_error(void);
+
+/* device memory (csrc/memory.c) */
+int pyemu_mem_alloc(size_t size, unsigned long long *addr);
+int pyemu_mem_free(unsigned long long addr);
+int pyemu_mem_info(unsigned long long *free_bytes, unsigned long long *total_bytes);
+int pyemu_mem_find(unsigned long long addr, unsigned long long *start, unsigned long long *size);
+void pyemu_mem_region(unsigned long long *start, unsigned long long *end);
+int pyemu_mem_free_all(void);
+
+/* kernel modules (csrc/module.c) */
+int pyemu_module_load(const char *path, pyemu_module **module);
+void pyemu_module_release(pyemu_module *module);
+int pyemu_module_kernel_count(pyemu_module *module, unsigned int *count);
+int pyemu_module_kernel(pyemu_module *module, unsigned int index, pyemu_kernel_view *view);
+int pyemu_module_param(pyemu_module *module, unsigned int index, unsigned int param,
+                       pyemu_param_view *view);
+int pyemu_module_symbol(pyemu_module *module, const char *name, unsigned long long *addr);
+
+/* queues and commands (csrc/engine.c) */
+int pyemu_queue_create(int flags, pyemu_queue **queue);
+int pyemu_queue_release(pyemu_queue *queue);
+int pyemu_queue_finish(pyemu_queue *queue);
+int pyemu_queue_query(pyemu_queue *queue);
+int pyemu_device_synchronize(void);
+int pyemu_device_reset(void);
+int pyemu_sticky_error(char *message, size_t len);
+
+int pyemu_enqueue_kernel(pyemu_queue *queue, pyemu_module *module, unsigned int kernel,
+                         unsigned int gx, unsigned int gy, unsigned int gz,
+                         unsigned int bx, unsigned int by, unsigned int bz,
+                         unsigned int ox, unsigned int oy, unsigned int oz,
+                         unsigned int work_dim, unsigned int dyn_smem,
+                         unsigned int smem_limit,
+                         const void *args, size_t args_size,
+                         pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+int pyemu_enqueue_copy(pyemu_queue *queue, void *dst, const void *src, size_t size,
+                       pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+int pyemu_enqueue_fill(pyemu_queue *queue, void *dst, const void *pattern,
+                       size_t pattern_size, size_t size,
+                       pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+int pyemu_enqueue_marker(pyemu_queue *queue, int barrier,
+                         pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+
+int pyemu_cmd_wait(pyemu_cmd *cmd);
+int pyemu_cmd_status(pyemu_cmd *cmd);
+int pyemu_cmd_error(pyemu_cmd *cmd, char *message, size_t len);
+int pyemu_cmd_times(pyemu_cmd *cmd, unsigned long long *queued, unsigned long long *submit,
+                    unsigned long long *start, unsigned long long *end);
+int pyemu_cmd_retain(pyemu_cmd *cmd);
+int pyemu_cmd_release(pyemu_cmd *cmd);
+unsigned long long pyemu_now_ns(void);
+
+/* device printf output, in launch order (csrc/kprintf.c) */
+size_t pyemu_printf_pending(void);
+size_t pyemu_printf_take(char *buf, size_t cap);
+
+#endif /* PYEMU_CORE_H */
