@@ -417,14 +417,14 @@ class Case:
 
 
 class VectorAdd(Case):
-    """c = a + b over 2^24 floats, block 256."""
+    """c = a + b over 2^24 floats, 1024 threads per block."""
 
     name = "vector_add"
     target_ratio = 1.5
     reference_pocl_seconds = 0.007
     full_size = 1 << 24
     quick_size = 1 << 16
-    block = 256
+    block = 1024
 
     def prepare(self, size: int) -> _Prepared:
         rng = np.random.default_rng(1)
@@ -434,7 +434,7 @@ class VectorAdd(Case):
 
     def run(self, be, prep, repeat):
         n = prep.params["n"]
-        k = be.kernel(be.compile(self.name), "vecAdd")
+        k = be.kernel(be.compile(self.name), "add")
         da, db = be.to_device(prep.inputs["a"]), be.to_device(prep.inputs["b"])
         dc = be.empty(4 * n)
         try:
@@ -447,15 +447,15 @@ class VectorAdd(Case):
 
 
 class MatmulNaive(Case):
-    """C = A @ B, N x N floats, one output per thread, block 16x16."""
+    """C = A @ B, N x N floats, one output per thread, blocks of 32x32."""
 
     name = "matmul_naive"
-    kernel_name = "matmulNaive"
+    kernel_name = "matrixMul"
     target_ratio = 1.0
     reference_pocl_seconds = 2.0
     full_size = 1024
     quick_size = 128
-    tile = 16
+    tile = 32
     options: tuple[str, ...] = ()
 
     def size_text(self, size: int) -> str:
@@ -499,10 +499,11 @@ class MatmulTiled(MatmulNaive):
     """C = A @ B with 16x16 tiles staged in shared / local memory."""
 
     name = "matmul_tiled"
-    kernel_name = "matmulTiled"
+    kernel_name = "MatrixMulKernel"
     target_ratio = 2.0
     reference_pocl_seconds = 0.40
-    options = ("-DTILE=16",)
+    tile = 16
+    options = ("-DTILE_WIDTH=16",)
 
 
 class Reduce(Case):
@@ -522,7 +523,7 @@ class Reduce(Case):
 
     def run(self, be, prep, repeat):
         n = prep.params["n"]
-        k = be.kernel(be.compile(self.name, (f"-DBLOCK={self.block}",)), "plusReduce")
+        k = be.kernel(be.compile(self.name, (f"-Dblocksize={self.block}",)), "plus_reduce")
         dx = be.to_device(prep.inputs["x"])
         zero = np.zeros(1, np.int32)
         dt = be.to_device(zero)
@@ -536,7 +537,12 @@ class Reduce(Case):
 
 
 class Histogram(Case):
-    """256-bin histogram of 2^24 values with global atomicAdd."""
+    """256-bin histogram of 2^24 bytes with global atomicAdd ("CUDA by Example").
+
+    As in the book, the grid is fixed at twice the number of multiprocessors
+    (pyemu's worker threads; the same grid on both sides) and walks the buffer
+    with a grid-stride loop; blocks of 256.
+    """
 
     name = "histogram"
     target_ratio = 1.5
@@ -548,18 +554,18 @@ class Histogram(Case):
 
     def prepare(self, size: int) -> _Prepared:
         rng = np.random.default_rng(4)
-        data = rng.integers(0, self.bins, size, dtype=np.uint32)
+        data = rng.integers(0, self.bins, size, dtype=np.uint8)
         ref = np.bincount(data, minlength=self.bins).astype(np.uint32)
-        return _Prepared({"data": data}, ref, {"n": size})
+        return _Prepared({"data": data}, ref, {"n": size, "blocks": 4})
 
     def run(self, be, prep, repeat):
-        n = prep.params["n"]
-        k = be.kernel(be.compile(self.name), "histogram")
+        n, blocks = prep.params["n"], prep.params["blocks"]
+        k = be.kernel(be.compile(self.name), "histo_kernel")
         dd = be.to_device(prep.inputs["data"])
         zero = np.zeros(self.bins, np.uint32)
         dbins = be.to_device(zero)
         try:
-            go = be.launcher(k, (_cdiv(n, self.block),), (self.block,), (dd, np.int32(n), dbins))
+            go = be.launcher(k, (blocks,), (self.block,), (dd, np.int64(n), dbins))
             samples = _time_runs(be, go, repeat, reset=lambda: be.upload(dbins, zero))
             return samples, be.download(dbins, np.empty(self.bins, np.uint32))
         finally:
@@ -568,7 +574,10 @@ class Histogram(Case):
 
 
 class Transpose(Case):
-    """Coalesced transpose of an N x N float matrix: 32x32 tiles (+1 pad), block 32x8."""
+    """Coalesced transpose of an N x N float matrix: 32x32 tiles (+1 pad), block 32x8.
+
+    The kernel is transposeNoBankConflicts of Ruetsch & Micikevicius (2009).
+    """
 
     name = "transpose"
     target_ratio = 1.5
@@ -589,13 +598,13 @@ class Transpose(Case):
     def run(self, be, prep, repeat):
         n = prep.params["n"]
         opts = (f"-DTILE_DIM={self.tile_dim}", f"-DBLOCK_ROWS={self.block_rows}")
-        k = be.kernel(be.compile(self.name, opts), "transposeCoalesced")
+        k = be.kernel(be.compile(self.name, opts), "transposeNoBankConflicts")
         di = be.to_device(prep.inputs["a"])
         do = be.empty(4 * n * n)
         try:
             grid = (_cdiv(n, self.tile_dim), _cdiv(n, self.tile_dim))
             go = be.launcher(k, grid, (self.tile_dim, self.block_rows),
-                             (do, di, np.int32(n), np.int32(n)))
+                             (do, di, np.int32(n), np.int32(n), np.int32(1)))
             samples = _time_runs(be, go, repeat)
             return samples, be.download(do, np.empty((n, n), np.float32))
         finally:
@@ -654,7 +663,7 @@ def _module_cache_row(be: Any, quick: bool, repeat: int) -> Result:
     """Construct the same SourceModule again and again; time the cached ones.
 
     The first construction may compile; the timed ones must come from the
-    cache.  The last module's vecAdd is then run and checked, so a cache that
+    cache.  The last module's add is then run and checked, so a cache that
     hands back a broken module fails the row.
     """
     side = Side()
@@ -672,7 +681,7 @@ def _module_cache_row(be: Any, quick: bool, repeat: int) -> Result:
         b = np.full(n, 0.5, np.float32)
         da, db, dc = be.to_device(a), be.to_device(b), be.empty(4 * n)
         try:
-            be.launcher(be.kernel(mod, "vecAdd"), (_cdiv(n, 256),), (256,),
+            be.launcher(be.kernel(mod, "add"), (_cdiv(n, 256),), (256,),
                         (da, db, dc, np.int32(n)))()
             be.sync()
             out = be.download(dc, np.empty(n, np.float32))
@@ -681,7 +690,7 @@ def _module_cache_row(be: Any, quick: bool, repeat: int) -> Result:
                 be.free(buf)
         ok = np.array_equal(out, a + b)
         side = Side(OK if ok else FAIL, statistics.median(samples),
-                    "" if ok else "the cached module's vecAdd gave a wrong result", samples)
+                    "" if ok else "the cached module's add gave a wrong result", samples)
     except Exception as exc:
         side = Side(ERROR, None, _one_line(exc))
     return Result("module_cache", "vector_add.cu", side, Side(NA),
@@ -701,6 +710,19 @@ class Environment:
     pyemu_why: str = ""
     pocl: Any = None
     pocl_why: str = ""
+
+    def multiprocessors(self) -> int:
+        """pyemu's multiprocessor count (worker threads), else PoCL's compute
+        units, else the CPU count: grids that depend on it use the same
+        number on both sides."""
+        if self.pyemu is not None:
+            try:
+                return int(self.pyemu.cuda.cudaGetDeviceProperties(0).multiProcessorCount)
+            except Exception:
+                pass
+        if self.pocl is not None:
+            return int(self.pocl.device.max_compute_units)
+        return os.cpu_count() or 1
 
     def close(self) -> None:
         """Release both backends."""
@@ -765,6 +787,8 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
     case = next(c for c in COMPARE_CASES if c.name == name)
     size = case.quick_size if quick else case.full_size
     prep = case.prepare(size)
+    if "blocks" in prep.params:
+        prep.params["blocks"] = 2 * env.multiprocessors()
     if env.pyemu is not None:
         pyemu_side = _run_side(case, env.pyemu, prep, repeat)
     else:

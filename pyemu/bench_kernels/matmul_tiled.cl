@@ -1,27 +1,31 @@
-// Tiled square matrix multiply C = A * B (row-major, N x N): each work-group
-// stages TILE x TILE tiles of A and B in local memory.  Work-group TILE x TILE.
-#ifndef TILE
-#define TILE 16
+// Tiled matrix multiply in OpenCL C, the same kernel as matmul_tiled.cu:
+// tiles of Md and Nd staged in local memory.  Work-groups of TILE_WIDTH x
+// TILE_WIDTH (-DTILE_WIDTH=16); Width is a multiple of TILE_WIDTH.
+#ifndef TILE_WIDTH
+#define TILE_WIDTH 16
 #endif
 
-__kernel void matmulTiled(__global const float *A, __global const float *B,
-                          __global float *C, int N)
+__kernel void MatrixMulKernel(__global const float *Md, __global const float *Nd,
+                              __global float *Pd, int Width)
 {
-    __local float As[TILE][TILE];
-    __local float Bs[TILE][TILE];
-    int tx = get_local_id(0), ty = get_local_id(1);
-    int row = get_group_id(1) * TILE + ty;
-    int col = get_group_id(0) * TILE + tx;
-    float sum = 0.0f;
-    for (int t = 0; t < (N + TILE - 1) / TILE; ++t) {
-        int ac = t * TILE + tx, br = t * TILE + ty;
-        As[ty][tx] = (row < N && ac < N) ? A[row * N + ac] : 0.0f;
-        Bs[ty][tx] = (br < N && col < N) ? B[br * N + col] : 0.0f;
+    __local float Mds[TILE_WIDTH][TILE_WIDTH];
+    __local float Nds[TILE_WIDTH][TILE_WIDTH];
+
+    int bx = get_group_id(0); int by = get_group_id(1);
+    int tx = get_local_id(0); int ty = get_local_id(1);
+
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+
+    float Pvalue = 0;
+    for (int m = 0; m < Width / TILE_WIDTH; ++m) {
+        Mds[ty][tx] = Md[Row * Width + (m * TILE_WIDTH + tx)];
+        Nds[ty][tx] = Nd[(m * TILE_WIDTH + ty) * Width + Col];
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int k = 0; k < TILE; ++k)
-            sum += As[ty][k] * Bs[k][tx];
+
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            Pvalue += Mds[ty][k] * Nds[k][tx];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (row < N && col < N)
-        C[row * N + col] = sum;
+    Pd[Row * Width + Col] = Pvalue;
 }

@@ -1,26 +1,31 @@
-// Tiled square matrix multiply C = A * B (row-major, N x N): each block
-// stages TILE x TILE tiles of A and B in shared memory.  Block TILE x TILE.
-#ifndef TILE
-#define TILE 16
+// Tiled matrix multiply, as examples/cuda/matmul_tiled.py: the tiled
+// MatrixMulKernel of Kirk & Hwu.  Each block computes a TILE_WIDTH x
+// TILE_WIDTH tile of Pd, staging tiles of Md and Nd in shared memory.
+// Blocks of TILE_WIDTH x TILE_WIDTH (-DTILE_WIDTH=16); Width is a multiple.
+#ifndef TILE_WIDTH
+#define TILE_WIDTH 16
 #endif
 
-__global__ void matmulTiled(const float *A, const float *B, float *C, int N)
+__global__ void MatrixMulKernel(const float *Md, const float *Nd, float *Pd, int Width)
 {
-    __shared__ float As[TILE][TILE];
-    __shared__ float Bs[TILE][TILE];
-    int tx = threadIdx.x, ty = threadIdx.y;
-    int row = blockIdx.y * TILE + ty;
-    int col = blockIdx.x * TILE + tx;
-    float sum = 0.0f;
-    for (int t = 0; t < (N + TILE - 1) / TILE; ++t) {
-        int ac = t * TILE + tx, br = t * TILE + ty;
-        As[ty][tx] = (row < N && ac < N) ? A[row * N + ac] : 0.0f;
-        Bs[ty][tx] = (br < N && col < N) ? B[br * N + col] : 0.0f;
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+
+    int bx = blockIdx.x;  int by = blockIdx.y;
+    int tx = threadIdx.x; int ty = threadIdx.y;
+
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+
+    float Pvalue = 0;
+    for (int m = 0; m < Width / TILE_WIDTH; ++m) {
+        Mds[ty][tx] = Md[Row * Width + (m * TILE_WIDTH + tx)];
+        Nds[ty][tx] = Nd[(m * TILE_WIDTH + ty) * Width + Col];
         __syncthreads();
-        for (int k = 0; k < TILE; ++k)
-            sum += As[ty][k] * Bs[k][tx];
+
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            Pvalue += Mds[ty][k] * Nds[k][tx];
         __syncthreads();
     }
-    if (row < N && col < N)
-        C[row * N + col] = sum;
+    Pd[Row * Width + Col] = Pvalue;
 }

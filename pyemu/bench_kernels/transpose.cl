@@ -1,7 +1,7 @@
-// Coalesced matrix transpose (row-major width x height -> height x width):
-// a TILE_DIM x TILE_DIM tile goes through local memory, padded by one column;
-// each work-item moves TILE_DIM / BLOCK_ROWS elements.
-// Work-group TILE_DIM x BLOCK_ROWS (32 x 8).
+// Coalesced matrix transpose with a padded tile in OpenCL C, the same kernel
+// as transpose.cu (transposeNoBankConflicts of Ruetsch & Micikevicius 2009):
+// the tile goes through local memory.  Work-groups of TILE_DIM x BLOCK_ROWS
+// (32 x 8); sizes are multiples of TILE_DIM.  Pass nreps = 1.
 #ifndef TILE_DIM
 #define TILE_DIM 32
 #endif
@@ -9,24 +9,28 @@
 #define BLOCK_ROWS 8
 #endif
 
-__kernel void transposeCoalesced(__global float *odata,
-                                 __global const float *idata,
-                                 int width, int height)
+__kernel void transposeNoBankConflicts(__global float *odata,
+                                       __global const float *idata,
+                                       int width, int height, int nreps)
 {
     __local float tile[TILE_DIM][TILE_DIM + 1];
-    int lx = get_local_id(0), ly = get_local_id(1);
+    int tx = get_local_id(0), ty = get_local_id(1);
 
-    int x = get_group_id(0) * TILE_DIM + lx;
-    int y = get_group_id(1) * TILE_DIM + ly;
-    for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
-        if (x < width && y + j < height)
-            tile[ly + j][lx] = idata[(y + j) * width + x];
+    int xIndex = get_group_id(0) * TILE_DIM + tx;
+    int yIndex = get_group_id(1) * TILE_DIM + ty;
+    int index_in = xIndex + (yIndex) * width;
 
-    barrier(CLK_LOCAL_MEM_FENCE);
+    xIndex = get_group_id(1) * TILE_DIM + tx;
+    yIndex = get_group_id(0) * TILE_DIM + ty;
+    int index_out = xIndex + (yIndex) * height;
 
-    x = get_group_id(1) * TILE_DIM + lx;
-    y = get_group_id(0) * TILE_DIM + ly;
-    for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
-        if (x < height && y + j < width)
-            odata[(y + j) * height + x] = tile[lx][ly + j];
+    for (int r = 0; r < nreps; r++) {
+        for (int i = 0; i < TILE_DIM; i += BLOCK_ROWS)
+            tile[ty + i][tx] = idata[index_in + i * width];
+
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (int i = 0; i < TILE_DIM; i += BLOCK_ROWS)
+            odata[index_out + i * height] = tile[tx][ty + i];
+    }
 }

@@ -1,7 +1,8 @@
-// Vector add: one element per thread.  Block 256.
-__global__ void vecAdd(const float *a, const float *b, float *c, int n)
+// Vector add, as examples/cuda/vector_add.py, on floats: one element per
+// thread, 1024 threads per block.
+__global__ void add(const float *a, const float *b, float *c, int n)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        c[i] = a[i] + b[i];
+    int index = threadIdx.x + blockIdx.x * blockDim.x;
+    if (index < n)
+        c[index] = a[index] + b[index];
 }
