@@ -2,9 +2,10 @@
 
 Each comparison case runs one CUDA C kernel in pyemu and, in the same
 process, the same kernel written as natural OpenCL C (same work-group sizes)
-on PoCL's CPU device through PyOpenCL.  The kernel sources live beside this
-module in ``pyemu/bench_kernels/`` as ``NAME.cu`` / ``NAME.cl`` pairs, so the
-two sides can be read side by side.
+on PoCL's CPU device through PyOpenCL.  The kernel sources live in
+``pyemu/bench_kernels/`` as ``NAME.cu`` / ``NAME.cl`` pairs, so the two sides
+can be read side by side; ``bench_kernels/cases.py`` holds the inputs, NumPy
+references and targets, ``bench_kernels/backends.py`` the two backends.
 
 Only kernels are timed: the data is on the device before the clock starts.
 Each side runs once to warm up, then ``repeat`` more times; a run is timed
@@ -25,19 +26,31 @@ from __future__ import annotations
 import argparse
 import datetime
 import faulthandler
+import io
 import os
 import platform
 import statistics
 import sys
 import time
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-KERNEL_DIR = Path(__file__).resolve().parent / "bench_kernels"
+from .bench_kernels import KERNEL_DIR
+from .bench_kernels.backends import (Buffer, PoclBackend, PyemuBackend, check_cuda,
+                                     find_pocl_device, one_line)
+from .bench_kernels.cases import (COMPARE_CASES, Case, Histogram, MatmulNaive, MatmulTiled,
+                                  Prepared, Reduce, Transpose, VectorAdd, cdiv, time_runs)
+
+__all__ = [
+    "main", "run_cases", "run_case", "open_backends", "format_table", "format_seconds",
+    "machine_line", "notes", "Result", "Side", "Environment", "CASE_NAMES", "COMPARE_CASES",
+    "PYEMU_ONLY", "OK", "FAIL", "ERROR", "NA", "KERNEL_DIR", "Buffer", "Case", "VectorAdd",
+    "MatmulNaive", "MatmulTiled", "Reduce", "Histogram", "Transpose", "PyemuBackend",
+    "PoclBackend", "find_pocl_device",
+]
 
 # ---------------------------------------------------------------------------
 # Result rows
@@ -140,498 +153,16 @@ class Result:
         return None if r is None else r <= self.target_ratio
 
 
-# ---------------------------------------------------------------------------
-# Backends: the same small interface over pyemu's CUDA runtime and PyOpenCL
-# ---------------------------------------------------------------------------
-
-
-class _Buffer:
-    """A device allocation with its size, as both backends hand it out."""
-
-    def __init__(self, handle: Any, nbytes: int):
-        self.handle = handle
-        self.nbytes = nbytes
-
-
-def _check_cuda(ret: Any, what: str) -> Any:
-    """Raise when a CUDA runtime call reports an error code."""
-    err = ret[0] if isinstance(ret, tuple) and ret else ret
-    if isinstance(err, (int, np.integer)) and not isinstance(err, bool) and int(err) != 0:
-        raise RuntimeError(f"{what} returned error {int(err)} ({err!r})")
-    return ret
-
-
-def _host_scalar(value: Any) -> Any:
-    """NumPy scalars to the Python numbers pyemu's launch takes."""
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating):
-        return float(value)
-    return value
-
-
-class PyemuBackend:
-    """Runs the ``.cu`` kernels through pyemu's CUDA runtime API."""
-
-    name = "pyemu"
-    ext = ".cu"
-
-    def __init__(self) -> None:
-        import pyemu.cuda as cuda  # imported late: the bench still runs PoCL without it
-
-        for name in ("SourceModule", "cudaMalloc", "cudaMemcpy", "cudaDeviceSynchronize", "dim3"):
-            if not hasattr(cuda, name):
-                raise ImportError(f"pyemu.cuda has no {name}")
-        self.cuda = cuda
-
-    def compile(self, case: str, options: Sequence[str] = ()) -> Any:
-        """Build ``bench_kernels/<case>.cu`` into a SourceModule."""
-        source = (KERNEL_DIR / f"{case}.cu").read_text()
-        return self.cuda.SourceModule(source, options=list(options))
-
-    def kernel(self, module: Any, name: str) -> Any:
-        """The kernel ``name`` of a compiled module."""
-        return module.get_function(name)
-
-    def to_device(self, host: np.ndarray) -> _Buffer:
-        """Allocate device memory and copy ``host`` into it."""
-        buf = self.empty(host.nbytes)
-        self.upload(buf, host)
-        return buf
-
-    def empty(self, nbytes: int) -> _Buffer:
-        """Allocate ``nbytes`` of device memory."""
-        ret = self.cuda.cudaMalloc(nbytes)
-        handle = ret[1] if isinstance(ret, tuple) else ret
-        return _Buffer(handle, nbytes)
-
-    def upload(self, buf: _Buffer, host: np.ndarray) -> None:
-        """Copy ``host`` to the device buffer (blocking)."""
-        host = np.ascontiguousarray(host)
-        _check_cuda(self.cuda.cudaMemcpy(buf.handle, host, host.nbytes,
-                                         self.cuda.cudaMemcpyHostToDevice), "cudaMemcpy")
-
-    def download(self, buf: _Buffer, out: np.ndarray) -> np.ndarray:
-        """Copy the device buffer into ``out`` and return it (blocking)."""
-        _check_cuda(self.cuda.cudaMemcpy(out, buf.handle, out.nbytes,
-                                         self.cuda.cudaMemcpyDeviceToHost), "cudaMemcpy")
-        return out
-
-    def launch(self, kernel: Any, grid: tuple, block: tuple, args: Sequence[Any]) -> None:
-        """``kernel[grid, block](*args)``; asynchronous."""
-        kernel[self.cuda.dim3(*grid), self.cuda.dim3(*block)](*[_host_scalar(a) for a in args])
-
-    def launcher(self, kernel: Any, grid: tuple, block: tuple, args: Sequence[Any]) -> Callable[[], None]:
-        """A no-argument function that launches ``kernel`` as :meth:`launch` does."""
-        g, b = self.cuda.dim3(*grid), self.cuda.dim3(*block)
-        args = [a.handle if isinstance(a, _Buffer) else _host_scalar(a) for a in args]
-
-        def go() -> None:
-            kernel[g, b](*args)
-
-        return go
-
-    def sync(self) -> None:
-        """``cudaDeviceSynchronize()``, raising on a reported error."""
-        _check_cuda(self.cuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize")
-
-    def free(self, buf: _Buffer) -> None:
-        """Release a device buffer."""
-        self.cuda.cudaFree(buf.handle)
-
-    def close(self) -> None:
-        """Nothing to release: the runtime lives as long as the process."""
-
-
-def _find_pocl_device() -> tuple[Any, str]:
-    """PoCL's CPU device, or None and a one-line reason why there is none."""
-    try:
-        import pyopencl as cl
-    except ImportError:
-        return None, "PyOpenCL is not installed (pip install pyopencl)"
-    try:
-        platforms = cl.get_platforms()
-    except Exception as exc:  # no ICD loader / no platform at all
-        return None, (f"no OpenCL platform ({_one_line(exc)}); "
-                      "install PoCL: apt-get install pocl-opencl-icd ocl-icd-libopencl1")
-    for plat in platforms:
-        if "portable computing language" not in plat.name.lower() and "pocl" not in plat.vendor.lower():
-            continue
-        try:
-            devices = plat.get_devices(device_type=cl.device_type.CPU)
-        except Exception:
-            devices = []
-        if devices:
-            return devices[0], ""
-    names = ", ".join(p.name for p in platforms) or "none"
-    return None, (f"no PoCL CPU device among OpenCL platforms ({names}); "
-                  "install PoCL: apt-get install pocl-opencl-icd ocl-icd-libopencl1")
-
-
-class PoclBackend:
-    """Runs the ``.cl`` kernels on PoCL's CPU device through PyOpenCL."""
-
-    name = "PoCL"
-    ext = ".cl"
-
-    def __init__(self, device: Any = None) -> None:
-        import pyopencl as cl
-
-        if device is None:
-            device, why = _find_pocl_device()
-            if device is None:
-                raise RuntimeError(why)
-        self.cl = cl
-        self.device = device
-        self.ctx = cl.Context([device])
-        self.queue = cl.CommandQueue(self.ctx)
-
-    def describe(self) -> str:
-        """Platform version and device name, for the table's header."""
-        return f"{self.device.platform.version.split(' Linux')[0]} on {self.device.name}"
-
-    def compile(self, case: str, options: Sequence[str] = ()) -> Any:
-        """Build ``bench_kernels/<case>.cl`` for the PoCL device."""
-        source = (KERNEL_DIR / f"{case}.cl").read_text()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return self.cl.Program(self.ctx, source).build(options=list(options))
-
-    def kernel(self, module: Any, name: str) -> Any:
-        """The kernel ``name`` of a built program."""
-        return self.cl.Kernel(module, name)
-
-    def to_device(self, host: np.ndarray) -> _Buffer:
-        """A device buffer holding a copy of ``host``."""
-        host = np.ascontiguousarray(host)
-        mf = self.cl.mem_flags
-        return _Buffer(self.cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host),
-                       host.nbytes)
-
-    def empty(self, nbytes: int) -> _Buffer:
-        """An uninitialised device buffer of ``nbytes``."""
-        return _Buffer(self.cl.Buffer(self.ctx, self.cl.mem_flags.READ_WRITE, nbytes), nbytes)
-
-    def upload(self, buf: _Buffer, host: np.ndarray) -> None:
-        """Copy ``host`` to the device buffer (blocking)."""
-        self.cl.enqueue_copy(self.queue, buf.handle, np.ascontiguousarray(host), is_blocking=True)
-
-    def download(self, buf: _Buffer, out: np.ndarray) -> np.ndarray:
-        """Copy the device buffer into ``out`` and return it (blocking)."""
-        self.cl.enqueue_copy(self.queue, out, buf.handle, is_blocking=True)
-        return out
-
-    def launcher(self, kernel: Any, grid: tuple, block: tuple, args: Sequence[Any]) -> Callable[[], None]:
-        """A no-argument function that enqueues ``kernel`` over grid x block."""
-        gsize = tuple(g * b for g, b in zip(grid, block))
-        lsize = tuple(block)
-        kernel.set_args(*[a.handle if isinstance(a, _Buffer) else a for a in args])
-        cl, queue = self.cl, self.queue
-
-        def go() -> None:
-            cl.enqueue_nd_range_kernel(queue, kernel, gsize, lsize)
-
-        return go
-
-    def sync(self) -> None:
-        """``queue.finish()``."""
-        self.queue.finish()
-
-    def free(self, buf: _Buffer) -> None:
-        """Release a device buffer."""
-        buf.handle.release()
-
-    def close(self) -> None:
-        """Wait for the queue; PyOpenCL frees the rest."""
-        self.queue.finish()
-
-
-# ---------------------------------------------------------------------------
-# Cases
-# ---------------------------------------------------------------------------
-
-
-def _cdiv(a: int, b: int) -> int:
-    return (a + b - 1) // b
-
-
-def _time_runs(be: Any, run: Callable[[], None], repeat: int,
-               reset: Callable[[], None] | None = None) -> list[float]:
-    """Warm up once, then time ``repeat`` runs of ``run`` + synchronise.
-
-    ``reset`` (untimed) puts the output back in its initial state first.
-    """
-    samples = []
-    for i in range(repeat + 1):
-        if reset is not None:
-            reset()
-        be.sync()
-        t0 = time.perf_counter()
-        run()
-        be.sync()
-        t1 = time.perf_counter()
-        if i:
-            samples.append(t1 - t0)
-    return samples
-
-
-@dataclass
-class _Prepared:
-    inputs: dict[str, np.ndarray]
-    expected: Any
-    params: dict[str, int]
-
-
-class Case:
-    """A comparison case: a kernel pair, inputs, a NumPy reference and a target."""
-
-    name = ""
-    target_ratio = 1.5
-    reference_pocl_seconds: float | None = None
-    full_size = 0
-    quick_size = 0
-
-    def size_text(self, size: int) -> str:
-        """The problem size as shown in the table."""
-        return f"2^{size.bit_length() - 1}" if size & (size - 1) == 0 else str(size)
-
-    def prepare(self, size: int) -> _Prepared:
-        """Make the inputs (seeded) and the NumPy reference."""
-        raise NotImplementedError
-
-    def run(self, be: Any, prep: _Prepared, repeat: int) -> tuple[list[float], Any]:
-        """Run on backend ``be``; return the timed samples and the output."""
-        raise NotImplementedError
-
-    def check(self, out: Any, prep: _Prepared) -> tuple[bool, str]:
-        """Compare an output with the reference; (ok, what differs)."""
-        expected = prep.expected
-        if out.shape != expected.shape:
-            return False, f"shape {out.shape} != {expected.shape}"
-        if np.array_equal(out, expected):
-            return True, ""
-        bad = np.flatnonzero(out.ravel() != expected.ravel())
-        i = int(bad[0])
-        return False, (f"{bad.size} of {out.size} elements differ; first at {i}: "
-                       f"got {out.ravel()[i]!r}, expected {expected.ravel()[i]!r}")
-
-
-class VectorAdd(Case):
-    """c = a + b over 2^24 floats, 1024 threads per block."""
-
-    name = "vector_add"
-    target_ratio = 1.5
-    reference_pocl_seconds = 0.007
-    full_size = 1 << 24
-    quick_size = 1 << 16
-    block = 1024
-
-    def prepare(self, size: int) -> _Prepared:
-        rng = np.random.default_rng(1)
-        a = rng.random(size, dtype=np.float32)
-        b = rng.random(size, dtype=np.float32)
-        return _Prepared({"a": a, "b": b}, a + b, {"n": size})
-
-    def run(self, be, prep, repeat):
-        n = prep.params["n"]
-        k = be.kernel(be.compile(self.name), "add")
-        da, db = be.to_device(prep.inputs["a"]), be.to_device(prep.inputs["b"])
-        dc = be.empty(4 * n)
-        try:
-            go = be.launcher(k, (_cdiv(n, self.block),), (self.block,), (da, db, dc, np.int32(n)))
-            samples = _time_runs(be, go, repeat)
-            return samples, be.download(dc, np.empty(n, np.float32))
-        finally:
-            for buf in (da, db, dc):
-                be.free(buf)
-
-
-class MatmulNaive(Case):
-    """C = A @ B, N x N floats, one output per thread, blocks of 32x32."""
-
-    name = "matmul_naive"
-    kernel_name = "matrixMul"
-    target_ratio = 1.0
-    reference_pocl_seconds = 2.0
-    full_size = 1024
-    quick_size = 128
-    tile = 32
-    options: tuple[str, ...] = ()
-
-    def size_text(self, size: int) -> str:
-        return f"{size}x{size}"
-
-    def prepare(self, size: int) -> _Prepared:
-        rng = np.random.default_rng(2)
-        a = rng.random((size, size), dtype=np.float32)
-        b = rng.random((size, size), dtype=np.float32)
-        ref = a.astype(np.float64) @ b.astype(np.float64)
-        return _Prepared({"a": a, "b": b}, ref, {"n": size})
-
-    def run(self, be, prep, repeat):
-        n = prep.params["n"]
-        k = be.kernel(be.compile(self.name, self.options), self.kernel_name)
-        da, db = be.to_device(prep.inputs["a"]), be.to_device(prep.inputs["b"])
-        dc = be.empty(4 * n * n)
-        try:
-            grid = (_cdiv(n, self.tile), _cdiv(n, self.tile))
-            go = be.launcher(k, grid, (self.tile, self.tile), (da, db, dc, np.int32(n)))
-            samples = _time_runs(be, go, repeat)
-            return samples, be.download(dc, np.empty((n, n), np.float32))
-        finally:
-            for buf in (da, db, dc):
-                be.free(buf)
-
-    def check(self, out, prep):
-        ref = prep.expected
-        if out.shape != ref.shape:
-            return False, f"shape {out.shape} != {ref.shape}"
-        # float32 sums of N products in [0, 1): allow float32 rounding growth.
-        close = np.isclose(out, ref, rtol=1e-4, atol=1e-5 * prep.params["n"])
-        if close.all():
-            return True, ""
-        i = int(np.flatnonzero(~close.ravel())[0])
-        return False, (f"{int((~close).sum())} of {out.size} elements differ; first at {i}: "
-                       f"got {out.ravel()[i]!r}, expected {ref.ravel()[i]!r}")
-
-
-class MatmulTiled(MatmulNaive):
-    """C = A @ B with 16x16 tiles staged in shared / local memory."""
-
-    name = "matmul_tiled"
-    kernel_name = "MatrixMulKernel"
-    target_ratio = 2.0
-    reference_pocl_seconds = 0.40
-    tile = 16
-    options = ("-DTILE_WIDTH=16",)
-
-
-class Reduce(Case):
-    """Sum of 2^24 ints: block tree reduction, then atomicAdd of block sums."""
-
-    name = "reduce"
-    target_ratio = 1.5
-    reference_pocl_seconds = 0.089
-    full_size = 1 << 24
-    quick_size = 1 << 16
-    block = 256
-
-    def prepare(self, size: int) -> _Prepared:
-        rng = np.random.default_rng(3)
-        x = rng.integers(0, 100, size, dtype=np.int32)
-        return _Prepared({"x": x}, np.array([x.sum(dtype=np.int64)], dtype=np.int64), {"n": size})
-
-    def run(self, be, prep, repeat):
-        n = prep.params["n"]
-        k = be.kernel(be.compile(self.name, (f"-Dblocksize={self.block}",)), "plus_reduce")
-        dx = be.to_device(prep.inputs["x"])
-        zero = np.zeros(1, np.int32)
-        dt = be.to_device(zero)
-        try:
-            go = be.launcher(k, (_cdiv(n, self.block),), (self.block,), (dx, np.uint32(n), dt))
-            samples = _time_runs(be, go, repeat, reset=lambda: be.upload(dt, zero))
-            return samples, be.download(dt, np.empty(1, np.int32)).astype(np.int64)
-        finally:
-            be.free(dx)
-            be.free(dt)
-
-
-class Histogram(Case):
-    """256-bin histogram of 2^24 bytes with global atomicAdd ("CUDA by Example").
-
-    As in the book, the grid is fixed at twice the number of multiprocessors
-    (pyemu's worker threads; the same grid on both sides) and walks the buffer
-    with a grid-stride loop; blocks of 256.
-    """
-
-    name = "histogram"
-    target_ratio = 1.5
-    reference_pocl_seconds = 0.150
-    full_size = 1 << 24
-    quick_size = 1 << 16
-    block = 256
-    bins = 256
-
-    def prepare(self, size: int) -> _Prepared:
-        rng = np.random.default_rng(4)
-        data = rng.integers(0, self.bins, size, dtype=np.uint8)
-        ref = np.bincount(data, minlength=self.bins).astype(np.uint32)
-        return _Prepared({"data": data}, ref, {"n": size, "blocks": 4})
-
-    def run(self, be, prep, repeat):
-        n, blocks = prep.params["n"], prep.params["blocks"]
-        k = be.kernel(be.compile(self.name), "histo_kernel")
-        dd = be.to_device(prep.inputs["data"])
-        zero = np.zeros(self.bins, np.uint32)
-        dbins = be.to_device(zero)
-        try:
-            go = be.launcher(k, (blocks,), (self.block,), (dd, np.int64(n), dbins))
-            samples = _time_runs(be, go, repeat, reset=lambda: be.upload(dbins, zero))
-            return samples, be.download(dbins, np.empty(self.bins, np.uint32))
-        finally:
-            be.free(dd)
-            be.free(dbins)
-
-
-class Transpose(Case):
-    """Coalesced transpose of an N x N float matrix: 32x32 tiles (+1 pad), block 32x8.
-
-    The kernel is transposeNoBankConflicts of Ruetsch & Micikevicius (2009).
-    """
-
-    name = "transpose"
-    target_ratio = 1.5
-    reference_pocl_seconds = 0.028
-    full_size = 4096
-    quick_size = 256
-    tile_dim = 32
-    block_rows = 8
-
-    def size_text(self, size: int) -> str:
-        return f"{size}x{size}"
-
-    def prepare(self, size: int) -> _Prepared:
-        rng = np.random.default_rng(5)
-        a = rng.random((size, size), dtype=np.float32)
-        return _Prepared({"a": a}, np.ascontiguousarray(a.T), {"n": size})
-
-    def run(self, be, prep, repeat):
-        n = prep.params["n"]
-        opts = (f"-DTILE_DIM={self.tile_dim}", f"-DBLOCK_ROWS={self.block_rows}")
-        k = be.kernel(be.compile(self.name, opts), "transposeNoBankConflicts")
-        di = be.to_device(prep.inputs["a"])
-        do = be.empty(4 * n * n)
-        try:
-            grid = (_cdiv(n, self.tile_dim), _cdiv(n, self.tile_dim))
-            go = be.launcher(k, grid, (self.tile_dim, self.block_rows),
-                             (do, di, np.int32(n), np.int32(n), np.int32(1)))
-            samples = _time_runs(be, go, repeat)
-            return samples, be.download(do, np.empty((n, n), np.float32))
-        finally:
-            be.free(di)
-            be.free(do)
-
-
-COMPARE_CASES: tuple[Case, ...] = (VectorAdd(), MatmulNaive(), MatmulTiled(),
-                                   Reduce(), Histogram(), Transpose())
-
 LAUNCH_TARGET_S = 10e-6
 MODULE_CACHE_TARGET_S = 50e-3
 PYEMU_ONLY = ("launch", "module_cache")
 CASE_NAMES: tuple[str, ...] = tuple(c.name for c in COMPARE_CASES) + PYEMU_ONLY
 
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    first = text[0] if text else ""
-    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
-
-
-def _run_side(case: Case, be: Any, prep: _Prepared, repeat: int) -> Side:
+def _run_side(case: Case, be: Any, prep: Prepared, repeat: int) -> Side:
     try:
         samples, out = case.run(be, prep, repeat)
     except Exception as exc:
-        return Side(ERROR, None, _one_line(exc))
+        return Side(ERROR, None, one_line(exc))
     ok, why = case.check(out, prep)
     return Side(OK if ok else FAIL, statistics.median(samples), why, samples)
 
@@ -648,13 +179,13 @@ def _launch_row(be: Any, quick: bool, repeat: int) -> Result:
             for _ in range(count):
                 go()
 
-        samples = [s / count for s in _time_runs(be, burst, repeat)]
+        samples = [s / count for s in time_runs(be, burst, repeat)]
         get_last = getattr(be.cuda, "cudaGetLastError", None)
         if get_last is not None:
-            _check_cuda(get_last(), "cudaGetLastError")
+            check_cuda(get_last(), "cudaGetLastError")
         side = Side(OK, statistics.median(samples), "", samples)
     except Exception as exc:
-        side = Side(ERROR, None, _one_line(exc))
+        side = Side(ERROR, None, one_line(exc))
     return Result("launch", f"{count} launches", side, Side(NA),
                   target_seconds=LAUNCH_TARGET_S, target_text="< 10 us/launch", quick=quick)
 
@@ -681,7 +212,7 @@ def _module_cache_row(be: Any, quick: bool, repeat: int) -> Result:
         b = np.full(n, 0.5, np.float32)
         da, db, dc = be.to_device(a), be.to_device(b), be.empty(4 * n)
         try:
-            be.launcher(be.kernel(mod, "add"), (_cdiv(n, 256),), (256,),
+            be.launcher(be.kernel(mod, "add"), (cdiv(n, 256),), (256,),
                         (da, db, dc, np.int32(n)))()
             be.sync()
             out = be.download(dc, np.empty(n, np.float32))
@@ -692,7 +223,7 @@ def _module_cache_row(be: Any, quick: bool, repeat: int) -> Result:
         side = Side(OK if ok else FAIL, statistics.median(samples),
                     "" if ok else "the cached module's add gave a wrong result", samples)
     except Exception as exc:
-        side = Side(ERROR, None, _one_line(exc))
+        side = Side(ERROR, None, one_line(exc))
     return Result("module_cache", "vector_add.cu", side, Side(NA),
                   target_seconds=MODULE_CACHE_TARGET_S, target_text="< 50 ms", quick=quick)
 
@@ -740,18 +271,18 @@ def open_backends(pocl: bool = True) -> Environment:
     try:
         env.pyemu = PyemuBackend()
     except Exception as exc:
-        env.pyemu_why = f"pyemu's CUDA runtime is not available ({_one_line(exc)})"
+        env.pyemu_why = f"pyemu's CUDA runtime is not available ({one_line(exc)})"
     if not pocl:
         env.pocl_why = "PoCL not run (--no-pocl)"
         return env
-    device, why = _find_pocl_device()
+    device, why = find_pocl_device()
     if device is None:
         env.pocl_why = why
         return env
     try:
         env.pocl = PoclBackend(device)
     except Exception as exc:
-        env.pocl_why = f"PoCL could not start ({_one_line(exc)})"
+        env.pocl_why = f"PoCL could not start ({one_line(exc)})"
     return env
 
 
@@ -960,6 +491,23 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _arm_watchdog(seconds: float, name: str) -> bool:
+    """Kill the process, with every thread's traceback, if ``name`` hangs.
+
+    A kernel that deadlocks (PoCL 3.1 can, on a divergent barrier) would
+    otherwise hang the benchmark forever.  Returns False when no stream with
+    a file descriptor is at hand (e.g. under pytest's capture).
+    """
+    for stream in (sys.stderr, sys.__stderr__):
+        try:
+            stream.flush()
+            faulthandler.dump_traceback_later(seconds, exit=True, file=stream)
+        except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+            continue
+        return True
+    return False
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``python -m pyemu bench``; returns the exit status.
 
@@ -989,12 +537,11 @@ def main(argv: list[str]) -> int:
     rows = []
     try:
         for name in names:
-            if args.timeout > 0:
-                faulthandler.dump_traceback_later(args.timeout, exit=True)
+            armed = args.timeout > 0 and _arm_watchdog(args.timeout, name)
             try:
                 row = run_case(name, env, quick=args.quick, repeat=args.repeat)
             finally:
-                if args.timeout > 0:
+                if armed:
                     faulthandler.cancel_dump_traceback_later()
             rows.append(row)
             if not args.markdown:

@@ -1,0 +1,225 @@
+"""The two backends the benchmark runs its kernels on.
+
+Both offer the same small interface (compile, kernel, to_device, empty,
+upload, download, launcher, sync, free, close), so a case is written once:
+:class:`PyemuBackend` runs the ``.cu`` sources through pyemu's CUDA runtime,
+:class:`PoclBackend` the ``.cl`` sources on PoCL's CPU device through
+PyOpenCL.  A launch takes a CUDA grid and block; PoCL's global size is their
+product, its local size the block, so both sides use the same work-groups.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from . import KERNEL_DIR
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as ``Type: first line of its message``."""
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+class Buffer:
+    """A device allocation with its size, as both backends hand it out."""
+
+    def __init__(self, handle: Any, nbytes: int):
+        self.handle = handle
+        self.nbytes = nbytes
+
+
+def check_cuda(ret: Any, what: str) -> Any:
+    """Raise when a CUDA runtime call reports an error code."""
+    err = ret[0] if isinstance(ret, tuple) and ret else ret
+    if isinstance(err, (int, np.integer)) and not isinstance(err, bool) and int(err) != 0:
+        raise RuntimeError(f"{what} returned error {int(err)} ({err!r})")
+    return ret
+
+
+def host_scalar(value: Any) -> Any:
+    """NumPy scalars to the Python numbers pyemu's launch takes."""
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
+
+
+class PyemuBackend:
+    """Runs the ``.cu`` kernels through pyemu's CUDA runtime API."""
+
+    name = "pyemu"
+    ext = ".cu"
+
+    def __init__(self) -> None:
+        import pyemu.cuda as cuda  # imported late: the bench still runs PoCL without it
+
+        for name in ("SourceModule", "cudaMalloc", "cudaMemcpy", "cudaDeviceSynchronize", "dim3"):
+            if not hasattr(cuda, name):
+                raise ImportError(f"pyemu.cuda has no {name}")
+        self.cuda = cuda
+
+    def compile(self, case: str, options: Sequence[str] = ()) -> Any:
+        """Build ``bench_kernels/<case>.cu`` into a SourceModule."""
+        source = (KERNEL_DIR / f"{case}.cu").read_text()
+        return self.cuda.SourceModule(source, options=list(options))
+
+    def kernel(self, module: Any, name: str) -> Any:
+        """The kernel ``name`` of a compiled module."""
+        return module.get_function(name)
+
+    def to_device(self, host: np.ndarray) -> Buffer:
+        """Allocate device memory and copy ``host`` into it."""
+        buf = self.empty(host.nbytes)
+        self.upload(buf, host)
+        return buf
+
+    def empty(self, nbytes: int) -> Buffer:
+        """Allocate ``nbytes`` of device memory."""
+        ret = self.cuda.cudaMalloc(nbytes)
+        handle = ret[1] if isinstance(ret, tuple) else ret
+        return Buffer(handle, nbytes)
+
+    def upload(self, buf: Buffer, host: np.ndarray) -> None:
+        """Copy ``host`` to the device buffer (blocking)."""
+        host = np.ascontiguousarray(host)
+        check_cuda(self.cuda.cudaMemcpy(buf.handle, host, host.nbytes,
+                                         self.cuda.cudaMemcpyHostToDevice), "cudaMemcpy")
+
+    def download(self, buf: Buffer, out: np.ndarray) -> np.ndarray:
+        """Copy the device buffer into ``out`` and return it (blocking)."""
+        check_cuda(self.cuda.cudaMemcpy(out, buf.handle, out.nbytes,
+                                         self.cuda.cudaMemcpyDeviceToHost), "cudaMemcpy")
+        return out
+
+    def launch(self, kernel: Any, grid: tuple, block: tuple, args: Sequence[Any]) -> None:
+        """``kernel[grid, block](*args)``; asynchronous."""
+        kernel[self.cuda.dim3(*grid), self.cuda.dim3(*block)](*[host_scalar(a) for a in args])
+
+    def launcher(self, kernel: Any, grid: tuple, block: tuple, args: Sequence[Any]) -> Callable[[], None]:
+        """A no-argument function that launches ``kernel`` as :meth:`launch` does."""
+        g, b = self.cuda.dim3(*grid), self.cuda.dim3(*block)
+        args = [a.handle if isinstance(a, Buffer) else host_scalar(a) for a in args]
+
+        def go() -> None:
+            kernel[g, b](*args)
+
+        return go
+
+    def sync(self) -> None:
+        """``cudaDeviceSynchronize()``, raising on a reported error."""
+        check_cuda(self.cuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize")
+
+    def free(self, buf: Buffer) -> None:
+        """Release a device buffer."""
+        self.cuda.cudaFree(buf.handle)
+
+    def close(self) -> None:
+        """Nothing to release: the runtime lives as long as the process."""
+
+
+def find_pocl_device() -> tuple[Any, str]:
+    """PoCL's CPU device, or None and a one-line reason why there is none."""
+    try:
+        import pyopencl as cl
+    except ImportError:
+        return None, "PyOpenCL is not installed (pip install pyopencl)"
+    try:
+        platforms = cl.get_platforms()
+    except Exception as exc:  # no ICD loader / no platform at all
+        return None, (f"no OpenCL platform ({one_line(exc)}); "
+                      "install PoCL: apt-get install pocl-opencl-icd ocl-icd-libopencl1")
+    for plat in platforms:
+        if "portable computing language" not in plat.name.lower() and "pocl" not in plat.vendor.lower():
+            continue
+        try:
+            devices = plat.get_devices(device_type=cl.device_type.CPU)
+        except Exception:
+            devices = []
+        if devices:
+            return devices[0], ""
+    names = ", ".join(p.name for p in platforms) or "none"
+    return None, (f"no PoCL CPU device among OpenCL platforms ({names}); "
+                  "install PoCL: apt-get install pocl-opencl-icd ocl-icd-libopencl1")
+
+
+class PoclBackend:
+    """Runs the ``.cl`` kernels on PoCL's CPU device through PyOpenCL."""
+
+    name = "PoCL"
+    ext = ".cl"
+
+    def __init__(self, device: Any = None) -> None:
+        import pyopencl as cl
+
+        if device is None:
+            device, why = find_pocl_device()
+            if device is None:
+                raise RuntimeError(why)
+        self.cl = cl
+        self.device = device
+        self.ctx = cl.Context([device])
+        self.queue = cl.CommandQueue(self.ctx)
+
+    def describe(self) -> str:
+        """Platform version and device name, for the table's header."""
+        return f"{self.device.platform.version.split(' Linux')[0].strip()} on {self.device.name}"
+
+    def compile(self, case: str, options: Sequence[str] = ()) -> Any:
+        """Build ``bench_kernels/<case>.cl`` for the PoCL device."""
+        source = (KERNEL_DIR / f"{case}.cl").read_text()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self.cl.Program(self.ctx, source).build(options=list(options))
+
+    def kernel(self, module: Any, name: str) -> Any:
+        """The kernel ``name`` of a built program."""
+        return self.cl.Kernel(module, name)
+
+    def to_device(self, host: np.ndarray) -> Buffer:
+        """A device buffer holding a copy of ``host``."""
+        host = np.ascontiguousarray(host)
+        mf = self.cl.mem_flags
+        return Buffer(self.cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host),
+                       host.nbytes)
+
+    def empty(self, nbytes: int) -> Buffer:
+        """An uninitialised device buffer of ``nbytes``."""
+        return Buffer(self.cl.Buffer(self.ctx, self.cl.mem_flags.READ_WRITE, nbytes), nbytes)
+
+    def upload(self, buf: Buffer, host: np.ndarray) -> None:
+        """Copy ``host`` to the device buffer (blocking)."""
+        self.cl.enqueue_copy(self.queue, buf.handle, np.ascontiguousarray(host), is_blocking=True)
+
+    def download(self, buf: Buffer, out: np.ndarray) -> np.ndarray:
+        """Copy the device buffer into ``out`` and return it (blocking)."""
+        self.cl.enqueue_copy(self.queue, out, buf.handle, is_blocking=True)
+        return out
+
+    def launcher(self, kernel: Any, grid: tuple, block: tuple, args: Sequence[Any]) -> Callable[[], None]:
+        """A no-argument function that enqueues ``kernel`` over grid x block."""
+        gsize = tuple(g * b for g, b in zip(grid, block))
+        lsize = tuple(block)
+        kernel.set_args(*[a.handle if isinstance(a, Buffer) else a for a in args])
+        cl, queue = self.cl, self.queue
+
+        def go() -> None:
+            cl.enqueue_nd_range_kernel(queue, kernel, gsize, lsize)
+
+        return go
+
+    def sync(self) -> None:
+        """``queue.finish()``."""
+        self.queue.finish()
+
+    def free(self, buf: Buffer) -> None:
+        """Release a device buffer."""
+        buf.handle.release()
+
+    def close(self) -> None:
+        """Wait for the queue; PyOpenCL frees the rest."""
+        self.queue.finish()

@@ -1,0 +1,177 @@
+"""Tests of the benchmark (pyemu/bench.py).
+
+They check that ``--quick`` runs and that every result verifies on both
+sides; they never assert on timings, since the machines are shared.
+"""
+from __future__ import annotations
+
+import pytest
+
+from pyemu import bench
+
+
+def _pocl_available() -> bool:
+    device, _why = bench.find_pocl_device()
+    return device is not None
+
+
+needs_pocl = pytest.mark.skipif(not _pocl_available(),
+                                reason="PyOpenCL with a PoCL CPU device is not installed")
+
+
+@pytest.fixture(scope="module")
+def quick_rows():
+    """Every case once, at the quick sizes, on pyemu and (if present) PoCL."""
+    return bench.run_cases(quick=True, repeat=1)
+
+
+def _describe(row: bench.Result) -> str:
+    return (f"{row.name}: pyemu {row.pyemu.status} {row.pyemu.detail!r}, "
+            f"PoCL {row.pocl.status} {row.pocl.detail!r}")
+
+
+def test_quick_runs_every_case(quick_rows):
+    assert [r.name for r in quick_rows] == list(bench.CASE_NAMES)
+
+
+def test_quick_every_pyemu_result_verifies(quick_rows):
+    bad = [_describe(r) for r in quick_rows if not r.pyemu.ok]
+    assert not bad, "\n".join(bad)
+    for row in quick_rows:
+        assert row.pyemu.seconds is not None and row.pyemu.seconds > 0
+
+
+@needs_pocl
+def test_quick_every_pocl_result_verifies(quick_rows):
+    compared = [r for r in quick_rows if not r.pyemu_only]
+    bad = [_describe(r) for r in compared if not r.pocl.ok]
+    assert not bad, "\n".join(bad)
+    for row in compared:
+        assert row.pocl.seconds is not None and row.pocl.seconds > 0
+        if row.pyemu.ok:
+            assert row.verified
+            assert row.ratio is not None and row.ratio > 0
+
+
+def test_quick_table_has_every_row(quick_rows):
+    text = bench.format_table(quick_rows)
+    lines = text.splitlines()
+    assert lines[0].split()[:3] == ["case", "size", "pyemu"]
+    for name in bench.CASE_NAMES:
+        assert any(line.startswith(name + " ") for line in lines), name
+    assert bench.FAIL not in text
+
+
+def test_main_quick_one_case_without_pocl(capsys):
+    assert bench.main(["--quick", "--no-pocl", "--only", "reduce", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    row = [line for line in out.splitlines() if line.startswith("reduce ")]
+    assert len(row) == 1
+    assert "n/a" in row[0]
+    assert "PoCL: n/a: PoCL not run (--no-pocl)" in out
+
+
+def test_main_markdown(capsys):
+    assert bench.main(["--quick", "--no-pocl", "--only", "launch,module_cache",
+                       "--repeat", "1", "--markdown"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("pyemu bench, ")
+    assert "cores" in out[0]
+    assert out[2].startswith("| case | size | pyemu | PoCL |")
+    assert out[3].startswith("|---|---|")
+    assert out[4].startswith("| launch |")
+    assert out[5].startswith("| module_cache |")
+
+
+def test_main_rejects_unknown_case(capsys):
+    assert bench.main(["--only", "nope"]) == 2
+    assert "unknown case" in capsys.readouterr().err
+
+
+def test_main_rejects_bad_repeat(capsys):
+    assert bench.main(["--repeat", "0"]) == 2
+
+
+# --- the verification path, with a backend that computes nothing ------------
+
+
+class _LazyBackend:
+    """Looks like a backend, launches nothing: every result comes back zero."""
+
+    name = "lazy"
+
+    def compile(self, case, options=()):
+        return None
+
+    def kernel(self, module, name):
+        return None
+
+    def to_device(self, host):
+        return bench.Buffer(None, host.nbytes)
+
+    def empty(self, nbytes):
+        return bench.Buffer(None, nbytes)
+
+    def upload(self, buf, host):
+        pass
+
+    def download(self, buf, out):
+        out[...] = 0
+        return out
+
+    def launcher(self, kernel, grid, block, args):
+        return lambda: None
+
+    def sync(self):
+        pass
+
+    def free(self, buf):
+        pass
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("name", [c.name for c in bench.COMPARE_CASES])
+def test_wrong_result_is_fail_not_a_time(name):
+    env = bench.Environment(pyemu=_LazyBackend(), pocl=None, pocl_why="test")
+    row = bench.run_case(name, env, quick=True, repeat=1)
+    assert row.pyemu.status == bench.FAIL
+    assert row.pyemu.detail
+    assert not row.verified
+    assert row.met is False
+    assert row.ratio is None
+    cells = bench._cells(row)
+    assert cells[2] == bench.FAIL and cells[-1] == bench.FAIL
+
+
+def test_missing_pocl_is_reported_on_one_line():
+    env = bench.Environment(pyemu=_LazyBackend(), pocl=None,
+                            pocl_why="PyOpenCL is not installed (pip install pyopencl)")
+    row = bench.run_case("vector_add", env, quick=True, repeat=1)
+    assert row.pocl.status == bench.NA
+    text = bench.format_table([row], env=env)
+    assert "PoCL: n/a: PyOpenCL is not installed (pip install pyopencl)" in text.splitlines()
+
+
+def test_reference_ratio_only_at_full_size():
+    row = bench.Result("vector_add", "2^24", bench.Side(bench.OK, 0.014), bench.Side(bench.NA),
+                       target_ratio=1.5, reference_pocl_seconds=0.007, quick=False)
+    assert row.ratio_is_reference and row.ratio == pytest.approx(2.0) and row.met is False
+    row.quick = True
+    assert row.ratio is None and row.met is None
+
+
+def test_format_seconds():
+    assert bench.format_seconds(2.0149) == "2.01 s"
+    assert bench.format_seconds(0.40) == "400.0 ms"
+    assert bench.format_seconds(0.00712) == "7.12 ms"
+    assert bench.format_seconds(4.3e-6) == "4.30 us"
+    assert bench.format_seconds(None) == "-"
+
+
+def test_kernel_sources_come_in_pairs():
+    for case in bench.COMPARE_CASES:
+        assert (bench.KERNEL_DIR / f"{case.name}.cu").is_file()
+        assert (bench.KERNEL_DIR / f"{case.name}.cl").is_file()
+    assert (bench.KERNEL_DIR / "empty.cu").is_file()
