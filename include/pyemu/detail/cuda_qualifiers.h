@@ -6,7 +6,13 @@
 #error "include <pyemu/cuda_device.h>, not this file"
 #endif
 
+#ifdef __PYEMU_SCAN__
+/* pyemu's compiler preprocesses once with __PYEMU_SCAN__ defined and finds
+ * the kernels by this marker (pyemu/compiler.py); it never gets compiled. */
+#define __global__ __pyemu_global__
+#else
 #define __global__
+#endif
 #define __device__
 #define __host__
 #define __constant__

@@ -1,0 +1,273 @@
+"""Source analysis for pyemu.compiler: a tokenizer that skips comments,
+strings and preprocessor lines, the line-preserving rewrite of
+`extern __shared__` declarations, and kernel discovery in preprocessed text.
+
+Pure functions of text; no compiler runs here.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# ----------------------------------------------------------- tokenizing
+
+_TOKEN_RE = re.compile(r"""
+  (?P<ws>(?:[ \t\r\f\v]|\\\r?\n)+)
+| (?P<nl>\n)
+| (?P<comment>//(?:[^\n\\]|\\.|\\\n)*|/\*.*?\*/)
+| (?P<raw>(?:u8|[uUL])?R"(?P<delim>[^()\\\s"]{0,16})\(.*?\)(?P=delim)")
+| (?P<str>(?:u8|[uUL])?"(?:[^"\\\n]|\\.)*")
+| (?P<chr>(?:u8|[uUL])?'(?:[^'\\\n]|\\.)*')
+| (?P<num>\.?\d(?:[eEpP][+-]|[\w.]|'\w)*)
+| (?P<id>[A-Za-z_$][\w$]*)
+| (?P<punct>::|.)
+""", re.S | re.X)
+
+
+@dataclass
+class _Tok:
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+def _code_tokens(text: str) -> list:
+    """Tokens of code, without whitespace, comments and preprocessor lines."""
+    out, at_line_start, in_directive = [], True, False
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
+        if kind == "nl":
+            at_line_start, in_directive = True, False
+            continue
+        if kind in ("ws", "comment"):
+            continue
+        if at_line_start and m.group() == "#":
+            in_directive = True
+        at_line_start = False
+        if not in_directive:
+            out.append(_Tok(kind, m.group(), m.start(), m.end()))
+    return out
+
+
+def _skip_group(toks: list, i: int) -> int:
+    """Index after the balanced (...) or [...] group that starts at toks[i]."""
+    pairs = {"(": ")", "[": "]"}
+    stack = [pairs[toks[i].text]]
+    i += 1
+    while i < len(toks) and stack:
+        t = toks[i].text
+        if t in pairs:
+            stack.append(pairs[t])
+        elif t == stack[-1]:
+            stack.pop()
+        i += 1
+    return i
+
+
+_ATTR_WORDS = {"__attribute__", "__align__", "alignas", "__launch_bounds__", "__declspec"}
+
+
+def _skip_attribute(toks: list, i: int) -> int:
+    """Index after an attribute at toks[i], or i when there is none."""
+    t = toks[i].text
+    if t in _ATTR_WORDS and i + 1 < len(toks) and toks[i + 1].text == "(":
+        return _skip_group(toks, i + 1)
+    if t == "[" and i + 1 < len(toks) and toks[i + 1].text == "[":
+        return _skip_group(toks, i)
+    return i
+
+
+# ------------------------------------------------- extern __shared__ rewrite
+
+def _is_file_scope(stack: list) -> bool:
+    return all(stack)
+
+
+def _brace_kind(stmt: list) -> bool:
+    """True for a namespace or extern "C" brace (still file scope)."""
+    words = [t.text for t in stmt]
+    return "namespace" in words or (len(stmt) == 2 and words[0] == "extern"
+                                    and stmt[1].kind in ("str", "raw"))
+
+
+def _parse_shared_decl(toks: list, src: str):
+    """(type, name, dims) of `extern __shared__ T name[]...`, else None."""
+    words, i = [], 0
+    while i < len(toks):
+        j = _skip_attribute(toks, i)
+        if j != i:
+            i = j
+            continue
+        if toks[i].text not in ("extern", "__shared__"):
+            words.append(toks[i])
+        i += 1
+    # words: T... name [ ] ([ n ])*
+    try:
+        k = next(n for n, t in enumerate(words) if t.text == "[")
+    except StopIteration:
+        return None
+    if k < 2 or words[k - 1].kind != "id" or k + 1 >= len(words) or words[k + 1].text != "]":
+        return None
+    rest = words[k + 2:]
+    if rest and (rest[0].text != "[" or rest[-1].text != "]"):
+        return None
+    ttype = " ".join(t.text for t in words[:k - 1])
+    dims = src[rest[0].start:rest[-1].end] if rest else ""
+    return ttype, words[k - 1].text, dims
+
+
+def rewrite_source(source: str, source_name: str) -> str:
+    """Rewrites dynamic shared memory declarations, keeping line numbers.
+
+    In a function body, `extern __shared__ T s[];` becomes
+    `T *const s = (T *)pyemu_tctx.dyn_smem_base;` on the same line.  At file
+    scope it becomes `#define s ((T *)pyemu_tctx.dyn_smem_base)` on a line
+    of its own, followed by a #line directive that restores the numbering.
+    """
+    toks = _code_tokens(source)
+    edits, stack, stmt_start, i = [], [], 0, 0
+    while i < len(toks):
+        t = toks[i].text
+        if t == "{":
+            stack.append(_brace_kind(toks[stmt_start:i]))
+            stmt_start = i + 1
+        elif t == "}":
+            if stack:
+                stack.pop()
+            stmt_start = i + 1
+        elif t == ";":
+            stmt_start = i + 1
+        elif t in ("extern", "__shared__"):
+            j = i
+            while j < len(toks) and toks[j].text not in (";", "{", "}"):
+                j += 1
+            decl = toks[i:j]
+            words = {d.text for d in decl}
+            if j < len(toks) and toks[j].text == ";" and {"extern", "__shared__"} <= words:
+                parsed = _parse_shared_decl(decl, source)
+                if parsed:
+                    edits.append((toks[i].start, toks[j].end, parsed, _is_file_scope(stack)))
+                    i = j
+                    continue
+        i += 1
+    out, last = [], len(source)
+    for start, end, (ttype, name, dims), file_scope in reversed(edits):
+        span = source[start:end]
+        if dims:
+            ptr, cast = f"{ttype} (*const {name}){dims}", f"({ttype} (*){dims})"
+        else:
+            ptr, cast = f"{ttype} *const {name}", f"({ttype} *)"
+        if file_scope:
+            line_end = source.count("\n", 0, end) + 1
+            text = (f"\n#define {name} ({cast}pyemu_tctx.dyn_smem_base)\n"
+                    f"#line {line_end} {c_string(source_name)}\n")
+        else:
+            text = f"{ptr} = {cast}pyemu_tctx.dyn_smem_base;" + "\n" * span.count("\n")
+        out.append(source[end:last])
+        out.append(text)
+        last = start
+    out.append(source[:last])
+    return "".join(reversed(out))
+
+
+def c_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+# ------------------------------------------------------- kernel discovery
+
+@dataclass(frozen=True)
+class _Kernel:
+    qualified: str   # how the generated code names it: "ns::k"
+    where: str       # "file:line" of its declaration
+    defined: bool    # a definition (not only a prototype) was seen
+    template: bool   # only instantiated through name expressions
+
+
+_MARKER_RE = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
+
+
+def discover_kernels(pre: str, marker: str) -> list:
+    """Kernels declared in preprocessed text, in order, deduplicated."""
+    if marker not in pre:
+        return []
+    toks = _code_tokens(pre)
+    markers = [(m.start(), int(m.group(1)), m.group(2)) for m in _MARKER_RE.finditer(pre)]
+    found: dict = {}
+    stack, stmt_start, pending_ns, i = [], 0, None, 0
+    while i < len(toks):
+        t = toks[i].text
+        if t == "namespace":
+            j, name = i + 1, []
+            while j < len(toks) and toks[j].text not in ("{", ";", "="):
+                if toks[j].kind == "id" and toks[j].text != "inline" or toks[j].text == "::":
+                    name.append(toks[j].text)
+                j += 1
+            pending_ns = "".join(name)
+        elif t == "{":
+            stmt = toks[stmt_start:i]
+            if pending_ns is not None:
+                stack.append(pending_ns)
+            else:
+                stack.append("" if _brace_kind(stmt) else None)
+            pending_ns, stmt_start = None, i + 1
+        elif t == "}":
+            if stack:
+                stack.pop()
+            stmt_start = i + 1
+        elif t == ";":
+            pending_ns, stmt_start = None, i + 1
+        elif t == marker and None not in stack:
+            is_template = any(x.text == "template" for x in toks[stmt_start:i])
+            k = _kernel_after_marker(toks, i)
+            if k is not None:
+                name, after = k
+                qual = "::".join([s for s in stack if s] + [name])
+                where = _where(markers, pre, toks[i].start)
+                old = found.get(qual)
+                found[qual] = _Kernel(qual, where if old is None or after else old.where,
+                                      after or (old is not None and old.defined),
+                                      is_template or (old is not None and old.template))
+        i += 1
+    return list(found.values())
+
+
+def _kernel_after_marker(toks: list, i: int):
+    """(name, is_definition) of the declaration after the marker at toks[i]."""
+    j = i + 1
+    while j < len(toks):
+        k = _skip_attribute(toks, j)
+        if k != j:
+            j = k
+            continue
+        if toks[j].text in (";", "{", "}"):
+            return None
+        if toks[j].text == "(":
+            break
+        j += 1
+    if j >= len(toks) or toks[j - 1].kind != "id" or j - 1 == i:
+        return None
+    name = [toks[j - 1].text]
+    q = j - 2
+    while q > i + 1 and toks[q].text == "::" and toks[q - 1].kind == "id":
+        name[:0] = [toks[q - 1].text, "::"]
+        q -= 2
+    end = _skip_group(toks, j)
+    while end < len(toks) and toks[end].text not in ("{", ";", "}"):
+        end += 1
+    return "".join(name), end < len(toks) and toks[end].text == "{"
+
+
+def _where(markers: list, pre: str, pos: int) -> str:
+    """file:line of offset `pos` in preprocessed text, from its line markers."""
+    best = None
+    for start, line, name in markers:
+        if start > pos:
+            break
+        best = (start, line, name)
+    if best is None:
+        return "?"
+    start, line, name = best
+    nl = pre.index("\n", start)
+    return f"{name}:{line + pre.count(chr(10), nl + 1, pos)}"

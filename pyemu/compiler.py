@@ -1,0 +1,447 @@
+"""Compiles kernel source into a module the core can dlopen (see abi.h).
+
+compile_source() is the one entry point: pyemu.cuda.SourceModule calls it,
+and so will OpenCL's clBuildProgram.  The steps:
+
+1. rewrite the source, keeping its line numbers: `extern __shared__ T s[];`
+   becomes a pointer into the launch's dynamic shared memory;
+2. find the kernels: preprocess once with __PYEMU_SCAN__ defined, which
+   turns __global__ into a marker token, and read the declarations after it;
+3. append one entry per kernel (include/pyemu/detail/kernel_entry.hpp) and
+   the exported `pyemu_module_info` table;
+4. build it with g++ into the cache (pyemu._compiler_cache), keyed by
+   everything that can change the result, so a hit runs no compiler at all.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import platform
+import re
+import shlex
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+from . import _config
+from ._compiler_cache import KernelCache, file_sha256
+from ._compiler_source import c_string, discover_kernels, rewrite_source
+
+__all__ = ["CompiledModule", "CompileError", "compile_source"]
+
+GENERATED_NAME = "<pyemu-generated>"
+_TU_NAME = "pyemu_tu.cpp"
+
+
+@dataclass(frozen=True)
+class CompiledModule:
+    """A compiled kernel module in the cache."""
+    path: str            # the cached .so
+    kernel_names: tuple  # as users look them up: "vecAdd", "reduce<256>"
+    key: str             # cache key (hex)
+    log: str             # compiler warnings and notes ('' if none)
+
+
+class CompileError(Exception):
+    """Compilation failed; str() shows the diagnostics against the user's lines."""
+
+    def __init__(self, message: str, *, source: str = "", options: Sequence[str] = (),
+                 log: str = "", source_name: str = "kernel.cu"):
+        super().__init__(f"compilation of {source_name} failed:\n{message}")
+        self.source = source
+        self.options = tuple(options)
+        self.log = log
+        self.source_name = source_name
+
+    def dump(self) -> str:
+        """The source with line numbers, to read the diagnostics against."""
+        lines = self.source.splitlines()
+        width = len(str(len(lines)))
+        return "\n".join(f"{i:>{width}} | {line}" for i, line in enumerate(lines, 1))
+
+
+@dataclass(frozen=True)
+class _Dialect:
+    device_header: str    # given to g++ -include
+    include_subdir: str   # headers that shadow system ones (assert.h, ...)
+    marker: str           # what the kernel qualifier becomes under __PYEMU_SCAN__
+
+
+_DIALECTS = {
+    "cuda": _Dialect("pyemu/cuda_device.h", "pyemu/cuda", "__pyemu_global__"),
+    # "opencl": its own device header and a marker for __kernel, when it lands.
+}
+
+# ---------------------------------------------------------------- options
+
+_STD_RE = re.compile(r"(?:c|gnu)\+\+(?:11|14|17|20)")
+_IGNORED_VALUE = {"-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode",
+                  "--generate-code", "-Xptxas", "--ptxas-options", "-rdc",
+                  "--relocatable-device-code", "-maxrregcount", "--maxrregcount"}
+_IGNORED_FLAG = {"--use_fast_math", "-use_fast_math", "-lineinfo", "--generate-line-info",
+                 "-G", "--device-debug", "-g", "--expt-relaxed-constexpr",
+                 "-expt-relaxed-constexpr", "--extended-lambda", "-extended-lambda",
+                 "--expt-extended-lambda", "-expt-extended-lambda"}
+
+
+@dataclass(frozen=True)
+class _Options:
+    std: str = "c++17"
+    opt: str = "-O3"
+    user: tuple = ()     # -D/-U/-I/-w/-Werror, normalised, in order
+    ignored: tuple = ()  # nvcc-only options, reported in the log
+
+
+def _parse_options(options: Iterable[str] | str) -> _Options:
+    """Normalise user options; raises ValueError naming an unknown one."""
+    if isinstance(options, str):
+        options = shlex.split(options)
+    args = [str(o) for o in options]
+    std, opt, user, ignored = "c++17", "-O3", [], []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        name, eq, value = a.partition("=")
+
+        def take() -> str:
+            nonlocal i
+            if i >= len(args):
+                raise ValueError(f"option {a!r} needs a value")
+            i += 1
+            return args[i - 1]
+
+        if a[:2] in ("-D", "-U", "-I") and a not in ("-D", "-U", "-I") or a in ("-D", "-U", "-I"):
+            flag, val = a[:2], (a[2:] or take())
+            if not val:
+                raise ValueError(f"option {a!r} needs a value")
+            if flag == "-I":
+                val = os.path.abspath(os.path.expanduser(val))
+            user.append(flag + val)
+        elif name in ("-std", "--std"):
+            val = value if eq else take()
+            if not _STD_RE.fullmatch(val):
+                raise ValueError(f"unsupported option {a!r}: pyemu accepts -std=c++11/14/17/20")
+            std = val
+        elif a in ("-O0", "-O1", "-O2", "-O3"):
+            opt = a
+        elif a in ("-w", "-Werror"):
+            user.append(a)
+        elif name in _IGNORED_VALUE:
+            ignored.append(a if eq else f"{a} {take()}")
+        elif a in _IGNORED_FLAG:
+            ignored.append(a)
+        else:
+            raise ValueError(f"unsupported option {a!r}")
+    return _Options(std, opt, tuple(user), tuple(ignored))
+
+
+# ---------------------------------------------------------- environment
+
+def _include_root() -> Path:
+    """The directory that holds pyemu/abi.h (the repository's include/)."""
+    pkg = Path(__file__).resolve().parent
+    for cand in (pkg.parent / "include", pkg / "include"):
+        if (cand / "pyemu" / "abi.h").is_file():
+            return cand
+    raise CompileError(f"pyemu's headers are missing (looked for {pkg.parent / 'include'})")
+
+
+@functools.lru_cache(maxsize=None)
+def _include_digest(root: str) -> str:
+    """Digest of every file under <root>/pyemu (once per process)."""
+    h = hashlib.sha256()
+    base = Path(root) / "pyemu"
+    for p in sorted(base.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(base)).encode() + b"\0")
+            h.update(p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _abi_version(root: str) -> int:
+    text = (Path(root) / "pyemu" / "abi.h").read_text()
+    return int(re.search(r"#define\s+PYEMU_ABI_VERSION\s+(\d+)", text).group(1))
+
+
+@functools.lru_cache(maxsize=None)
+def _cxx_version(cxx: str) -> str:
+    """The compiler's --version output (once per process and compiler)."""
+    try:
+        r = _run(shlex.split(cxx) + ["--version"])
+    except OSError as e:
+        raise CompileError(f"cannot run the C++ compiler {cxx!r} ({e}); "
+                           "set PYEMU_CXX to a working g++") from None
+    return r.stdout + r.stderr
+
+
+@functools.lru_cache(maxsize=None)
+def _cpu_id() -> str:
+    """What -march=native depends on: CPU model and flags."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            found = {}
+            for line in f:
+                k, _, v = line.partition(":")
+                k = k.strip()
+                if k in ("model name", "flags", "Features", "CPU part") and k not in found:
+                    found[k] = v.strip()
+                if not line.strip() and found:
+                    break
+        if found:
+            return json.dumps(found, sort_keys=True)
+    except OSError:
+        pass
+    return platform.machine()
+
+
+def _run(cmd: list, cwd: Optional[str] = None, stdin: Optional[str] = None):
+    """Runs a compiler command; every process pyemu starts goes through here."""
+    return subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, text=True,
+                          errors="replace")
+
+
+def _base_flags(dialect: _Dialect, root: Path, opts: _Options) -> list:
+    return [f"-std={opts.std}", opts.opt, "-march=native", "-fPIC", "-shared",
+            "-fno-exceptions", "-fno-math-errno", "-fvisibility=hidden",
+            "-fdiagnostics-color=never", f"-I{root}", f"-I{root / dialect.include_subdir}",
+            "-include", dialect.device_header]
+
+
+# ------------------------------------------------------------ generation
+
+@dataclass(frozen=True)
+class _Entry:
+    name: str    # what users look the kernel up by
+    expr: str    # C++ expression naming the function
+    where: str   # where to report errors about it
+
+
+def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
+    """The module's kernels: the non-template ones found, then the name expressions.
+
+    Kernels get their unqualified name unless two share it; then they get
+    their qualified one ("a::k", "b::k").
+    """
+    plain = [k for k in kernels if not k.template]
+    short = [k.qualified.rsplit("::", 1)[-1] for k in plain]
+    out = [_Entry(s if short.count(s) == 1 else k.qualified, "::" + k.qualified, k.where)
+           for s, k in zip(short, plain) if k.defined]
+    templates = {k.qualified: k.where for k in kernels if k.template}
+    seen = {e.name for e in out}
+    for e in exprs:
+        e = str(e).strip()
+        if not e or _BAD_EXPR_RE.search(e):
+            raise ValueError(f"bad name expression {e!r}")
+        if e not in seen:
+            seen.add(e)
+            expr = e.lstrip("&").strip()
+            base = expr.split("<", 1)[0].strip().lstrip(":")
+            out.append(_Entry(e, expr, templates.get(base, source_name)))
+    return out
+
+
+_BAD_EXPR_RE = re.compile(r"[;{}#\"'\n\\]|//|/\*")
+
+
+def _generate(entries: list, source_name: str) -> str:
+    """The code after the user's source: one entry per kernel and the table.
+
+    Entry n is on line n + 1 of <pyemu-generated>; diagnostics rely on it.
+    """
+    lines = [f"#line 1 {c_string(GENERATED_NAME)}"]
+    for n, e in enumerate(entries):
+        lines.append(f"typedef ::pyemu_entry::pyemu_kernel<decltype(&{e.expr}), &{e.expr}> "
+                     f"pyemu_k{n};")
+    if entries:
+        lines.append("static const pyemu_kernel_desc pyemu_kernels[] = {")
+        for n, e in enumerate(entries):
+            k = f"pyemu_k{n}"
+            lines.append(f" {{{c_string(e.name)}, {k}::pyemu_run_block, {k}::pyemu_run_thread, "
+                         f"{k}::pyemu_nparams, {k}::pyemu_indexed::pyemu_params, "
+                         f"{k}::pyemu_args_size, {{0, 0, 0}}}},")
+        lines.append("};")
+    table = "pyemu_kernels" if entries else "0"
+    lines += ["namespace pyemu_generated {",
+              'extern "C" __attribute__((__visibility__("default"))) const pyemu_module_info',
+              f"    pyemu_module_info = {{PYEMU_ABI_VERSION, {len(entries)}, {table}, "
+              f"{c_string(source_name)}}};",
+              "}", ""]
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------- diagnostics
+
+_DIAG_RE = re.compile(r"^(?P<file>[^:]+?)(?::(?P<line>\d+))?(?::\d+)?: (?P<msg>.*)$")
+_ASSERT_RE = re.compile(r"static assertion failed: (pyemu: .*)$")
+
+
+def _clean_diagnostics(text: str, entries: Sequence[_Entry] = ()) -> str:
+    """g++'s diagnostics, told in terms of the user's source.
+
+    Errors in pyemu's generated entries are reported once per kernel, at the
+    kernel; a static assertion of kernel_entry.hpp (reference parameter,
+    non-void return) replaces the instantiation backtrace that leads to it;
+    context lines ("In file included from", "In function") are kept only
+    for diagnostics that are kept.
+    """
+    out, context, keep, entry, reported, asserted = [], [], False, None, set(), False
+    for line in text.splitlines():
+        m = _DIAG_RE.match(line)
+        if line.startswith(" ") and not line.lstrip().startswith("from ") or not m:
+            if keep:                        # excerpt and caret lines
+                out.append(line)
+            continue
+        file, msg = m.group("file").strip(), m.group("msg")
+        if line.startswith("In file included from") or line.lstrip().startswith("from "):
+            context.append(line)
+            continue
+        if m.group("line") is None and not msg.startswith(("error", "warning", "note")):
+            context.append(line)            # "x.cu: In function 'void k()':"
+            continue
+        if file == GENERATED_NAME and entries:
+            entry = entries[min(max(int(m.group("line")) - 1, 0), len(entries) - 1)]
+        internal = file == GENERATED_NAME or file.endswith("kernel_entry.hpp")
+        a = _ASSERT_RE.search(msg)
+        if a:
+            asserted = True
+            e = entry or (entries[0] if entries else None)
+            where = f"{e.where}: error: " if e else "error: "
+            out.append(where + a.group(1) + (f" (kernel '{e.name}')" if e else ""))
+            keep, entry, context = False, None, []
+            continue
+        if internal and (asserted or " required from" in msg or "In instantiation" in msg):
+            keep, context = False, []
+            continue
+        if file == GENERATED_NAME:
+            keep = False
+            if msg.startswith("error") and entry is not None and entry.name not in reported:
+                reported.add(entry.name)
+                out.append(f"{entry.where}: error: in kernel '{entry.name}': "
+                           + msg.split(": ", 1)[-1])
+            context = []
+            continue
+        keep = True
+        out.extend(context)
+        context = []
+        out.append(line)
+    return "\n".join(out).strip() or text.strip()
+
+
+# ----------------------------------------------------------------- compile
+
+def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expressions=(),
+                   source_name: str = "kernel.cu") -> CompiledModule:
+    """Compiles kernel source to a cached shared object and lists its kernels.
+
+    `options` are nvcc/nvrtc-style: -D, -U, -I, -std=c++11/14/17/20, -O0..-O3,
+    -w and -Werror; nvcc-only ones (-arch, -lineinfo, ...) are ignored with a
+    note in the log; anything else raises CompileError.  `name_expressions`
+    instantiate template kernels ("reduce<256>"); users look them up by that
+    exact string.  Raises CompileError with g++'s diagnostics on failure.
+    """
+    if dialect not in _DIALECTS:
+        raise ValueError(f"unknown dialect {dialect!r} (have: {', '.join(_DIALECTS)})")
+    if isinstance(source, bytes):
+        source = source.decode("utf-8")
+    opt_list = [options] if isinstance(options, str) else list(options)
+    exprs = [name_expressions] if isinstance(name_expressions, str) else list(name_expressions)
+
+    def fail(msg: str, log: str = "") -> CompileError:
+        return CompileError(msg, source=source, options=opt_list, log=log, source_name=source_name)
+
+    try:
+        opts = _parse_options(options)
+        _entries([], exprs, source_name)  # validates the name expressions
+    except ValueError as e:
+        raise fail(str(e)) from None
+    d = _DIALECTS[dialect]
+    root = _include_root()
+    cxx = _config.cxx()
+    flags = _base_flags(d, root, opts)
+    key_parts = [_abi_version(str(root)), dialect, source, source_name, list(opts.user),
+                 opts.std, opts.opt, [str(e).strip() for e in exprs],
+                 _include_digest(str(root)), _cxx_version(cxx), _cpu_id(), flags]
+    key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()
+    notes = "".join(f"note: ignoring nvcc-only option '{o}'\n" for o in opts.ignored)
+    cache = KernelCache(_config.cache_dir())
+
+    entry = cache.load(key)
+    if entry is not None and _deps_unchanged(entry.meta.get("deps", {})):
+        return CompiledModule(str(entry.so_path), tuple(entry.meta["kernel_names"]), key,
+                              notes + entry.meta.get("log", ""))
+
+    with cache.staging() as tmp:
+        so, names, log, deps = _build(source, source_name, d, root, cxx, flags, opts, exprs,
+                                      Path(tmp), fail)
+        entry = cache.store(key, so, {"kernel_names": names, "log": log, "deps": deps,
+                                      "source_name": source_name})
+    return CompiledModule(str(entry.so_path), tuple(names), key, notes + log)
+
+
+def _deps_unchanged(deps: dict) -> bool:
+    """True when every user header the module was built from is as it was."""
+    try:
+        return all(file_sha256(p) == h for p, h in deps.items())
+    except OSError:
+        return False
+
+
+def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
+    """Scans, generates and compiles in `tmp`; returns (so, names, log, deps)."""
+    rewritten = rewrite_source(source, source_name)
+    if not rewritten.endswith("\n"):
+        rewritten += "\n"
+    head = ('#include "pyemu/detail/kernel_entry.hpp"\n'
+            f"#line 1 {c_string(source_name)}\n")
+    cmd = shlex.split(cxx) + flags + list(opts.user)
+    # g++ shows the lines it complains about from the file #line names.
+    if not os.path.isabs(source_name) and ".." not in Path(source_name).parts:
+        try:
+            (tmp / source_name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / source_name).write_text(source)
+        except (OSError, ValueError):
+            pass
+
+    r = _run(cmd + ["-E", "-D__PYEMU_SCAN__", "-x", "c++", "-"], cwd=str(tmp),
+             stdin=head + rewritten)
+    if r.returncode != 0:
+        raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed",
+                   r.stderr)
+    kernels = discover_kernels(r.stdout, d.marker)
+    entries = _entries(kernels, exprs, source_name)
+    log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
+                  "it is not exported\n" for k in kernels if not k.defined and not k.template)
+
+    (tmp / _TU_NAME).write_text(head + rewritten + _generate(entries, source_name))
+    so = tmp / "module.so"
+    r = _run(cmd + ["-MMD", "-MF", "deps.d", "-x", "c++", _TU_NAME, "-o", so.name],
+             cwd=str(tmp))
+    diag = _clean_diagnostics(r.stderr, entries) if r.stderr.strip() else ""
+    if r.returncode != 0 or not so.is_file():
+        raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
+    deps = _read_deps(tmp / "deps.d", root, tmp)
+    return so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps
+
+
+def _read_deps(path: Path, root: Path, tmp: Path) -> dict:
+    """{header: sha256} of the user's headers in a g++ -MMD file."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return {}
+    text = text.replace("\\\n", " ")
+    _, _, text = text.partition(": ")
+    files = [f.replace("\\ ", " ") for f in re.findall(r"(?:\\ |[^\s])+", text)]
+    deps = {}
+    for f in files:
+        p = Path(f) if os.path.isabs(f) else tmp / f
+        p = p.resolve()
+        if p.is_relative_to(root.resolve()) or p.is_relative_to(tmp.resolve()):
+            continue
+        deps[str(p)] = file_sha256(p)
+    return deps
