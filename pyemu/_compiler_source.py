@@ -123,7 +123,8 @@ def rewrite_source(source: str, source_name: str) -> str:
     In a function body, `extern __shared__ T s[];` becomes
     `T *const s = (T *)pyemu_tctx.dyn_smem_base;` on the same line.  At file
     scope it becomes `#define s ((T *)pyemu_tctx.dyn_smem_base)` on a line
-    of its own, followed by a #line directive that restores the numbering.
+    of its own, between #line directives that keep the numbering (so uses
+    of `ns::s` for a declaration inside a namespace do not work).
     """
     toks = _code_tokens(source)
     edits, stack, stmt_start, i = [], [], 0, 0
@@ -159,9 +160,11 @@ def rewrite_source(source: str, source_name: str) -> str:
         else:
             ptr, cast = f"{ttype} *const {name}", f"({ttype} *)"
         if file_scope:
-            line_end = source.count("\n", 0, end) + 1
-            text = (f"\n#define {name} ({cast}pyemu_tctx.dyn_smem_base)\n"
-                    f"#line {line_end} {c_string(source_name)}\n")
+            # the macro is reported at the declaration's first line
+            first, last_line = source.count("\n", 0, start) + 1, source.count("\n", 0, end) + 1
+            text = (f"\n#line {first} {c_string(source_name)}\n"
+                    f"#define {name} ({cast}pyemu_tctx.dyn_smem_base)\n"
+                    f"#line {last_line} {c_string(source_name)}\n")
         else:
             text = f"{ptr} = {cast}pyemu_tctx.dyn_smem_base;" + "\n" * span.count("\n")
         out.append(source[end:last])
