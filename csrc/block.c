@@ -112,9 +112,19 @@ static void enter_fiber_mode(pyemu_worker *w)
     w->arrived = 0;
     w->exited = 0;
     w->fibers[0].tid = pyemu_tctx.threadIdx;
+    const pyemu_uint3 d = pyemu_tctx.blockDim;
+    pyemu_uint3 t = {0, 0, 0};
     for (unsigned int i = 1; i < n; i++) {
-        char *top = w->stacks + (size_t)(i + 1) * w->stack_stride;
-        w->fibers[i].tid = tid_of(w, i);
+        if (++t.x == d.x) {
+            t.x = 0;
+            if (++t.y == d.y) {
+                t.y = 0;
+                t.z++;
+            }
+        }
+        /* stagger the tops so that the stacks do not all fall in one cache set */
+        char *top = w->stacks + (size_t)(i + 1) * w->stack_stride - (i % 61) * 192;
+        w->fibers[i].tid = t;
         w->fibers[i].sp = pyemu_fiber_prepare(top, fiber_main, w);
     }
 }
@@ -124,42 +134,78 @@ static void describe_thread(const pyemu_worker *w, unsigned int i, char *buf, si
     pyemu_fmt_dim(buf, len, tid_of(w, i));
 }
 
-static int arrive(pyemu_worker *w, const char *site, int pred, int op)
+/* The ways a barrier goes wrong; kept out of line so the barrier stays small. */
+static __attribute__((noinline, cold, noreturn)) void
+barrier_after_return_plain(pyemu_worker *w, const char *site, unsigned int me)
+{
+    char a[48];
+    describe_thread(w, me - 1, a, sizeof a);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                      "__syncthreads() at %s is reached by this thread, but threads (0,0,0) to %s "
+                      "of the block returned without reaching it; every thread of a block must "
+                      "reach the same barrier", site, a);
+}
+
+static __attribute__((noinline, cold, noreturn)) void
+barrier_after_return(pyemu_worker *w, const char *site)
+{
+    char a[48];
+    describe_thread(w, 0, a, sizeof a);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                      "__syncthreads() at %s is reached by this thread, but %u thread(s) of the "
+                      "block, the first %s, returned without reaching it; every thread of a block "
+                      "must reach the same barrier", site, w->exited, a);
+}
+
+static __attribute__((noinline, cold, noreturn)) void
+barrier_mismatch(pyemu_worker *w, const char *site)
 {
     char a[48], b[48];
-    if (!w->fiber_mode) {
-        unsigned int me = pyemu_tctx.threadIdx.x +
-                          pyemu_tctx.blockDim.x *
-                              (pyemu_tctx.threadIdx.y + pyemu_tctx.blockDim.y * pyemu_tctx.threadIdx.z);
-        if (me != 0) {
-            describe_thread(w, me - 1, a, sizeof a);
-            pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                              "__syncthreads() at %s is reached by this thread, but threads "
-                              "(0,0,0) to %s of the block returned without reaching it; every "
-                              "thread of a block must reach the same barrier", site, a);
-        }
-        if (w->nthreads == 1)
-            return op == 0 ? pred : pred != 0;
-        enter_fiber_mode(w);
-    }
-    if (w->exited) {
-        describe_thread(w, 0, a, sizeof a);
-        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                          "__syncthreads() at %s is reached by this thread, but %u thread(s) "
-                          "of the block, the first %s, returned without reaching it; every "
-                          "thread of a block must reach the same barrier", site, w->exited, a);
-    }
+    describe_thread(w, 0, a, sizeof a);
+    describe_thread(w, w->cur - 1, b, sizeof b);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                      "this thread reached __syncthreads() at %s while threads %s to %s of the "
+                      "block wait at the one at %s; every thread of a block must reach the same "
+                      "barrier", site, a, b, w->site);
+}
+
+static __attribute__((noinline, cold, noreturn)) void return_while_waiting(pyemu_worker *w)
+{
+    char a[48];
+    describe_thread(w, 0, a, sizeof a);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                      "this thread returned while %u thread(s) of the block, the first %s, wait "
+                      "at __syncthreads() at %s; every thread of a block must reach the same "
+                      "barrier", w->arrived, a, w->site);
+}
+
+/* The first barrier of a block, reached by thread 0 in plain mode: from now
+ * on the block runs as fibers.  Returns 1 if the block has a single thread. */
+static __attribute__((noinline)) int first_barrier(pyemu_worker *w, const char *site)
+{
+    unsigned int me = pyemu_tctx.threadIdx.x +
+                      pyemu_tctx.blockDim.x *
+                          (pyemu_tctx.threadIdx.y + pyemu_tctx.blockDim.y * pyemu_tctx.threadIdx.z);
+    if (me != 0)
+        barrier_after_return_plain(w, site, me);
+    if (w->nthreads == 1)
+        return 1;
+    enter_fiber_mode(w);
+    return 0;
+}
+
+static inline int arrive(pyemu_worker *w, const char *site, int pred, int op)
+{
+    if (__builtin_expect(!w->fiber_mode, 0) && first_barrier(w, site))
+        return op == 0 ? pred != 0 : pred != 0;
+    if (__builtin_expect(w->exited != 0, 0))
+        barrier_after_return(w, site);
     if (w->arrived == 0) {
         w->site = site;
         w->reduce_op = op;
         w->reduce_acc = op == 1 ? 1 : 0;
-    } else if (site != w->site && strcmp(site, w->site) != 0) {
-        describe_thread(w, 0, a, sizeof a);
-        describe_thread(w, w->cur - 1, b, sizeof b);
-        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                          "this thread reached __syncthreads() at %s while threads %s to %s of "
-                          "the block wait at the one at %s; every thread of a block must reach "
-                          "the same barrier", site, a, b, w->site);
+    } else if (__builtin_expect(site != w->site, 0) && strcmp(site, w->site) != 0) {
+        barrier_mismatch(w, site);
     }
     switch (op) {
     case 0: w->reduce_acc += pred != 0; break;
@@ -167,16 +213,15 @@ static int arrive(pyemu_worker *w, const char *site, int pred, int op)
     case 2: w->reduce_acc = w->reduce_acc || pred; break;
     default: break;
     }
-    w->arrived++;
-    if (w->arrived == w->nthreads) {
+    unsigned int next = w->cur + 1;
+    if (++w->arrived == w->nthreads) {
         /* the whole block is here: release it, thread 0 goes first */
         w->arrived = 0;
         w->reduce_result = w->reduce_acc;
-        if (w->cur != 0)
-            switch_to(w, 0);
-    } else {
-        switch_to(w, w->cur + 1);
+        next = 0;
     }
+    if (next != w->cur)
+        switch_to(w, next);
     return w->reduce_result;
 }
 
@@ -195,16 +240,10 @@ PYEMU_API int pyemu_barrier_reduce(const char *site, int pred, int op)
 PYEMU_API int pyemu_first_thread_done(void)
 {
     pyemu_worker *w = pyemu_self;
-    char a[48];
     if (!w->fiber_mode)
         return 1;
-    if (w->arrived) {
-        describe_thread(w, 0, a, sizeof a);
-        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                          "this thread returned while %u thread(s) of the block, the first %s, "
-                          "wait at __syncthreads() at %s; every thread of a block must reach "
-                          "the same barrier", w->arrived, a, w->site);
-    }
+    if (w->arrived)
+        return_while_waiting(w);
     w->exited++;
     if (w->exited == w->nthreads) {
         /* the block is done: back to thread 0's stack, which returns 0 */

@@ -38,7 +38,7 @@ def make_builder(absolute=False):
     builder = FFI()
     builder.cdef(cdef_from_header(os.path.join(HERE, "pyemu_core.h")))
     builder.set_source(
-        "pyemu._core",
+        "pyemu._native",
         '#include "pyemu_core.h"\n',
         sources=sources,
         include_dirs=[HERE, os.path.join(ROOT, "include")],
@@ -52,5 +52,5 @@ def make_builder(absolute=False):
 ffibuilder = make_builder()
 
 if __name__ == "__main__":
-    # in-place build for development: pyemu/_core.*.so
+    # in-place build for development: pyemu/_native.*.so
     make_builder(absolute=True).compile(tmpdir=ROOT, verbose=False)

@@ -1,0 +1,122 @@
+"""Device pointers and host buffers: what the CUDA calls accept where C takes a pointer.
+
+A device pointer is a DevicePointer (an int with byte arithmetic), a plain
+int address, or managed memory (cudaMallocManaged).  A host buffer is any
+object with the buffer protocol (NumPy arrays, bytes, bytearray, memoryview).
+"""
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from .._core import ffi, lib, region
+
+
+class DevicePointer(int):
+    """What cudaMalloc returns: a device address that adds and subtracts bytes.
+
+    `p + 16` is 16 bytes further on (as `(char*)p + 16` in C); `p - q` of two
+    pointers is their distance in bytes."""
+
+    __slots__ = ()
+
+    def __add__(self, n):
+        return DevicePointer(int(self) + int(n))
+
+    __radd__ = __add__
+
+    def __sub__(self, n):
+        if isinstance(n, DevicePointer):
+            return int(self) - int(n)
+        return DevicePointer(int(self) - int(n))
+
+    def __repr__(self):
+        return f"DevicePointer(0x{int(self):x})"
+
+    __str__ = __repr__
+
+
+class ManagedArray(np.ndarray):
+    """cudaMallocManaged(..., dtype=...): a NumPy array over unified memory,
+    usable as a device pointer too (pass it to kernels, cudaMemcpy, cudaFree)."""
+
+    _pyemu_devptr: int = 0
+
+    def __array_finalize__(self, obj):
+        self._pyemu_devptr = getattr(obj, "_pyemu_devptr", 0)
+
+    @property
+    def device_ptr(self) -> DevicePointer:
+        """The device address of element 0 of this view."""
+        return DevicePointer(self.__array_interface__["data"][0])
+
+
+def managed_bytes(addr: int, size: int):
+    """The bytes of unified memory at addr as a ctypes array: it has the buffer
+    protocol (np.frombuffer(m, np.int32)) and converts to its device address."""
+    base = ctypes.c_ubyte * size
+
+    def _int(self):
+        return addr
+
+    cls = type("ManagedMemory", (base,), {
+        "__int__": _int, "__index__": _int,
+        "device_ptr": property(lambda self: DevicePointer(addr)),
+        "__add__": lambda self, n: DevicePointer(addr + int(n)),
+        "__repr__": lambda self: f"ManagedMemory(0x{addr:x}, {size} bytes)",
+        "_pyemu_devptr": addr,
+    })
+    return cls.from_address(addr)
+
+
+_REGION = None
+
+
+def device_region() -> tuple:
+    global _REGION
+    if _REGION is None:
+        _REGION = region()
+    return _REGION
+
+
+def device_address(obj):
+    """The device address obj stands for, or None when obj is not a device pointer."""
+    if isinstance(obj, int) and not isinstance(obj, bool):
+        return int(obj)
+    addr = getattr(obj, "_pyemu_devptr", None)
+    if addr:
+        if isinstance(obj, np.ndarray):
+            return obj.__array_interface__["data"][0]
+        return int(obj)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    return None
+
+
+def is_device_address(addr: int) -> bool:
+    lo, hi = device_region()
+    return lo <= addr < hi
+
+
+def allocation_of(addr: int):
+    """(start, size) of the allocation that holds addr, or None."""
+    start = ffi.new("unsigned long long *")
+    size = ffi.new("unsigned long long *")
+    if lib.pyemu_mem_find(addr, start, size) != 0:
+        return None
+    return start[0], size[0]
+
+
+def host_buffer(obj, writable: bool):
+    """A cffi pointer to obj's bytes and their count; raises TypeError/ValueError."""
+    try:
+        mv = memoryview(obj)
+    except TypeError:
+        raise TypeError(f"{type(obj).__name__} is neither a device pointer nor a host buffer "
+                        "(an object with the buffer protocol, such as a NumPy array)") from None
+    if not mv.c_contiguous:
+        raise ValueError("the host buffer is not contiguous (use np.ascontiguousarray)")
+    if writable and mv.readonly:
+        raise ValueError("the host buffer is read-only")
+    return ffi.from_buffer(obj, require_writable=writable), mv.nbytes

@@ -1,0 +1,340 @@
+"""SourceModule, kernel functions and launches: `k[grid, block](args)`.
+
+A kernel's parameters are the ones its C++ declaration has: the compiler
+reports their types, and each launch converts the Python arguments to them
+(an int that does not fit, a float for an int, host memory for a pointer:
+all raise before anything runs).  Launches are asynchronous, as in CUDA.
+"""
+from __future__ import annotations
+
+import operator
+import struct
+
+import numpy as np
+
+from .. import _core
+from .._core import CoreError, ffi, lib
+from ..compiler import CompileError, compile_source
+from . import _errors as E
+from ._errors import CudaError, cudaSuccess
+from ._memory import device_address, is_device_address
+from ._types import as_dim3, cudaFuncAttribute, cudaFuncAttributes
+from .runtime import default_queue
+
+_KIND_SIGNED, _KIND_UNSIGNED, _KIND_FLOAT, _KIND_POINTER, _KIND_STRUCT = 1, 2, 3, 4, 5
+_INT_CODES = {(1, 1): "b", (1, 2): "h", (1, 4): "i", (1, 8): "q",
+              (2, 1): "B", (2, 2): "H", (2, 4): "I", (2, 8): "Q"}
+_FLOAT_CODES = {4: "f", 8: "d"}
+
+
+class KernelArgumentError(CudaError, TypeError, ValueError):
+    """A kernel argument that cannot become its parameter (cudaErrorInvalidValue)."""
+
+
+class Param:
+    """One kernel parameter as the compiler reported it."""
+
+    __slots__ = ("type_name", "kind", "size", "align", "offset", "flags")
+
+    def __init__(self, view):
+        self.type_name = ffi.string(view.type_name).decode()
+        self.kind, self.size, self.align = view.kind, view.size, view.align
+        self.offset, self.flags = view.offset, view.flags
+
+    def __repr__(self):
+        return f"Param({self.type_name!r}, size={self.size}, offset={self.offset})"
+
+
+def _arg_error(fn, i, msg):
+    p = fn.params[i]
+    detail = f"argument {i + 1} of {fn.name} ({p.type_name}) {msg}"
+    E.set_last(E.cudaErrorInvalidValue)
+    raise KernelArgumentError(E.cudaErrorInvalidValue, detail, "kernel launch")
+
+
+def _convert(fn, i, p, v):
+    """The value struct.pack takes for parameter p."""
+    if p.kind == _KIND_POINTER:
+        addr = device_address(v)
+        if addr is None:
+            if v is None:
+                return 0
+            try:
+                memoryview(v)
+            except TypeError:
+                _arg_error(fn, i, f"is a pointer; got {type(v).__name__}")
+            _arg_error(fn, i, f"is host memory ({type(v).__name__}); copy it to the device with "
+                       "cudaMemcpy first and pass the device pointer")
+        if addr and not is_device_address(addr):
+            _arg_error(fn, i, f"is a pointer; 0x{addr:x} is not device memory")
+        return addr
+    if p.kind in (_KIND_SIGNED, _KIND_UNSIGNED):
+        if isinstance(v, (float, np.floating)):
+            _arg_error(fn, i, f"is an integer; got the float {v!r}")
+        try:
+            return operator.index(v)
+        except TypeError:
+            _arg_error(fn, i, f"is an integer; got {type(v).__name__}")
+    if p.kind == _KIND_FLOAT:
+        if isinstance(v, (str, bytes)) or not isinstance(v, (int, float, np.number)):
+            _arg_error(fn, i, f"is a floating-point number; got {type(v).__name__}")
+        return float(v)
+    # a struct by value: its bytes
+    if isinstance(v, np.ndarray) or isinstance(v, np.void):
+        data = v.tobytes()
+    else:
+        try:
+            data = bytes(memoryview(v))
+        except TypeError:
+            _arg_error(fn, i, f"is a struct of {p.size} bytes; got {type(v).__name__} "
+                       "(pass bytes, a NumPy structured scalar or a ctypes.Structure)")
+    if len(data) != p.size:
+        _arg_error(fn, i, f"is a struct of {p.size} bytes; got {len(data)} bytes")
+    return data
+
+
+class Function:
+    """A __global__ function of a SourceModule (PyCUDA's Function, CUDA's kernel).
+
+    Launch it as `k[grid, block](args)`, `k[grid, block, sharedBytes](args)`
+    or `k[grid, block, sharedBytes, stream](args)`: the <<<...>>> of CUDA."""
+
+    def __init__(self, module, index):
+        self.module = module
+        self.index = index
+        view = ffi.new("pyemu_kernel_view *")
+        _core.check(lib.pyemu_module_kernel(module.handle, index, view))
+        self.name = ffi.string(view.name).decode()
+        self.args_size = view.args_size
+        self.params = []
+        pview = ffi.new("pyemu_param_view *")
+        for j in range(view.nparams):
+            _core.check(lib.pyemu_module_param(module.handle, index, j, pview))
+            self.params.append(Param(pview))
+        self.max_dynamic_shared = lib.PYEMU_MAX_SHARED_PER_BLOCK
+        fmt, end = "<", 0
+        for p in self.params:
+            if p.offset < end:
+                raise RuntimeError(f"bad parameter layout for {self.name}")
+            fmt += "x" * (p.offset - end)
+            if p.kind == _KIND_POINTER:
+                fmt += "Q" if p.size == 8 else "I"
+            elif p.kind in (_KIND_SIGNED, _KIND_UNSIGNED) and (p.kind, p.size) in _INT_CODES:
+                fmt += _INT_CODES[(p.kind, p.size)]
+            elif p.kind == _KIND_FLOAT and p.size in _FLOAT_CODES:
+                fmt += _FLOAT_CODES[p.size]
+            else:
+                p.kind = _KIND_STRUCT
+                fmt += f"{p.size}s"
+            end = p.offset + p.size
+        fmt += "x" * (self.args_size - end)
+        self._struct = struct.Struct(fmt)
+
+    def __repr__(self):
+        sig = ", ".join(p.type_name for p in self.params)
+        return f"<kernel {self.name}({sig})>"
+
+    def pack(self, args) -> bytes:
+        """The kernel's argument buffer for `args`, as the C ABI lays it out."""
+        if len(args) != len(self.params):
+            sig = ", ".join(p.type_name for p in self.params)
+            E.set_last(E.cudaErrorInvalidValue)
+            raise KernelArgumentError(
+                E.cudaErrorInvalidValue,
+                f"{self.name} takes {len(self.params)} argument(s) ({sig}), {len(args)} given",
+                "kernel launch")
+        values = [_convert(self, i, p, v) for i, (p, v) in enumerate(zip(self.params, args))]
+        try:
+            return self._struct.pack(*values)
+        except struct.error:
+            for i, (p, v) in enumerate(zip(self.params, values)):
+                try:
+                    struct.pack("<" + _code_of(p), v)
+                except struct.error:
+                    _arg_error(self, i, f"cannot hold the value {args[i]!r}")
+            raise
+
+    def launch(self, grid, block, shared=0, stream=None, args=()):
+        """Enqueue one launch; returns at once (the grid runs on the workers)."""
+        try:
+            g = as_dim3(grid)
+            b = as_dim3(block)
+        except (TypeError, ValueError) as exc:
+            E.fail(E.cudaErrorInvalidConfiguration, str(exc), "kernel launch")
+        if min(g) < 0 or min(b) < 0 or max(g) > 0xFFFFFFFF or max(b) > 0xFFFFFFFF:
+            E.fail(E.cudaErrorInvalidConfiguration, f"grid {g} block {b}", "kernel launch")
+        try:
+            smem = int(shared)
+        except (TypeError, ValueError):
+            E.fail(E.cudaErrorInvalidValue, "sharedMem must be an int", "kernel launch")
+        if smem < 0:
+            E.fail(E.cudaErrorInvalidValue, f"sharedMem {smem} is negative", "kernel launch")
+        queue = _queue_of(stream)
+        data = self.pack(args)
+        if lib.pyemu_sticky_error(ffi.NULL, 0):
+            E.check_sticky("kernel launch")
+        status = lib.pyemu_enqueue_kernel(queue, self.module.handle, self.index,
+                                          g[0], g[1], g[2], b[0], b[1], b[2], 0, 0, 0, 3,
+                                          smem, self.max_dynamic_shared,
+                                          data, len(data), ffi.NULL, 0, ffi.NULL)
+        if status:
+            code = E.from_core(status)
+            E.fail(code, f"{self.name}<<<{g}, {b}, {smem}>>>: {_core.last_error()}",
+                   "kernel launch")
+        return cudaSuccess
+
+    def __getitem__(self, config):
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise TypeError("launch as kernel[grid, block], kernel[grid, block, sharedBytes] or "
+                            "kernel[grid, block, sharedBytes, stream]")
+        return _Launch(self, *config)
+
+    def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), shared=0, stream=None):
+        """PyCUDA's form: k(args..., grid=..., block=..., shared=0, stream=None)."""
+        return self.launch(grid, block, shared, stream, args)
+
+
+def _code_of(p):
+    if p.kind == _KIND_POINTER:
+        return "Q"
+    if p.kind == _KIND_FLOAT:
+        return _FLOAT_CODES[p.size]
+    if p.kind in (_KIND_SIGNED, _KIND_UNSIGNED):
+        return _INT_CODES[(p.kind, p.size)]
+    return f"{p.size}s"
+
+
+def _queue_of(stream):
+    if stream is None or (isinstance(stream, int) and stream == 0):
+        return default_queue()
+    q = getattr(stream, "_queue", None)
+    if q is None:
+        E.fail(E.cudaErrorInvalidResourceHandle, f"{stream!r} is not a stream", "kernel launch")
+    return q
+
+
+class _Launch:
+    __slots__ = ("fn", "grid", "block", "shared", "stream")
+
+    def __init__(self, fn, grid, block, shared=0, stream=None):
+        self.fn, self.grid, self.block, self.shared, self.stream = fn, grid, block, shared, stream
+
+    def __call__(self, *args):
+        return self.fn.launch(self.grid, self.block, self.shared, self.stream, args)
+
+
+class _Loaded:
+    """A loaded kernel module; released when the last SourceModule/Function goes."""
+
+    def __init__(self, path):
+        _core.ensure_started()
+        h = ffi.new("pyemu_module **")
+        try:
+            _core.check(lib.pyemu_module_load(path.encode(), h))
+        except CoreError as exc:
+            E.raise_core(exc, "cuModuleLoad")
+        self.handle = h[0]
+
+    def __del__(self):
+        if getattr(self, "handle", None) is not None and lib is not None:
+            lib.pyemu_module_release(self.handle)
+            self.handle = None
+
+
+class SourceModule:
+    """SourceModule(source, options=[...], name_expressions=[...]): CUDA C++ compiled
+    for the CPU (as PyCUDA's SourceModule and CuPy's RawModule).
+
+    Template kernels are instantiated by name_expressions ("reduce<256>") and
+    looked up by that string.  A compile error raises CompileError with the
+    diagnostics at the user's line numbers.  PyCUDA's no_extern_c, arch, code
+    and keep are accepted and have no effect."""
+
+    def __init__(self, source, options=None, name_expressions=None, no_extern_c=False,
+                 include_dirs=None, arch=None, code=None, keep=False, cache_dir=None,
+                 name="kernel.cu"):
+        opts = list(options or [])
+        for d in include_dirs or []:
+            opts.append(f"-I{d}")
+        self.compiled = compile_source(source, dialect="cuda", options=opts,
+                                       name_expressions=list(name_expressions or []),
+                                       source_name=name)
+        self._loaded = _Loaded(self.compiled.path)
+        self.handle = self._loaded.handle
+        self._functions = {}
+        count = ffi.new("unsigned int *")
+        _core.check(lib.pyemu_module_kernel_count(self.handle, count))
+        for i in range(count[0]):
+            fn = Function(self._loaded, i)
+            self._functions[fn.name] = fn
+
+    @property
+    def kernel_names(self):
+        return tuple(self._functions)
+
+    def get_function(self, name) -> Function:
+        """The kernel called `name` (cuModuleGetFunction); cudaErrorSymbolNotFound otherwise."""
+        fn = self._functions.get(name)
+        if fn is None:
+            base = [f for n, f in self._functions.items() if n.split("<", 1)[0] == name]
+            if len(base) == 1:
+                return base[0]
+            known = ", ".join(self._functions) or "none"
+            E.set_last(E.cudaErrorSymbolNotFound)
+            raise _MissingKernel(E.cudaErrorSymbolNotFound,
+                                 f"no kernel '{name}' in the module (kernels: {known})",
+                                 "get_function")
+        return fn
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.get_function(name)
+
+
+class _MissingKernel(CudaError, AttributeError):
+    pass
+
+
+# ---- launch and function attributes through the runtime API ----
+
+def cudaLaunchKernel(func, gridDim, blockDim, args=(), sharedMem=0, stream=0):
+    """cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem=0, stream=0).
+
+    `args` is the sequence of kernel arguments (C passes an array of pointers
+    to them)."""
+    if not isinstance(func, Function):
+        E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaLaunchKernel")
+    return func.launch(gridDim, blockDim, sharedMem, stream, tuple(args))
+
+
+def cudaFuncGetAttributes(func) -> cudaFuncAttributes:
+    """cudaFuncGetAttributes(func): what the device knows of a kernel."""
+    if not isinstance(func, Function):
+        E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaFuncGetAttributes")
+    return cudaFuncAttributes(maxDynamicSharedSizeBytes=func.max_dynamic_shared)
+
+
+def cudaFuncSetAttribute(func, attr, value):
+    """cudaFuncSetAttribute(func, attr, value): cudaFuncAttributeMaxDynamicSharedMemorySize
+    raises the dynamic shared memory a launch may ask for, up to the opt-in limit."""
+    if not isinstance(func, Function):
+        E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaFuncSetAttribute")
+    try:
+        a = cudaFuncAttribute(int(attr))
+        v = int(value)
+    except (TypeError, ValueError):
+        E.fail(E.cudaErrorInvalidValue, f"attribute {attr!r} = {value!r}", "cudaFuncSetAttribute")
+    if a == cudaFuncAttribute.cudaFuncAttributeMaxDynamicSharedMemorySize:
+        if not 0 <= v <= lib.PYEMU_MAX_SHARED_OPTIN:
+            E.fail(E.cudaErrorInvalidValue,
+                   f"{v} is over the opt-in limit of {lib.PYEMU_MAX_SHARED_OPTIN} bytes",
+                   "cudaFuncSetAttribute")
+        func.max_dynamic_shared = v
+    elif not -1 <= v <= 100:
+        E.fail(E.cudaErrorInvalidValue, f"carveout {v} is not a percentage", "cudaFuncSetAttribute")
+    return cudaSuccess
+
+
+__all__ = ["SourceModule", "Function", "CompileError", "KernelArgumentError", "cudaLaunchKernel",
+           "cudaFuncGetAttributes", "cudaFuncSetAttribute"]

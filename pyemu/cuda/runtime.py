@@ -1,0 +1,477 @@
+"""The CUDA runtime API: device management, memory, synchronisation, errors.
+
+One rule turns the C signatures into Python: output parameters become return
+values (several become a tuple in C order), every other argument keeps its C
+position, and a failing call raises CudaError (and becomes the thread's last
+error).  Calls with no output return cudaSuccess, so `err = cudaMemcpy(...)`
+ported from C still reads right.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import threading
+
+import numpy as np
+
+from .. import _core
+from .._core import CoreError, ffi, lib
+from . import _errors as E
+from ._errors import CudaError, cudaError_t, cudaSuccess
+from ._memory import (DevicePointer, ManagedArray, allocation_of, device_address,
+                      host_buffer, is_device_address, managed_bytes)
+from ._types import (cudaDeviceAttr, cudaDeviceProp, cudaMemcpyKind, cudaMemcpyDefault,
+                     cudaMemcpyDeviceToDevice, cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice,
+                     cudaMemcpyHostToHost)
+
+cudaMemAttachGlobal = 0x01
+cudaMemAttachHost = 0x02
+cudaMemAttachSingle = 0x04
+
+_lock = threading.Lock()
+_default_queue = None
+_sticky_reported = False
+
+
+def default_queue():
+    """CUDA's legacy default stream (stream 0): a queue of the command engine."""
+    global _default_queue
+    if _default_queue is None:
+        with _lock:
+            if _default_queue is None:
+                _core.ensure_started()
+                q = ffi.new("pyemu_queue **")
+                _core.check(lib.pyemu_queue_create(lib.PYEMU_QUEUE_LEGACY_DEFAULT, q))
+                _default_queue = q[0]
+    return _default_queue
+
+
+def flush_printf() -> None:
+    """Write device printf output of finished launches to sys.stdout."""
+    text = _core.take_printf()
+    if text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _after_wait(call: str) -> None:
+    """What every synchronising call does after waiting: printf, then the sticky error."""
+    flush_printf()
+    E.check_sticky(call)
+
+
+# ---- errors ----
+
+def cudaGetLastError() -> cudaError_t:
+    """cudaGetLastError: the last error of this host thread, which it resets.
+
+    A fault in a kernel is returned once here; it stays sticky for every other
+    call until cudaDeviceReset."""
+    global _sticky_reported
+    code = E.take_last()
+    if code == cudaSuccess and not _sticky_reported:
+        sticky, _ = E.sticky()
+        if sticky:
+            _sticky_reported = True
+            return sticky
+    if code != cudaSuccess and E.sticky()[0] == code:
+        _sticky_reported = True
+    return code
+
+
+def cudaPeekAtLastError() -> cudaError_t:
+    """cudaPeekAtLastError: the last error of this host thread, left in place."""
+    code = E.peek_last()
+    if code == cudaSuccess and not _sticky_reported:
+        return E.sticky()[0]
+    return code
+
+
+# ---- devices ----
+
+def cudaGetDeviceCount() -> int:
+    """cudaGetDeviceCount: one emulated device."""
+    return 1
+
+
+_current_device = threading.local()
+
+
+def _check_device(device, call):
+    try:
+        d = int(device)
+    except (TypeError, ValueError):
+        E.fail(E.cudaErrorInvalidValue, f"device must be an int, not {type(device).__name__}", call)
+    if d != 0:
+        E.fail(E.cudaErrorInvalidDevice, f"device {d} does not exist; there is one device, 0", call)
+    return d
+
+
+def cudaGetDevice() -> int:
+    """cudaGetDevice: the current device of this host thread (always 0)."""
+    return getattr(_current_device, "value", 0)
+
+
+def cudaSetDevice(device) -> cudaError_t:
+    """cudaSetDevice: only device 0 exists; others give cudaErrorInvalidDevice."""
+    _current_device.value = _check_device(device, "cudaSetDevice")
+    return cudaSuccess
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _clock_khz() -> int:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("cpu MHz"):
+                    return int(float(line.split(":", 1)[1]) * 1000)
+    except (OSError, ValueError):
+        pass
+    return 1000000
+
+
+def _l2_bytes() -> int:
+    try:
+        return os.sysconf("SC_LEVEL2_CACHE_SIZE") or 0
+    except (ValueError, OSError):
+        return 0
+
+
+def cudaMemGetInfo() -> tuple:
+    """cudaMemGetInfo: (free, total) bytes of device memory."""
+    E.check_sticky("cudaMemGetInfo")
+    _core.ensure_started()
+    free = ffi.new("unsigned long long *")
+    total = ffi.new("unsigned long long *")
+    lib.pyemu_mem_info(free, total)
+    return free[0], total[0]
+
+
+_PROPS = None
+
+
+def cudaGetDeviceProperties(device=0) -> cudaDeviceProp:
+    """cudaGetDeviceProperties: the emulated device, compute capability 9.0,
+    one multiprocessor per worker thread."""
+    global _PROPS
+    _check_device(device, "cudaGetDeviceProperties")
+    if _PROPS is None:
+        _core.ensure_started()
+        _, total = cudaMemGetInfo()
+        _PROPS = cudaDeviceProp(
+            name=f"pyemu SIMT emulator on {_cpu_name()}",
+            uuid=b"pyemu-device-0000"[:16],
+            totalGlobalMem=total,
+            sharedMemPerBlock=lib.PYEMU_MAX_SHARED_PER_BLOCK,
+            maxThreadsPerBlock=lib.PYEMU_MAX_THREADS_PER_BLOCK,
+            maxThreadsDim=(lib.PYEMU_MAX_BLOCK_X, lib.PYEMU_MAX_BLOCK_Y, lib.PYEMU_MAX_BLOCK_Z),
+            maxGridSize=(lib.PYEMU_MAX_GRID_X, lib.PYEMU_MAX_GRID_Y, lib.PYEMU_MAX_GRID_Z),
+            clockRate=_clock_khz(),
+            multiProcessorCount=lib.pyemu_num_workers(),
+            l2CacheSize=_l2_bytes(),
+            sharedMemPerBlockOptin=lib.PYEMU_MAX_SHARED_OPTIN,
+        )
+    return _PROPS
+
+
+def cudaDeviceGetAttribute(attr, device=0) -> int:
+    """cudaDeviceGetAttribute(attr, device): one property of the device."""
+    _check_device(device, "cudaDeviceGetAttribute")
+    try:
+        a = cudaDeviceAttr(int(attr))
+    except (ValueError, TypeError):
+        E.fail(E.cudaErrorInvalidValue, f"unknown device attribute {attr!r}", "cudaDeviceGetAttribute")
+    p = cudaGetDeviceProperties(device)
+    A = cudaDeviceAttr
+    table = {
+        A.cudaDevAttrMaxThreadsPerBlock: p.maxThreadsPerBlock,
+        A.cudaDevAttrMaxBlockDimX: p.maxThreadsDim[0],
+        A.cudaDevAttrMaxBlockDimY: p.maxThreadsDim[1],
+        A.cudaDevAttrMaxBlockDimZ: p.maxThreadsDim[2],
+        A.cudaDevAttrMaxGridDimX: p.maxGridSize[0],
+        A.cudaDevAttrMaxGridDimY: p.maxGridSize[1],
+        A.cudaDevAttrMaxGridDimZ: p.maxGridSize[2],
+        A.cudaDevAttrMaxSharedMemoryPerBlock: p.sharedMemPerBlock,
+        A.cudaDevAttrTotalConstantMemory: p.totalConstMem,
+        A.cudaDevAttrWarpSize: p.warpSize,
+        A.cudaDevAttrMaxPitch: p.memPitch,
+        A.cudaDevAttrMaxRegistersPerBlock: p.regsPerBlock,
+        A.cudaDevAttrClockRate: p.clockRate,
+        A.cudaDevAttrTextureAlignment: p.textureAlignment,
+        A.cudaDevAttrGpuOverlap: p.deviceOverlap,
+        A.cudaDevAttrMultiProcessorCount: p.multiProcessorCount,
+        A.cudaDevAttrKernelExecTimeout: p.kernelExecTimeoutEnabled,
+        A.cudaDevAttrIntegrated: p.integrated,
+        A.cudaDevAttrCanMapHostMemory: p.canMapHostMemory,
+        A.cudaDevAttrComputeMode: p.computeMode,
+        A.cudaDevAttrConcurrentKernels: p.concurrentKernels,
+        A.cudaDevAttrEccEnabled: p.ECCEnabled,
+        A.cudaDevAttrPciBusId: p.pciBusID,
+        A.cudaDevAttrPciDeviceId: p.pciDeviceID,
+        A.cudaDevAttrMemoryClockRate: p.memoryClockRate,
+        A.cudaDevAttrGlobalMemoryBusWidth: p.memoryBusWidth,
+        A.cudaDevAttrL2CacheSize: p.l2CacheSize,
+        A.cudaDevAttrMaxThreadsPerMultiProcessor: p.maxThreadsPerMultiProcessor,
+        A.cudaDevAttrAsyncEngineCount: p.asyncEngineCount,
+        A.cudaDevAttrUnifiedAddressing: p.unifiedAddressing,
+        A.cudaDevAttrComputeCapabilityMajor: p.major,
+        A.cudaDevAttrComputeCapabilityMinor: p.minor,
+        A.cudaDevAttrMaxSharedMemoryPerMultiprocessor: p.sharedMemPerMultiprocessor,
+        A.cudaDevAttrMaxRegistersPerMultiprocessor: p.regsPerMultiprocessor,
+        A.cudaDevAttrManagedMemory: p.managedMemory,
+        A.cudaDevAttrIsMultiGpuBoard: p.isMultiGpuBoard,
+        A.cudaDevAttrConcurrentManagedAccess: p.concurrentManagedAccess,
+        A.cudaDevAttrMaxSharedMemoryPerBlockOptin: p.sharedMemPerBlockOptin,
+        A.cudaDevAttrMaxBlocksPerMultiprocessor: p.maxBlocksPerMultiProcessor,
+    }
+    return int(table[a])
+
+
+def cudaRuntimeGetVersion() -> int:
+    """cudaRuntimeGetVersion: the CUDA version pyemu follows (12.4 = 12040)."""
+    return 12040
+
+
+def cudaDriverGetVersion() -> int:
+    """cudaDriverGetVersion: as cudaRuntimeGetVersion."""
+    return 12040
+
+
+# ---- synchronisation ----
+
+def cudaDeviceSynchronize() -> cudaError_t:
+    """cudaDeviceSynchronize: wait for all device work; a kernel fault is reported here."""
+    if _default_queue is None:
+        _core.ensure_started()
+    lib.pyemu_device_synchronize()
+    _after_wait("cudaDeviceSynchronize")
+    return cudaSuccess
+
+
+def cudaThreadSynchronize() -> cudaError_t:
+    """cudaThreadSynchronize: the deprecated name of cudaDeviceSynchronize."""
+    return cudaDeviceSynchronize()
+
+
+def cudaDeviceReset() -> cudaError_t:
+    """cudaDeviceReset: wait for all work, free all device memory, clear the
+    sticky error.  Pointers from before are invalid afterwards (as in CUDA)."""
+    global _sticky_reported
+    _core.ensure_started()
+    lib.pyemu_device_reset()
+    _sticky_reported = False
+    E.take_last()
+    return cudaSuccess
+
+
+def cudaThreadExit() -> cudaError_t:
+    """cudaThreadExit: the deprecated name of cudaDeviceReset."""
+    return cudaDeviceReset()
+
+
+# ---- memory ----
+
+def _size(value, call, what="size"):
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        E.fail(E.cudaErrorInvalidValue, f"{what} must be an int, not {type(value).__name__}", call)
+    if n < 0:
+        E.fail(E.cudaErrorInvalidValue, f"{what} {n} is negative", call)
+    return n
+
+
+def cudaMalloc(size) -> DevicePointer:
+    """cudaMalloc(size): a device pointer to `size` bytes (256-byte aligned).
+
+    Differs from CUDA: the memory starts zeroed, and unmapped gaps around it
+    make out-of-bounds accesses fault (cudaErrorIllegalAddress)."""
+    n = _size(size, "cudaMalloc")
+    E.check_sticky("cudaMalloc")
+    _core.ensure_started()
+    addr = ffi.new("unsigned long long *")
+    try:
+        _core.check(lib.pyemu_mem_alloc(n, addr))
+    except CoreError as exc:
+        E.raise_core(exc, "cudaMalloc")
+    return DevicePointer(addr[0])
+
+
+def cudaMallocManaged(size, flags=cudaMemAttachGlobal, dtype=None):
+    """cudaMallocManaged(size, flags=cudaMemAttachGlobal): unified memory.
+
+    With `dtype` (a pyemu extension) the result is a NumPy array over the
+    memory that is also a device pointer; without it, an object with the
+    buffer protocol (np.frombuffer(m, np.int32)) that is a device pointer."""
+    n = _size(size, "cudaMallocManaged")
+    if int(flags) not in (cudaMemAttachGlobal, cudaMemAttachHost):
+        E.fail(E.cudaErrorInvalidValue, f"flags must be cudaMemAttachGlobal or cudaMemAttachHost, "
+               f"not {flags!r}", "cudaMallocManaged")
+    if n == 0:
+        E.fail(E.cudaErrorInvalidValue, "size is 0", "cudaMallocManaged")
+    if dtype is not None:
+        dt = np.dtype(dtype)
+        if n % dt.itemsize:
+            E.fail(E.cudaErrorInvalidValue, f"{n} bytes is not a whole number of {dt} items",
+                   "cudaMallocManaged")
+    ptr = cudaMalloc(n)
+    if dtype is None:
+        return managed_bytes(int(ptr), n)
+    buf = ffi.buffer(ffi.cast("char *", int(ptr)), n)
+    arr = np.frombuffer(buf, dtype=dt).view(ManagedArray)
+    arr._pyemu_devptr = int(ptr)
+    return arr
+
+
+def cudaFree(devPtr) -> cudaError_t:
+    """cudaFree(devPtr): waits for the device, then frees; cudaFree(0) does nothing.
+
+    A pointer that is not the start of an allocation gives cudaErrorInvalidValue."""
+    addr = device_address(devPtr)
+    if addr is None:
+        E.fail(E.cudaErrorInvalidValue, f"{type(devPtr).__name__} is not a device pointer", "cudaFree")
+    E.check_sticky("cudaFree")
+    if addr == 0:
+        return cudaSuccess
+    _core.ensure_started()
+    lib.pyemu_device_synchronize()
+    _after_wait("cudaFree")
+    try:
+        _core.check(lib.pyemu_mem_free(addr))
+    except CoreError as exc:
+        E.raise_core(exc, "cudaFree")
+    return cudaSuccess
+
+
+def _device_range(ptr, count, call, what):
+    addr = device_address(ptr)
+    if addr is None:
+        return None
+    if not is_device_address(addr):
+        E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is not device memory", call)
+    alloc = allocation_of(addr)
+    if alloc is None:
+        E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is not inside a device allocation", call)
+    start, size = alloc
+    if addr + count > start + size:
+        E.fail(E.cudaErrorInvalidValue,
+               f"{count} bytes at {what} 0x{addr:x} run {addr + count - start - size} bytes past "
+               f"the end of its {size}-byte allocation", call)
+    return ffi.cast("void *", addr)
+
+
+def _host_range(obj, count, writable, call, what):
+    try:
+        ptr, nbytes = host_buffer(obj, writable)
+    except (TypeError, ValueError) as exc:
+        E.fail(E.cudaErrorInvalidValue, f"{what}: {exc}", call)
+    if count > nbytes:
+        E.fail(E.cudaErrorInvalidValue,
+               f"count is {count} bytes but the host {what} holds only {nbytes}", call)
+    return ptr
+
+
+def _is_device(obj) -> bool:
+    addr = device_address(obj)
+    return addr is not None and (addr == 0 or is_device_address(addr))
+
+
+def _resolve(obj, count, kind_side, writable, call, what):
+    if kind_side == "device":
+        if not _is_device(obj):
+            E.fail(E.cudaErrorInvalidValue, f"{what} is host memory ({type(obj).__name__}) but the "
+                   "copy kind says device", call)
+        return _device_range(obj, count, call, what)
+    if getattr(obj, "_pyemu_devptr", None):
+        return _device_range(obj, count, call, what)   # unified memory is host memory too
+    if device_address(obj) is not None:
+        E.fail(E.cudaErrorInvalidValue, f"{what} is a device pointer but the copy kind says host", call)
+    return _host_range(obj, count, writable, call, what)
+
+
+def memcpy_sides(dst, src, kind, call):
+    try:
+        k = cudaMemcpyKind(int(kind))
+    except (TypeError, ValueError):
+        E.fail(E.cudaErrorInvalidMemcpyDirection, f"kind {kind!r} is not a cudaMemcpyKind", call)
+    if k == cudaMemcpyDefault:
+        return ("device" if _is_device(dst) else "host"), ("device" if _is_device(src) else "host")
+    return {cudaMemcpyHostToHost: ("host", "host"), cudaMemcpyHostToDevice: ("device", "host"),
+            cudaMemcpyDeviceToHost: ("host", "device"),
+            cudaMemcpyDeviceToDevice: ("device", "device")}[k]
+
+
+def enqueue_copy(queue, dst, src, count, kind, call, event=ffi.NULL):
+    """Validate a copy and put it on `queue`; returns the keep-alive host pointers."""
+    n = _size(count, call, "count")
+    dside, sside = memcpy_sides(dst, src, kind, call)
+    E.check_sticky(call)
+    d = _resolve(dst, n, dside, True, call, "dst")
+    s = _resolve(src, n, sside, False, call, "src")
+    if n == 0:
+        return (d, s)
+    try:
+        _core.check(lib.pyemu_enqueue_copy(queue, d, s, n, ffi.NULL, 0, event))
+    except CoreError as exc:
+        E.raise_core(exc, call)
+    return (d, s)
+
+
+def cudaMemcpy(dst, src, count, kind) -> cudaError_t:
+    """cudaMemcpy(dst, src, count, kind): copy `count` bytes; waits for the device.
+
+    The host side is any buffer-protocol object or NumPy array and is never
+    read or written past its end (cudaErrorInvalidValue instead)."""
+    q = default_queue()
+    ev = ffi.new("pyemu_cmd **")
+    keep = enqueue_copy(q, dst, src, count, kind, "cudaMemcpy", ev)
+    if ev[0] != ffi.NULL:
+        lib.pyemu_cmd_wait(ev[0])
+        lib.pyemu_cmd_release(ev[0])
+    del keep
+    _after_wait("cudaMemcpy")
+    return cudaSuccess
+
+
+def cudaMemset(devPtr, value, count) -> cudaError_t:
+    """cudaMemset(devPtr, value, count): set `count` bytes to the byte `value`.
+
+    Asynchronous with respect to the host, as in CUDA (it runs on stream 0)."""
+    n = _size(count, "cudaMemset", "count")
+    try:
+        v = int(value) & 0xFF
+    except (TypeError, ValueError):
+        E.fail(E.cudaErrorInvalidValue, f"value must be an int, not {type(value).__name__}", "cudaMemset")
+    E.check_sticky("cudaMemset")
+    if not _is_device(devPtr):
+        E.fail(E.cudaErrorInvalidValue, f"{type(devPtr).__name__} is not a device pointer", "cudaMemset")
+    d = _device_range(devPtr, n, "cudaMemset", "devPtr")
+    if n == 0:
+        return cudaSuccess
+    pat = ffi.new("unsigned char *", v)
+    try:
+        _core.check(lib.pyemu_enqueue_fill(default_queue(), d, pat, 1, n, ffi.NULL, 0, ffi.NULL))
+    except CoreError as exc:
+        E.raise_core(exc, "cudaMemset")
+    return cudaSuccess
+
+
+__all__ = [
+    "cudaGetLastError", "cudaPeekAtLastError", "cudaGetDeviceCount", "cudaGetDevice",
+    "cudaSetDevice", "cudaGetDeviceProperties", "cudaDeviceGetAttribute", "cudaMemGetInfo",
+    "cudaRuntimeGetVersion", "cudaDriverGetVersion", "cudaDeviceSynchronize",
+    "cudaThreadSynchronize", "cudaDeviceReset", "cudaThreadExit", "cudaMalloc",
+    "cudaMallocManaged", "cudaFree", "cudaMemcpy", "cudaMemset", "cudaMemAttachGlobal",
+    "cudaMemAttachHost", "cudaMemAttachSingle", "DevicePointer", "ManagedArray",
+]
