@@ -79,8 +79,10 @@ def main(SIZE=100 * 1024 * 1024):
         print(f"Histogram Sum ({name}):  {histoCount}")
         totals[name] = histo.copy()
 
-    # verify that we have the same counts via CPU
-    cpu_histo = np.bincount(buffer, minlength=256).astype(np.int64)
+    # verify that we have the same counts via CPU (NumPy, a megabyte at a time)
+    cpu_histo = np.zeros(256, dtype=np.int64)
+    for start in range(0, SIZE, 1 << 20):
+        cpu_histo += np.bincount(buffer[start:start + (1 << 20)], minlength=256)
     ok = True
     for i in np.flatnonzero(totals["atomicAdd"] != cpu_histo):
         print(f"Failure at {i}!")

@@ -14,7 +14,9 @@ What it shows:
     elements past an aligned segment (coalesced, but straddling segments);
   * stride s: thread i touches a[i * s], so a warp's accesses spread over
     s times as much memory (no longer coalesced for s > 1);
-  * template kernels: the blog runs them for float (or double with fp64).
+  * template kernels: the blog runs them for float (or double with fp64);
+    nvcc instantiates them where runTest<T> launches them, here the host is
+    Python, so SourceModule's name_expressions name the instantiations.
 
 Run:  python offset_stride_copy.py [nMB] [fp64]   (default nMB = 4, float)
 """
@@ -38,14 +40,8 @@ __global__ void stride(T* a, int s)
   int i = (blockDim.x * blockIdx.x + threadIdx.x) * s;
   a[i] = a[i] + 1;
 }
-
-// runTest<float> and runTest<double> launch these in the blog's host code;
-// here the host is Python, so the instantiations are named explicitly.
-template __global__ void offset<float>(float*, int);
-template __global__ void stride<float>(float*, int);
-template __global__ void offset<double>(double*, int);
-template __global__ void stride<double>(double*, int);
-""")
+""", name_expressions=["offset<float>", "stride<float>",     # runTest<float>
+                      "offset<double>", "stride<double>"])  # runTest<double>
 
 
 # ------------------------------------------------------------------ host code
