@@ -6,6 +6,7 @@ Pure functions of text; no compiler runs here.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -190,50 +191,101 @@ class _Kernel:
 
 _MARKER_RE = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
 
+# What the scan of preprocessed text stops at; the regex engine skips the rest.
+_SCAN_RE = re.compile(r"""
+  (?P<skip>^[ \t]*\#[^\n]*
+    | (?:u8|[uUL])?R"(?P<delim>[^()\\\s"]{0,16})\(.*?\)(?P=delim)"
+    | "(?:[^"\\\n]|\\.)*" | '(?:[^'\\\n]|\\.)*'
+    | \b\d[\w.]*(?:'\w[\w.]*)+)
+| (?P<p>[{};])
+| (?P<w>\b(?:namespace|template|extern)\b)
+| (?P<m>\b%s\b)
+""", re.M | re.S | re.X)
+_NS_NAME_RE = re.compile(r"([^{;=]*)([{;=])")
+_NS_ATTR_RE = re.compile(r"__attribute__\s*\(\(.*\)\)|\[\[.*?\]\]", re.S)
+_LINKAGE_RE = re.compile(r'\s*"[^"]*"\s*\{')
+
 
 def discover_kernels(pre: str, marker: str) -> list:
-    """Kernels declared in preprocessed text, in order, deduplicated."""
+    """Kernels declared in preprocessed text, in order, deduplicated.
+
+    Scans for braces, semicolons and a few keywords only (the system headers
+    are most of the text), and tokenizes just the declarations that follow
+    the marker.  Each brace level is a namespace (its name), an extern "C"
+    block (""), or something else (None), where no kernel can be declared.
+    """
     if marker not in pre:
         return []
-    toks = _code_tokens(pre)
+    pre = _without_system_headers(pre)
+    scan = re.compile(_SCAN_RE.pattern % re.escape(marker), _SCAN_RE.flags)
     markers = [(m.start(), int(m.group(1)), m.group(2)) for m in _MARKER_RE.finditer(pre)]
     found: dict = {}
-    stack, stmt_start, pending_ns, i = [], 0, None, 0
-    while i < len(toks):
-        t = toks[i].text
-        if t == "namespace":
-            j, name = i + 1, []
-            while j < len(toks) and toks[j].text not in ("{", ";", "="):
-                if toks[j].kind == "id" and toks[j].text != "inline" or toks[j].text == "::":
-                    name.append(toks[j].text)
-                j += 1
-            pending_ns = "".join(name)
-        elif t == "{":
-            stmt = toks[stmt_start:i]
-            if pending_ns is not None:
-                stack.append(pending_ns)
-            else:
-                stack.append("" if _brace_kind(stmt) else None)
-            pending_ns, stmt_start = None, i + 1
-        elif t == "}":
-            if stack:
+    stack, pending, in_template = [], None, False
+    for m in scan.finditer(pre):
+        kind = m.lastgroup if m.lastgroup != "delim" else "skip"
+        if kind == "skip":
+            continue
+        t = m.group()
+        if t == "{":
+            stack.append(pending)
+            pending, in_template = None, False
+        elif t in ("}", ";"):
+            if t == "}" and stack:
                 stack.pop()
-            stmt_start = i + 1
-        elif t == ";":
-            pending_ns, stmt_start = None, i + 1
-        elif t == marker and None not in stack:
-            is_template = any(x.text == "template" for x in toks[stmt_start:i])
-            k = _kernel_after_marker(toks, i)
+            pending, in_template = None, False
+        elif t == "namespace":
+            n = _NS_NAME_RE.match(pre, m.end())
+            if n and n.group(2) == "{":
+                words = _NS_ATTR_RE.sub(" ", n.group(1)).strip()
+                pending = "::".join(w for w in re.split(r"\s*::\s*|\s+", words)
+                                    if w and w != "inline")
+        elif t == "extern":
+            if _LINKAGE_RE.match(pre, m.end()):
+                pending = ""
+        elif t == "template":
+            in_template = True
+        elif None not in stack:
+            k = _kernel_after_marker(_decl_tokens(pre, m.start()), 0)
             if k is not None:
-                name, after = k
+                name, defined = k
                 qual = "::".join([s for s in stack if s] + [name])
-                where = _where(markers, pre, toks[i].start)
+                where = _where(markers, pre, m.start())
                 old = found.get(qual)
-                found[qual] = _Kernel(qual, where if old is None or after else old.where,
-                                      after or (old is not None and old.defined),
-                                      is_template or (old is not None and old.template))
-        i += 1
+                found[qual] = _Kernel(qual, where if old is None or defined else old.where,
+                                      defined or (old is not None and old.defined),
+                                      in_template or (old is not None and old.template))
     return list(found.values())
+
+
+_LINEMARK_RE = re.compile(r'^#\s*\d+\s+"(?:[^"\\]|\\.)*"([ \d]*)$', re.M)
+
+
+def _without_system_headers(pre: str) -> str:
+    """Preprocessed text less what came from system headers (flag 3 of a line
+    marker): nine tenths of it, and balanced, so the scan stays right."""
+    chunks, last, system = [], 0, False
+    for m in _LINEMARK_RE.finditer(pre):
+        if not system:
+            chunks.append(pre[last:m.start()])
+        system, last = " 3" in m.group(1), m.start()
+    if not system:
+        chunks.append(pre[last:])
+    return "".join(chunks)
+
+
+def _decl_tokens(text: str, pos: int) -> list:
+    """Tokens from `pos` through the first `{` or `;` outside parentheses."""
+    out, depth = [], 0
+    for m in _TOKEN_RE.finditer(text, pos):
+        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
+        if kind in ("ws", "nl", "comment"):
+            continue
+        t = m.group()
+        out.append(_Tok(kind, t, m.start(), m.end()))
+        depth += (t in "([") - (t in ")]")
+        if depth <= 0 and t in ("{", ";", "}"):
+            break
+    return out
 
 
 def _kernel_after_marker(toks: list, i: int):
@@ -264,13 +316,9 @@ def _kernel_after_marker(toks: list, i: int):
 
 def _where(markers: list, pre: str, pos: int) -> str:
     """file:line of offset `pos` in preprocessed text, from its line markers."""
-    best = None
-    for start, line, name in markers:
-        if start > pos:
-            break
-        best = (start, line, name)
-    if best is None:
+    i = bisect.bisect_right(markers, (pos, float("inf"))) - 1
+    if i < 0:
         return "?"
-    start, line, name = best
+    start, line, name = markers[i]
     nl = pre.index("\n", start)
     return f"{name}:{line + pre.count(chr(10), nl + 1, pos)}"

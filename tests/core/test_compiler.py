@@ -206,12 +206,15 @@ def test_namespaces_qualified_only_when_ambiguous(tree, host):
 namespace b { inline namespace v1 { __global__ void k(int *p) { *p = 2; } } }
 namespace c::d { __global__ void only(int *p) { *p = 3; } }
 namespace e { template <int N> __global__ void t(int *p) { *p = N; } }
+namespace vis __attribute__((visibility("default"))) { __global__ void vk(int *p) { *p = 5; } }
+namespace { __global__ void anon(int *p) { *p = 6; } }
 """
     m = compile_source(src, name_expressions=["e::t<4>"])
-    assert m.kernel_names == ("a::k", "b::v1::k", "only", "e::t<4>")
+    assert m.kernel_names == ("a::k", "b::v1::k", "only", "vk", "anon", "e::t<4>")
     _, _, kernels = module_info(m.path)
     host.host_reset(1, 1, 1)
-    for name, want in [("a::k", 1), ("b::v1::k", 2), ("only", 3), ("e::t<4>", 4)]:
+    for name, want in [("a::k", 1), ("b::v1::k", 2), ("only", 3), ("e::t<4>", 4), ("vk", 5),
+                       ("anon", 6)]:
         v = ctypes.c_int(0)
         kernels[name].run_thread(ptr(args_buffer((ctypes.c_void_p, ctypes.addressof(v)))))
         assert v.value == want, name
