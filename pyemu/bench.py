@@ -8,10 +8,11 @@ can be read side by side; ``bench_kernels/cases.py`` holds the inputs, NumPy
 references and targets, ``bench_kernels/backends.py`` the two backends.
 
 Only kernels are timed: the data is on the device before the clock starts.
-Each side runs once to warm up, then ``repeat`` more times; a run is timed
-with :func:`time.perf_counter` from the launch to the end of a synchronise
-(``cudaDeviceSynchronize`` / ``queue.finish()``), and the row shows the
-median.  Every result, on both sides, is checked against NumPy: a wrong
+Each side runs once to warm up, then ``repeat`` more times, the two sides
+taking turns so that a passing load on a shared machine hits both alike; a
+run is timed with :func:`time.perf_counter` from the launch to the end of a
+synchronise (``cudaDeviceSynchronize`` / ``queue.finish()``), and the row
+shows the median.  Every result, on both sides, is checked against NumPy: a wrong
 result is shown as FAIL, never as a time.
 
 Two rows are pyemu's alone: the cost of one asynchronous launch of an empty
@@ -42,7 +43,8 @@ from .bench_kernels import KERNEL_DIR
 from .bench_kernels.backends import (Buffer, PoclBackend, PyemuBackend, check_cuda,
                                      find_pocl_device, one_line)
 from .bench_kernels.cases import (COMPARE_CASES, Case, Histogram, MatmulNaive, MatmulTiled,
-                                  Prepared, Reduce, Transpose, VectorAdd, cdiv, time_runs)
+                                  Prepared, Reduce, Staged, Transpose, VectorAdd, cdiv,
+                                  time_once, time_runs)
 
 __all__ = [
     "main", "run_cases", "run_case", "open_backends", "format_table", "format_seconds",
@@ -158,13 +160,49 @@ MODULE_CACHE_TARGET_S = 50e-3
 PYEMU_ONLY = ("launch", "module_cache")
 CASE_NAMES: tuple[str, ...] = tuple(c.name for c in COMPARE_CASES) + PYEMU_ONLY
 
-def _run_side(case: Case, be: Any, prep: Prepared, repeat: int) -> Side:
+def _compare(case: Case, prep: Prepared, backends: dict[str, Any], repeat: int) -> dict[str, Side]:
+    """Run ``case`` on every backend, the timed runs of the sides interleaved.
+
+    Each side is staged (kernel built, inputs on the device) and run once to
+    warm up; then each repetition runs every side in turn, so a load that
+    comes and goes on a shared machine falls on both sides alike.  The output
+    of each side's last run is checked against NumPy.
+    """
+    sides: dict[str, Side] = {}
+    staged: dict[str, Staged] = {}
+    samples: dict[str, list[float]] = {}
     try:
-        samples, out = case.run(be, prep, repeat)
-    except Exception as exc:
-        return Side(ERROR, None, one_line(exc))
-    ok, why = case.check(out, prep)
-    return Side(OK if ok else FAIL, statistics.median(samples), why, samples)
+        for label, be in backends.items():
+            try:
+                staged[label] = case.stage(be, prep)
+                time_once(staged[label])
+                samples[label] = []
+            except Exception as exc:
+                sides[label] = Side(ERROR, None, one_line(exc))
+        for _ in range(repeat):
+            for label in samples:
+                if label in sides:
+                    continue
+                try:
+                    samples[label].append(time_once(staged[label]))
+                except Exception as exc:
+                    sides[label] = Side(ERROR, None, one_line(exc))
+        for label, runs in samples.items():
+            if label in sides:
+                continue
+            try:
+                ok, why = case.check(staged[label].fetch(), prep)
+            except Exception as exc:
+                sides[label] = Side(ERROR, None, one_line(exc))
+                continue
+            sides[label] = Side(OK if ok else FAIL, statistics.median(runs), why, runs)
+    finally:
+        for st in staged.values():
+            try:
+                st.release()
+            except Exception:
+                pass
+    return sides
 
 
 def _launch_row(be: Any, quick: bool, repeat: int) -> Result:
@@ -320,14 +358,11 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
     prep = case.prepare(size)
     if "blocks" in prep.params:
         prep.params["blocks"] = 2 * env.multiprocessors()
-    if env.pyemu is not None:
-        pyemu_side = _run_side(case, env.pyemu, prep, repeat)
-    else:
-        pyemu_side = Side(ERROR, None, env.pyemu_why)
-    if env.pocl is not None:
-        pocl_side = _run_side(case, env.pocl, prep, repeat)
-    else:
-        pocl_side = Side(NA, None, env.pocl_why)
+    backends = {label: be for label, be in (("pyemu", env.pyemu), ("PoCL", env.pocl))
+                if be is not None}
+    sides = _compare(case, prep, backends, repeat)
+    pyemu_side = sides.get("pyemu") or Side(ERROR, None, env.pyemu_why)
+    pocl_side = sides.get("PoCL") or Side(NA, None, env.pocl_why)
     return Result(case.name, case.size_text(size), pyemu_side, pocl_side,
                   target_ratio=case.target_ratio, target_text=f"<= {case.target_ratio:.1f}x",
                   reference_pocl_seconds=case.reference_pocl_seconds, quick=quick)

@@ -1,50 +1,73 @@
-"""The comparison cases: inputs, the NumPy reference, and how to run them.
+"""The comparison cases: inputs, the NumPy reference, and how to launch them.
 
-Each case runs the same way on either backend (see :mod:`.backends`): it
-builds ``NAME.cu`` or ``NAME.cl``, puts its inputs on the device, times the
-kernel with :func:`time_runs`, and hands the output back for
-:meth:`Case.check` to compare with NumPy.
+A case is written once for both backends (see :mod:`.backends`).
+:meth:`Case.prepare` makes seeded inputs and the NumPy reference;
+:meth:`Case.stage` builds ``NAME.cu`` or ``NAME.cl`` on one backend, puts
+the inputs on its device and returns a :class:`Staged` launch, which the
+benchmark times (see :func:`time_once`) and whose output
+:meth:`Case.check` compares with the reference.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
 
-
-
 def cdiv(a: int, b: int) -> int:
+    """Ceiling division: blocks needed to cover ``a`` items ``b`` at a time."""
     return (a + b - 1) // b
-
-
-def time_runs(be: Any, run: Callable[[], None], repeat: int,
-               reset: Callable[[], None] | None = None) -> list[float]:
-    """Warm up once, then time ``repeat`` runs of ``run`` + synchronise.
-
-    ``reset`` (untimed) puts the output back in its initial state first.
-    """
-    samples = []
-    for i in range(repeat + 1):
-        if reset is not None:
-            reset()
-        be.sync()
-        t0 = time.perf_counter()
-        run()
-        be.sync()
-        t1 = time.perf_counter()
-        if i:
-            samples.append(t1 - t0)
-    return samples
 
 
 @dataclass
 class Prepared:
+    """A case's inputs (host arrays), its NumPy reference and its sizes."""
+
     inputs: dict[str, np.ndarray]
     expected: Any
     params: dict[str, int]
+
+
+@dataclass
+class Staged:
+    """One case made ready on one backend: the data is on the device.
+
+    ``go`` launches the kernel (asynchronously), ``reset`` (untimed) puts the
+    output back in its initial state before a run, ``fetch`` copies the output
+    back to the host, and ``release`` frees the device memory.
+    """
+
+    backend: Any
+    go: Callable[[], None]
+    fetch: Callable[[], np.ndarray]
+    reset: Callable[[], None] | None = None
+    buffers: list = field(default_factory=list)
+
+    def release(self) -> None:
+        """Free every device buffer of this launch."""
+        while self.buffers:
+            self.backend.free(self.buffers.pop())
+
+
+def time_once(staged: Staged) -> float:
+    """Reset (untimed), then time one launch up to the end of a synchronise."""
+    be = staged.backend
+    if staged.reset is not None:
+        staged.reset()
+    be.sync()
+    t0 = time.perf_counter()
+    staged.go()
+    be.sync()
+    return time.perf_counter() - t0
+
+
+def time_runs(be: Any, run: Callable[[], None], repeat: int) -> list[float]:
+    """Run ``run`` + synchronise once to warm up, then time ``repeat`` runs."""
+    staged = Staged(be, run, lambda: np.empty(0))
+    time_once(staged)
+    return [time_once(staged) for _ in range(repeat)]
 
 
 class Case:
@@ -64,8 +87,8 @@ class Case:
         """Make the inputs (seeded) and the NumPy reference."""
         raise NotImplementedError
 
-    def run(self, be: Any, prep: Prepared, repeat: int) -> tuple[list[float], Any]:
-        """Run on backend ``be``; return the timed samples and the output."""
+    def stage(self, be: Any, prep: Prepared) -> Staged:
+        """Build the kernel on ``be`` and put the inputs on its device."""
         raise NotImplementedError
 
     def check(self, out: Any, prep: Prepared) -> tuple[bool, str]:
@@ -79,6 +102,11 @@ class Case:
         i = int(bad[0])
         return False, (f"{bad.size} of {out.size} elements differ; first at {i}: "
                        f"got {out.ravel()[i]!r}, expected {expected.ravel()[i]!r}")
+
+
+def _staged(be: Any, go: Callable[[], None], out: Any, shape: tuple, dtype: Any,
+            buffers: list, reset: Callable[[], None] | None = None) -> Staged:
+    return Staged(be, go, lambda: be.download(out, np.empty(shape, dtype)), reset, buffers)
 
 
 class VectorAdd(Case):
@@ -97,18 +125,12 @@ class VectorAdd(Case):
         b = rng.random(size, dtype=np.float32)
         return Prepared({"a": a, "b": b}, a + b, {"n": size})
 
-    def run(self, be, prep, repeat):
+    def stage(self, be, prep):
         n = prep.params["n"]
         k = be.kernel(be.compile(self.name), "add")
-        da, db = be.to_device(prep.inputs["a"]), be.to_device(prep.inputs["b"])
-        dc = be.empty(4 * n)
-        try:
-            go = be.launcher(k, (cdiv(n, self.block),), (self.block,), (da, db, dc, np.int32(n)))
-            samples = time_runs(be, go, repeat)
-            return samples, be.download(dc, np.empty(n, np.float32))
-        finally:
-            for buf in (da, db, dc):
-                be.free(buf)
+        bufs = [be.to_device(prep.inputs["a"]), be.to_device(prep.inputs["b"]), be.empty(4 * n)]
+        go = be.launcher(k, (cdiv(n, self.block),), (self.block,), (*bufs, np.int32(n)))
+        return _staged(be, go, bufs[2], (n,), np.float32, bufs)
 
 
 class MatmulNaive(Case):
@@ -133,19 +155,13 @@ class MatmulNaive(Case):
         ref = a.astype(np.float64) @ b.astype(np.float64)
         return Prepared({"a": a, "b": b}, ref, {"n": size})
 
-    def run(self, be, prep, repeat):
+    def stage(self, be, prep):
         n = prep.params["n"]
         k = be.kernel(be.compile(self.name, self.options), self.kernel_name)
-        da, db = be.to_device(prep.inputs["a"]), be.to_device(prep.inputs["b"])
-        dc = be.empty(4 * n * n)
-        try:
-            grid = (cdiv(n, self.tile), cdiv(n, self.tile))
-            go = be.launcher(k, grid, (self.tile, self.tile), (da, db, dc, np.int32(n)))
-            samples = time_runs(be, go, repeat)
-            return samples, be.download(dc, np.empty((n, n), np.float32))
-        finally:
-            for buf in (da, db, dc):
-                be.free(buf)
+        bufs = [be.to_device(prep.inputs["a"]), be.to_device(prep.inputs["b"]), be.empty(4 * n * n)]
+        grid = (cdiv(n, self.tile), cdiv(n, self.tile))
+        go = be.launcher(k, grid, (self.tile, self.tile), (*bufs, np.int32(n)))
+        return _staged(be, go, bufs[2], (n, n), np.float32, bufs)
 
     def check(self, out, prep):
         ref = prep.expected
@@ -184,21 +200,15 @@ class Reduce(Case):
     def prepare(self, size: int) -> Prepared:
         rng = np.random.default_rng(3)
         x = rng.integers(0, 100, size, dtype=np.int32)
-        return Prepared({"x": x}, np.array([x.sum(dtype=np.int64)], dtype=np.int64), {"n": size})
+        return Prepared({"x": x}, np.array([x.sum(dtype=np.int64)], dtype=np.int32), {"n": size})
 
-    def run(self, be, prep, repeat):
+    def stage(self, be, prep):
         n = prep.params["n"]
         k = be.kernel(be.compile(self.name, (f"-Dblocksize={self.block}",)), "plus_reduce")
-        dx = be.to_device(prep.inputs["x"])
         zero = np.zeros(1, np.int32)
-        dt = be.to_device(zero)
-        try:
-            go = be.launcher(k, (cdiv(n, self.block),), (self.block,), (dx, np.uint32(n), dt))
-            samples = time_runs(be, go, repeat, reset=lambda: be.upload(dt, zero))
-            return samples, be.download(dt, np.empty(1, np.int32)).astype(np.int64)
-        finally:
-            be.free(dx)
-            be.free(dt)
+        bufs = [be.to_device(prep.inputs["x"]), be.to_device(zero)]
+        go = be.launcher(k, (cdiv(n, self.block),), (self.block,), (bufs[0], np.uint32(n), bufs[1]))
+        return _staged(be, go, bufs[1], (1,), np.int32, bufs, lambda: be.upload(bufs[1], zero))
 
 
 class Histogram(Case):
@@ -223,19 +233,14 @@ class Histogram(Case):
         ref = np.bincount(data, minlength=self.bins).astype(np.uint32)
         return Prepared({"data": data}, ref, {"n": size, "blocks": 4})
 
-    def run(self, be, prep, repeat):
+    def stage(self, be, prep):
         n, blocks = prep.params["n"], prep.params["blocks"]
         k = be.kernel(be.compile(self.name), "histo_kernel")
-        dd = be.to_device(prep.inputs["data"])
         zero = np.zeros(self.bins, np.uint32)
-        dbins = be.to_device(zero)
-        try:
-            go = be.launcher(k, (blocks,), (self.block,), (dd, np.int64(n), dbins))
-            samples = time_runs(be, go, repeat, reset=lambda: be.upload(dbins, zero))
-            return samples, be.download(dbins, np.empty(self.bins, np.uint32))
-        finally:
-            be.free(dd)
-            be.free(dbins)
+        bufs = [be.to_device(prep.inputs["data"]), be.to_device(zero)]
+        go = be.launcher(k, (blocks,), (self.block,), (bufs[0], np.int64(n), bufs[1]))
+        return _staged(be, go, bufs[1], (self.bins,), np.uint32, bufs,
+                       lambda: be.upload(bufs[1], zero))
 
 
 class Transpose(Case):
@@ -260,21 +265,15 @@ class Transpose(Case):
         a = rng.random((size, size), dtype=np.float32)
         return Prepared({"a": a}, np.ascontiguousarray(a.T), {"n": size})
 
-    def run(self, be, prep, repeat):
+    def stage(self, be, prep):
         n = prep.params["n"]
         opts = (f"-DTILE_DIM={self.tile_dim}", f"-DBLOCK_ROWS={self.block_rows}")
         k = be.kernel(be.compile(self.name, opts), "transposeNoBankConflicts")
-        di = be.to_device(prep.inputs["a"])
-        do = be.empty(4 * n * n)
-        try:
-            grid = (cdiv(n, self.tile_dim), cdiv(n, self.tile_dim))
-            go = be.launcher(k, grid, (self.tile_dim, self.block_rows),
-                             (do, di, np.int32(n), np.int32(n), np.int32(1)))
-            samples = time_runs(be, go, repeat)
-            return samples, be.download(do, np.empty((n, n), np.float32))
-        finally:
-            be.free(di)
-            be.free(do)
+        bufs = [be.empty(4 * n * n), be.to_device(prep.inputs["a"])]
+        grid = (cdiv(n, self.tile_dim), cdiv(n, self.tile_dim))
+        go = be.launcher(k, grid, (self.tile_dim, self.block_rows),
+                         (*bufs, np.int32(n), np.int32(n), np.int32(1)))
+        return _staged(be, go, bufs[0], (n, n), np.float32, bufs)
 
 
 COMPARE_CASES: tuple[Case, ...] = (VectorAdd(), MatmulNaive(), MatmulTiled(),
