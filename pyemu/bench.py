@@ -155,18 +155,22 @@ class Result:
         return None if r is None else r <= self.target_ratio
 
 
+SLOW_RUN_S = 1.0
 LAUNCH_TARGET_S = 10e-6
 MODULE_CACHE_TARGET_S = 50e-3
 PYEMU_ONLY = ("launch", "module_cache")
 CASE_NAMES: tuple[str, ...] = tuple(c.name for c in COMPARE_CASES) + PYEMU_ONLY
 
-def _compare(case: Case, prep: Prepared, backends: dict[str, Any], repeat: int) -> dict[str, Side]:
+def _compare(case: Case, prep: Prepared, backends: dict[str, Any], repeat: int,
+             slow_repeat: int | None = None) -> dict[str, Side]:
     """Run ``case`` on every backend, the timed runs of the sides interleaved.
 
     Each side is staged (kernel built, inputs on the device) and run once to
     warm up; then each repetition runs every side in turn, so a load that
-    comes and goes on a shared machine falls on both sides alike.  The output
-    of each side's last run is checked against NumPy.
+    comes and goes on a shared machine falls on both sides alike.  When
+    ``slow_repeat`` is given and a warm-up took over SLOW_RUN_S, only that
+    many repetitions run.  The output of each side's last run is checked
+    against NumPy.
     """
     sides: dict[str, Side] = {}
     staged: dict[str, Staged] = {}
@@ -175,7 +179,8 @@ def _compare(case: Case, prep: Prepared, backends: dict[str, Any], repeat: int) 
         for label, be in backends.items():
             try:
                 staged[label] = case.stage(be, prep)
-                time_once(staged[label])
+                if time_once(staged[label]) > SLOW_RUN_S and slow_repeat is not None:
+                    repeat = min(repeat, slow_repeat)
                 samples[label] = []
             except Exception as exc:
                 sides[label] = Side(ERROR, None, one_line(exc))
@@ -341,9 +346,15 @@ def _select(names: Sequence[str] | None) -> list[str]:
 
 
 def run_case(name: str, env: Environment, quick: bool = False, repeat: int | None = None) -> Result:
-    """Run one case on the backends of ``env`` and return its row."""
+    """Run one case on the backends of ``env`` and return its row.
+
+    ``repeat`` timed runs follow the warm-up; by default 5 (3 when ``quick``,
+    and 3 for a case whose warm-up run took over a second).
+    """
+    slow_repeat = None
     if repeat is None:
         repeat = 3 if quick else 5
+        slow_repeat = 3
     if name in PYEMU_ONLY:
         if env.pyemu is None:
             side = Side(ERROR, None, env.pyemu_why)
@@ -360,7 +371,7 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
         prep.params["blocks"] = 2 * env.multiprocessors()
     backends = {label: be for label, be in (("pyemu", env.pyemu), ("PoCL", env.pocl))
                 if be is not None}
-    sides = _compare(case, prep, backends, repeat)
+    sides = _compare(case, prep, backends, repeat, slow_repeat)
     pyemu_side = sides.get("pyemu") or Side(ERROR, None, env.pyemu_why)
     pocl_side = sides.get("PoCL") or Side(NA, None, env.pocl_why)
     return Result(case.name, case.size_text(size), pyemu_side, pocl_side,
@@ -485,7 +496,8 @@ def format_table(rows: Sequence[Result], markdown: bool = False,
     body = [_cells(r) for r in rows]
     extra = notes(rows, env)
     if markdown:
-        lines = [f"pyemu bench, {machine_line(env)}", ""]
+        mode = " (--quick sizes)" if any(r.quick for r in rows) else ""
+        lines = [f"pyemu bench{mode}, {machine_line(env)}", ""]
         lines.append("| " + " | ".join(HEADERS) + " |")
         lines.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(HEADERS))) + "|")
         for cells in body:
@@ -517,7 +529,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="run only these cases (repeatable, or comma-separated): "
                         + ", ".join(CASE_NAMES))
     p.add_argument("--repeat", type=int, metavar="N",
-                   help="timed runs after the warm-up (default 5; 3 with --quick)")
+                   help="timed runs after the warm-up (default 5; 3 with --quick or "
+                        "when one run takes over a second)")
     p.add_argument("--no-pocl", action="store_true", help="run pyemu only")
     p.add_argument("--markdown", action="store_true",
                    help="print a Markdown table with a date and machine line")

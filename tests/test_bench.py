@@ -75,7 +75,7 @@ def test_main_markdown(capsys):
     assert bench.main(["--quick", "--no-pocl", "--only", "launch,module_cache",
                        "--repeat", "1", "--markdown"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("pyemu bench, ")
+    assert out[0].startswith("pyemu bench (--quick sizes), ")
     assert "cores" in out[0]
     assert out[2].startswith("| case | size | pyemu | PoCL |")
     assert out[3].startswith("|---|---|")
