@@ -68,10 +68,11 @@ class _Dialect:
     device_header: str    # given to g++ -include
     include_subdir: str   # headers that shadow system ones (assert.h, ...)
     marker: str           # what the kernel qualifier becomes under __PYEMU_SCAN__
+    rewrite_shared: bool  # rewrite CUDA's `extern __shared__ T s[];`
 
 
 _DIALECTS = {
-    "cuda": _Dialect("pyemu/cuda_device.h", "pyemu/cuda", "__pyemu_global__"),
+    "cuda": _Dialect("pyemu/cuda_device.h", "pyemu/cuda", "__pyemu_global__", True),
     # "opencl": its own device header and a marker for __kernel, when it lands.
 }
 
@@ -114,7 +115,7 @@ def _parse_options(options: Iterable[str] | str) -> _Options:
             i += 1
             return args[i - 1]
 
-        if a[:2] in ("-D", "-U", "-I") and a not in ("-D", "-U", "-I") or a in ("-D", "-U", "-I"):
+        if a[:2] in ("-D", "-U", "-I"):
             flag, val = a[:2], (a[2:] or take())
             if not val:
                 raise ValueError(f"option {a!r} needs a value")
@@ -393,7 +394,7 @@ def _deps_unchanged(deps: dict) -> bool:
 
 def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
     """Scans, generates and compiles in `tmp`; returns (so, names, log, deps)."""
-    rewritten = rewrite_source(source, source_name)
+    rewritten = rewrite_source(source, source_name) if d.rewrite_shared else source
     if not rewritten.endswith("\n"):
         rewritten += "\n"
     head = ('#include "pyemu/detail/kernel_entry.hpp"\n'
