@@ -308,6 +308,13 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
 {
     int status = PYEMU_SUCCESS;
     pthread_mutex_lock(&eng.lock);
+    if (eng.sticky_code) {
+        /* the device is poisoned by a kernel fault: nothing more runs until reset */
+        status = eng.sticky_code;
+        pyemu_set_error("%s", eng.sticky_msg);
+        pthread_mutex_unlock(&eng.lock);
+        goto ERROR;
+    }
     for (unsigned int i = 0; i < nwait; i++)
         if (!wait[i] || wait[i]->magic != PYEMU_MAGIC_CMD) {
             pthread_mutex_unlock(&eng.lock);

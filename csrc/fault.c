@@ -86,6 +86,11 @@ int pyemu_fault_install(void)
  * front of ours since: put ours first again, keeping theirs as the next. */
 void pyemu_fault_ensure_first(void)
 {
+    static _Atomic uint64_t last_check;
+    uint64_t now = pyemu_clock_ns();
+    if (now - atomic_load_explicit(&last_check, memory_order_relaxed) < 50000000ull)
+        return; /* looked 50 ms ago: a sigaction call per launch would cost more than it saves */
+    atomic_store_explicit(&last_check, now, memory_order_relaxed);
     struct sigaction cur;
     if (sigaction(SIGSEGV, NULL, &cur) == 0 && cur.sa_sigaction == on_fault)
         return;

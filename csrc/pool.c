@@ -40,7 +40,12 @@ void pyemu_pool_submit(pyemu_cmd *cmd)
     else
         pool.head = cmd;
     pool.tail = cmd;
-    pthread_cond_broadcast(&pool.work_cv);
+    /* wake as many workers as there are items, no more */
+    if (cmd->nitems >= (uint64_t)pool.nworkers)
+        pthread_cond_broadcast(&pool.work_cv);
+    else
+        for (uint64_t i = 0; i < cmd->nitems; i++)
+            pthread_cond_signal(&pool.work_cv);
     pthread_mutex_unlock(&pool.lock);
 }
 

@@ -12,7 +12,8 @@ from enum import IntEnum
 from .._core import CoreError, lib
 
 _ERRORS = [
-    # (name, value, cudaGetErrorString text)
+    # (name, value, cudaGetErrorString text), as CUDA 13.0 on an H100 prints them
+    # (tests/data/ground_truth/cuda_h100.json)
     ("cudaSuccess", 0, "no error"),
     ("cudaErrorInvalidValue", 1, "invalid argument"),
     ("cudaErrorMemoryAllocation", 2, "out of memory"),
@@ -36,7 +37,7 @@ _ERRORS = [
     ("cudaErrorTextureNotBound", 24, "cannot fetch from a texture that is not bound"),
     ("cudaErrorSynchronizationError", 25, "incorrect use of __syncthreads()"),
     ("cudaErrorInvalidFilterSetting", 26, "linear filtering not supported for non-float type"),
-    ("cudaErrorInvalidNormSetting", 27, "read as normalized float not supported for 32-bit non float type"),
+    ("cudaErrorInvalidNormSetting", 27, "read as normalized float not supported for data type"),
     ("cudaErrorMixedDeviceExecution", 28, "device emulation mode and device execution mode cannot be mixed"),
     ("cudaErrorNotYetImplemented", 31, "feature not yet implemented"),
     ("cudaErrorMemoryValueTooLarge", 32, "memory size or pointer value too large to fit in 32 bit"),
@@ -83,8 +84,9 @@ _ERRORS = [
     ("cudaErrorJitCompilerNotFound", 221, "PTX JIT compiler library not found"),
     ("cudaErrorUnsupportedPtxVersion", 222, "the provided PTX was compiled with an unsupported toolchain."),
     ("cudaErrorJitCompilationDisabled", 223, "PTX JIT compilation was disabled"),
-    ("cudaErrorUnsupportedExecAffinity", 224, "the provided execution affinity is not supported by the device"),
-    ("cudaErrorUnsupportedDevSideSync", 225, "the provided cudaDeviceSynchronize() is not supported on device side"),
+    ("cudaErrorUnsupportedExecAffinity", 224, "the provided execution affinity is not supported"),
+    ("cudaErrorUnsupportedDevSideSync", 225, "the provided PTX contains unsupported call to cudaDeviceSynchronize"),
+    ("cudaErrorContained", 226, "Invalid access of peer GPU memory over nvlink or a hardware error"),
     ("cudaErrorInvalidSource", 300, "device kernel image is invalid"),
     ("cudaErrorFileNotFound", 301, "file not found"),
     ("cudaErrorSharedObjectSymbolNotFound", 302, "shared object symbol not found"),
@@ -114,11 +116,20 @@ _ERRORS = [
     ("cudaErrorInvalidPc", 718, "invalid program counter"),
     ("cudaErrorLaunchFailure", 719, "unspecified launch failure"),
     ("cudaErrorCooperativeLaunchTooLarge", 720, "too many blocks in cooperative launch"),
+    ("cudaErrorTensorMemoryLeak", 721, "tensor memory not completely freed"),
     ("cudaErrorNotPermitted", 800, "operation not permitted"),
     ("cudaErrorNotSupported", 801, "operation not supported"),
     ("cudaErrorSystemNotReady", 802, "system not yet initialized"),
     ("cudaErrorSystemDriverMismatch", 803, "system has unsupported display driver / cuda driver combination"),
     ("cudaErrorCompatNotSupportedOnDevice", 804, "forward compatibility was attempted on non supported HW"),
+    ("cudaErrorMpsConnectionFailed", 805, "MPS client failed to connect to the MPS control daemon or the MPS server"),
+    ("cudaErrorMpsRpcFailure", 806, "the remote procedural call between the MPS server and the MPS client failed"),
+    ("cudaErrorMpsServerNotReady", 807, "MPS server is not ready to accept new MPS client requests"),
+    ("cudaErrorMpsMaxClientsReached", 808, "the hardware resources required to create MPS client have been exhausted"),
+    ("cudaErrorMpsMaxConnectionsReached", 809, "the hardware resources required to support device connections have been exhausted"),
+    ("cudaErrorMpsClientTerminated", 810, "the MPS client has been terminated by the server"),
+    ("cudaErrorCdpNotSupported", 811, "is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support it"),
+    ("cudaErrorCdpVersionMismatch", 812, "unsupported interaction between different versions of CUDA Dynamic Parallelism"),
     ("cudaErrorStreamCaptureUnsupported", 900, "operation not permitted when stream is capturing"),
     ("cudaErrorStreamCaptureInvalidated", 901, "operation failed due to a previous error during capture"),
     ("cudaErrorStreamCaptureMerge", 902, "operation would result in a merge of separate capture sequences"),
@@ -132,6 +143,9 @@ _ERRORS = [
     ("cudaErrorGraphExecUpdateFailure", 910, "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"),
     ("cudaErrorExternalDevice", 911, "an async error has occured in external entity outside of CUDA"),
     ("cudaErrorInvalidClusterSize", 912, "a kernel launch error has occurred due to cluster misconfiguration"),
+    ("cudaErrorFunctionNotLoaded", 913, "the function handle is not loaded when calling an API that requires a loaded function"),
+    ("cudaErrorInvalidResourceType", 914, "one or more resources passed in are not valid resource types for the operation"),
+    ("cudaErrorInvalidResourceConfiguration", 915, "one or more resources are insufficient or non-applicable for the operation"),
     ("cudaErrorUnknown", 999, "unknown error"),
     ("cudaErrorApiFailureBase", 10000, "api failure base"),
 ]
@@ -180,8 +194,10 @@ _FROM_CORE = {
     lib.PYEMU_E_OUT_OF_MEMORY: cudaErrorMemoryAllocation,
     lib.PYEMU_E_INVALID_HANDLE: cudaErrorInvalidResourceHandle,
     lib.PYEMU_E_NOT_READY: cudaErrorNotReady,
-    lib.PYEMU_E_BLOCK_TOO_LARGE: cudaErrorInvalidConfiguration,
-    lib.PYEMU_E_BAD_DIMS: cudaErrorInvalidConfiguration,
+    # CUDA 13 on an H100 answers every bad launch configuration with
+    # cudaErrorInvalidValue (tests/data/ground_truth/cuda_h100.json)
+    lib.PYEMU_E_BLOCK_TOO_LARGE: cudaErrorInvalidValue,
+    lib.PYEMU_E_BAD_DIMS: cudaErrorInvalidValue,
     lib.PYEMU_E_SMEM_TOO_LARGE: cudaErrorInvalidValue,
     lib.PYEMU_E_SYSTEM: cudaErrorOperatingSystem,
     lib.PYEMU_E_MODULE: cudaErrorInvalidKernelImage,

@@ -157,28 +157,30 @@ class Function:
     def launch(self, grid, block, shared=0, stream=None, args=()):
         """Enqueue one launch; returns at once (the grid runs on the workers)."""
         try:
-            g = as_dim3(grid)
-            b = as_dim3(block)
+            g = (grid, 1, 1) if type(grid) is int else as_dim3(grid)
+            b = (block, 1, 1) if type(block) is int else as_dim3(block)
         except (TypeError, ValueError) as exc:
-            E.fail(E.cudaErrorInvalidConfiguration, str(exc), "kernel launch")
+            E.fail(E.cudaErrorInvalidValue, str(exc), "kernel launch")
         if min(g) < 0 or min(b) < 0 or max(g) > 0xFFFFFFFF or max(b) > 0xFFFFFFFF:
-            E.fail(E.cudaErrorInvalidConfiguration, f"grid {g} block {b}", "kernel launch")
-        try:
-            smem = int(shared)
-        except (TypeError, ValueError):
-            E.fail(E.cudaErrorInvalidValue, "sharedMem must be an int", "kernel launch")
-        if smem < 0:
-            E.fail(E.cudaErrorInvalidValue, f"sharedMem {smem} is negative", "kernel launch")
+            E.fail(E.cudaErrorInvalidValue, f"grid {g} block {b} is out of range", "kernel launch")
+        if type(shared) is not int:
+            try:
+                shared = operator.index(shared)
+            except TypeError:
+                E.fail(E.cudaErrorInvalidValue, "sharedMem must be an int", "kernel launch")
+        if shared < 0 or shared > 0xFFFFFFFF:
+            E.fail(E.cudaErrorInvalidValue, f"sharedMem {shared} is out of range", "kernel launch")
+        smem = shared
         queue = _queue_of(stream)
         data = self.pack(args)
-        if lib.pyemu_sticky_error(ffi.NULL, 0):
-            E.check_sticky("kernel launch")
         status = lib.pyemu_enqueue_kernel(queue, self.module.handle, self.index,
                                           g[0], g[1], g[2], b[0], b[1], b[2], 0, 0, 0, 3,
                                           smem, self.max_dynamic_shared,
                                           data, len(data), ffi.NULL, 0, ffi.NULL)
         if status:
             code = E.from_core(status)
+            if status >= lib.PYEMU_E_ILLEGAL_ADDRESS:   # the sticky error of an earlier fault
+                E.fail(code, _core.last_error(), "kernel launch")
             E.fail(code, f"{self.name}<<<{g}, {b}, {smem}>>>: {_core.last_error()}",
                    "kernel launch")
         return cudaSuccess

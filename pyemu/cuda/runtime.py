@@ -393,10 +393,12 @@ def _resolve(obj, count, kind_side, writable, call, what):
             E.fail(E.cudaErrorInvalidValue, f"{what} is host memory ({type(obj).__name__}) but the "
                    "copy kind says device", call)
         return _device_range(obj, count, call, what)
-    if getattr(obj, "_pyemu_devptr", None):
-        return _device_range(obj, count, call, what)   # unified memory is host memory too
+    if _is_device(obj) and device_address(obj):
+        # unified addressing: CUDA copies from/to device memory given as "host"
+        return _device_range(obj, count, call, what)
     if device_address(obj) is not None:
-        E.fail(E.cudaErrorInvalidValue, f"{what} is a device pointer but the copy kind says host", call)
+        E.fail(E.cudaErrorInvalidValue, f"{what} 0x{device_address(obj):x} is neither device memory "
+               "nor a host buffer", call)
     return _host_range(obj, count, writable, call, what)
 
 
