@@ -315,7 +315,11 @@ def _clean_diagnostics(text: str, entries: Sequence[_Entry] = ()) -> str:
             out.append(where + a.group(1) + (f" (kernel '{e.name}')" if e else ""))
             keep, entry, context = False, None, []
             continue
-        if internal and (asserted or " required from" in msg or "In instantiation" in msg):
+        if internal and " required from" in msg:   # instantiation backtrace
+            if file == GENERATED_NAME and entry is not None:
+                context.append(f"{entry.where}:   required for kernel '{entry.name}'")
+            continue
+        if internal and asserted:
             keep, context = False, []
             continue
         if file == GENERATED_NAME:
@@ -327,7 +331,7 @@ def _clean_diagnostics(text: str, entries: Sequence[_Entry] = ()) -> str:
             context = []
             continue
         keep = True
-        out.extend(context)
+        out.extend(c for c in context if "kernel_entry.hpp" not in c)
         context = []
         out.append(line)
     return "\n".join(out).strip() or text.strip()
