@@ -1,0 +1,4 @@
+/* <device_atomic_functions.h> for kernels: atomicAdd and friends come from pyemu's device header. */
+#ifndef PYEMU_CUDA_DEVICE_H
+#include "../cuda_device.h"
+#endif
