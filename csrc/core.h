@@ -140,6 +140,7 @@ typedef struct pyemu_worker {
     void *volatile fault_addr;
     pyemu_uint3 fault_tid, fault_bid;
     void *altstack;
+    uintptr_t stack_lo;         /* the worker's own stack (thread 0 runs there) */
 } __attribute__((aligned(64))) pyemu_worker;
 
 extern __thread pyemu_worker *pyemu_self;  /* the worker this thread is, or NULL */

@@ -212,8 +212,10 @@ static void finish_locked(pyemu_cmd *cmd)
         c->queue->outstanding--;
         eng.outstanding--;
         for (int i = 0; i < c->nsucc; i++) {
-            pyemu_cmd *s = c->succ[i];
-            if (c->err_code)
+            /* the low bit tags an edge that only orders, without passing failure on */
+            int order_only = (int)((uintptr_t)c->succ[i] & 1);
+            pyemu_cmd *s = (pyemu_cmd *)((uintptr_t)c->succ[i] & ~(uintptr_t)1);
+            if (c->err_code && !order_only)
                 s->dep_failed = 1;
             if (--s->pending == 0) {
                 if ((s->dep_failed || eng.sticky_code || s->nitems == 0) && top < 64) {
@@ -264,13 +266,17 @@ void pyemu_cmd_complete(pyemu_cmd *cmd)
     pthread_mutex_unlock(&eng.lock);
 }
 
-/* engine lock held: cmd waits for dep (unless dep is done) */
-static int add_dep(pyemu_cmd *cmd, pyemu_cmd *dep)
+/* engine lock held: cmd waits for dep (unless dep is done).  Only an
+ * explicit wait-list entry passes its failure on (OpenCL's
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST); queue order does not: a
+ * kernel fault stops later work through the sticky error instead, which
+ * a device reset clears. */
+static int add_dep(pyemu_cmd *cmd, pyemu_cmd *dep, int explicit_wait)
 {
     if (!dep || dep == cmd)
         return 0;
     if (dep->status <= PYEMU_CMD_COMPLETE) {
-        if (dep->status < 0)
+        if (dep->status < 0 && explicit_wait)
             cmd->dep_failed = 1;
         return 0;
     }
@@ -283,7 +289,7 @@ static int add_dep(pyemu_cmd *cmd, pyemu_cmd *dep)
         dep->capsucc = cap;
     }
     atomic_fetch_add(&cmd->refs, 1);
-    dep->succ[dep->nsucc++] = cmd;
+    dep->succ[dep->nsucc++] = explicit_wait ? cmd : (pyemu_cmd *)((uintptr_t)cmd | 1);
     cmd->pending++;
     return 0;
 }
@@ -325,18 +331,18 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
     cmd->seq = ++eng.seq;
     int ok = 0;
     for (unsigned int i = 0; i < nwait; i++)
-        ok |= add_dep(cmd, wait[i]);
+        ok |= add_dep(cmd, wait[i], 1);
     if (!(q->flags & PYEMU_QUEUE_OUT_OF_ORDER) || cmd->barrier)
-        ok |= add_dep(cmd, q->last);
-    ok |= add_dep(cmd, q->last_barrier);
+        ok |= add_dep(cmd, q->last, 0);
+    ok |= add_dep(cmd, q->last_barrier, 0);
     if (q->flags & PYEMU_QUEUE_LEGACY_DEFAULT) {
         for (pyemu_queue *o = eng.queues; o; o = o->next_q)
             if (o != q && (o->flags & PYEMU_QUEUE_BLOCKING))
-                ok |= add_dep(cmd, o->last);
+                ok |= add_dep(cmd, o->last, 0);
     } else if (q->flags & PYEMU_QUEUE_BLOCKING) {
         for (pyemu_queue *o = eng.queues; o; o = o->next_q)
             if (o != q && (o->flags & PYEMU_QUEUE_LEGACY_DEFAULT))
-                ok |= add_dep(cmd, o->last);
+                ok |= add_dep(cmd, o->last, 0);
     }
     if (ok) {
         /* cannot happen short of host memory: drop cmd's edges by failing it */

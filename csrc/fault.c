@@ -122,6 +122,12 @@ static const char *fault_name(int sig)
     }
 }
 
+/* below the worker's own stack, where thread 0 of a block runs */
+static int in_worker_guard(const pyemu_worker *w, uintptr_t addr)
+{
+    return w->stack_lo && addr < w->stack_lo + 4096 && addr + (1u << 20) >= w->stack_lo;
+}
+
 static int in_fiber_guard(const pyemu_worker *w, uintptr_t addr)
 {
     if (!w->stacks)
@@ -145,6 +151,12 @@ void pyemu_fault_report(pyemu_worker *w)
     uintptr_t addr = (uintptr_t)w->fault_addr;
     const char *what = w->cmd->type == CMD_KERNEL ? "kernel" : "command";
     const char *name = w->cmd->type == CMD_KERNEL ? w->desc->name : "copy";
+    if (sig == SIGSEGV && in_worker_guard(w, addr)) {
+        pyemu_cmd_fail(w->cmd, PYEMU_E_LAUNCH_FAILURE,
+                       "%s '%s' failed in block %s, thread %s: stack overflow (deep recursion? "
+                       "the thread used all of its worker's 16 MiB stack)", what, name, bid, tid);
+        return;
+    }
     if (sig == SIGSEGV && in_fiber_guard(w, addr)) {
         pyemu_cmd_fail(w->cmd, PYEMU_E_LAUNCH_FAILURE,
                        "%s '%s' failed in block %s, thread %s: stack overflow (the thread "

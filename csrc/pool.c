@@ -115,6 +115,14 @@ static void *worker_main(void *arg)
     pyemu_worker *w = arg;
     pyemu_self = w;
     memset(&pyemu_tctx, 0, sizeof pyemu_tctx);
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void *lo;
+        size_t size;
+        if (pthread_attr_getstack(&attr, &lo, &size) == 0)
+            w->stack_lo = (uintptr_t)lo;
+        pthread_attr_destroy(&attr);
+    }
     pyemu_fault_worker_init(w);
     /* a worker takes no signals meant for the process */
     sigset_t all;

@@ -266,12 +266,12 @@ def cudaThreadSynchronize() -> cudaError_t:
 
 def cudaDeviceReset() -> cudaError_t:
     """cudaDeviceReset: wait for all work, free all device memory, clear the
-    sticky error.  Pointers from before are invalid afterwards (as in CUDA)."""
+    sticky error.  Pointers from before are invalid afterwards (as in CUDA);
+    the calling thread's last error is left as it was (as CUDA 13 does)."""
     global _sticky_reported
     _core.ensure_started()
     lib.pyemu_device_reset()
-    _sticky_reported = False
-    E.take_last()
+    _sticky_reported = False   # the thread's last error stays, as on an H100
     return cudaSuccess
 
 
