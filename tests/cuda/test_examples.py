@@ -223,3 +223,42 @@ def test_offset_and_stride_double(cuda, capsys):
     ex = example("offset_stride_copy")
     assert ex.runTest(np.float64, 1)
     assert "MISMATCH" not in capsys.readouterr().out
+
+
+# A wrong kernel with the right signature must make the example fail: each
+# program really compares its result, and reports a mismatch as a failure.
+WRONG_KERNELS = [
+    ("vector_add", "add", 3000, r"""
+__global__ void add(int *a, int *b, int *c, int n) {
+    int index = threadIdx.x + blockIdx.x * blockDim.x;
+    if (index < n) c[index] = a[index] + b[index] + (index == n - 1);
+}"""),
+    ("unified_memory", "add", 3000, r"""
+__global__ void add(int *a, int *b, int *c, int n) {
+    int index = threadIdx.x + blockIdx.x * blockDim.x;
+    if (index < n - 1) c[index] = a[index] + b[index];
+}"""),
+    ("saxpy", "saxpy_parallel", 1000, r"""
+__global__ void saxpy_parallel(int n, float a, float *x, float *y) {
+    int i = blockIdx.x*blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a*x[i];
+}"""),
+    ("reduction", "plus_reduce", 1000, r"""
+__global__ void plus_reduce(int *input, unsigned int N, int *total) {
+    if (threadIdx.x == 0) atomicAdd(total, input[blockIdx.x * blockDim.x]);
+}"""),
+    ("histogram", "histo_kernel", 1 << 21, r"""
+__global__ void histo_kernel(unsigned char *buffer, long size, unsigned int *histo) {
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i < size) atomicAdd(&histo[buffer[i]], 1);    // no grid-stride loop
+}"""),
+]
+
+
+@pytest.mark.parametrize("name,attr,size,source", WRONG_KERNELS,
+                         ids=[w[0] for w in WRONG_KERNELS])
+def test_wrong_kernel_fails_the_example(cuda, capsys, monkeypatch, name, attr, size, source):
+    ex = example(name)
+    monkeypatch.setattr(ex, attr, cuda.SourceModule(source).get_function(attr))
+    assert ex.main(size) == 1
+    assert "FAILED" in capsys.readouterr().out
