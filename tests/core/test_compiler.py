@@ -486,6 +486,33 @@ def test_syntax_error_reports_users_line(tree):
     assert "7 |     x[0] = y +;" in err.dump()
 
 
+def test_template_errors_name_the_kernel_that_needed_them(tree):
+    src = "template <int N>\n__global__ void t(int *p) {\n  p[0] = N;\n  missing(p, N);\n}\n"
+    with pytest.raises(CompileError) as e:
+        compile_source(src, name_expressions=["t<1>"])
+    msg = str(e.value)
+    assert re.search(r"kernel\.cu:4:\d+: error", msg) and "with int N = 1" in msg
+    assert "kernel.cu:2:   required for kernel 't<1>'" in msg and "pyemu-generated" not in msg
+
+
+def test_user_macros_and_names_do_not_break_entries(tree, host):
+    src = """#define N 4
+#define value 3
+#define type float
+#define entry 0
+#define layout 1
+using namespace std;
+__device__ void swap(float &a, float &b) { float t = a; a = b; b = t; }
+__global__ void k(float *x) { swap(x[0], x[1]); x[2] = N + value; }
+"""
+    m = compile_source(src, options=["-Dimpl=1", "-Dcall=2", "-DI=3"])
+    _, _, kernels = module_info(m.path)
+    x = (ctypes.c_float * 3)(1, 2, 0)
+    host.host_reset(1, 1, 1)
+    kernels["k"].run_block(ptr(args_buffer((ctypes.c_void_p, ptr(x).value))))
+    assert list(x) == [2, 1, 7]
+
+
 def test_source_name_is_used_everywhere(tree):
     with pytest.raises(CompileError) as e:
         compile_source("__global__ void k() { oops; }\n", source_name="dir/my kern.cu")

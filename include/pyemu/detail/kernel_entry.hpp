@@ -36,56 +36,56 @@ namespace pyemu_entry {
 
 /* ---- small traits (no <type_traits>) ----------------------------------- */
 
-template <class pyemu_T> struct pyemu_remove_cv { typedef pyemu_T type; };
-template <class pyemu_T> struct pyemu_remove_cv<const pyemu_T> { typedef pyemu_T type; };
-template <class pyemu_T> struct pyemu_remove_cv<volatile pyemu_T> { typedef pyemu_T type; };
-template <class pyemu_T> struct pyemu_remove_cv<const volatile pyemu_T> { typedef pyemu_T type; };
+template <class pyemu_T> struct pyemu_remove_cv { typedef pyemu_T pyemu_type; };
+template <class pyemu_T> struct pyemu_remove_cv<const pyemu_T> { typedef pyemu_T pyemu_type; };
+template <class pyemu_T> struct pyemu_remove_cv<volatile pyemu_T> { typedef pyemu_T pyemu_type; };
+template <class pyemu_T> struct pyemu_remove_cv<const volatile pyemu_T> { typedef pyemu_T pyemu_type; };
 
-template <class pyemu_T> struct pyemu_is_ref { static const bool value = false; };
-template <class pyemu_T> struct pyemu_is_ref<pyemu_T &> { static const bool value = true; };
-template <class pyemu_T> struct pyemu_is_ref<pyemu_T &&> { static const bool value = true; };
+template <class pyemu_T> struct pyemu_is_ref { static const bool pyemu_value = false; };
+template <class pyemu_T> struct pyemu_is_ref<pyemu_T &> { static const bool pyemu_value = true; };
+template <class pyemu_T> struct pyemu_is_ref<pyemu_T &&> { static const bool pyemu_value = true; };
 
-template <class pyemu_T> struct pyemu_is_void { static const bool value = false; };
-template <> struct pyemu_is_void<void> { static const bool value = true; };
+template <class pyemu_T> struct pyemu_is_void { static const bool pyemu_value = false; };
+template <> struct pyemu_is_void<void> { static const bool pyemu_value = true; };
 
 /* Pointer traits; const-pointee tells PYEMU_PARAM_CONST_POINTEE. */
-template <class pyemu_T> struct pyemu_ptr { static const bool is_ptr = false, const_pointee = false; };
+template <class pyemu_T> struct pyemu_ptr { static const bool pyemu_isptr = false, pyemu_cpointee = false; };
 template <class pyemu_T> struct pyemu_ptr<pyemu_T *> {
-    static const bool is_ptr = true, const_pointee = false;
+    static const bool pyemu_isptr = true, pyemu_cpointee = false;
 };
 template <class pyemu_T> struct pyemu_ptr<const pyemu_T *> {
-    static const bool is_ptr = true, const_pointee = true;
+    static const bool pyemu_isptr = true, pyemu_cpointee = true;
 };
 template <class pyemu_T> struct pyemu_ptr<const volatile pyemu_T *> {
-    static const bool is_ptr = true, const_pointee = true;
+    static const bool pyemu_isptr = true, pyemu_cpointee = true;
 };
 
 /* ---- what kind of parameter a type is (abi.h PYEMU_PARAM_*) ------------ */
 
 #define PYEMU_ENTRY_INT(t)                                                        \
     template <> struct pyemu_scalar_kind<t, false> {                              \
-        static const unsigned value = (t)(-1) < (t)0 ? PYEMU_PARAM_SIGNED         \
+        static const unsigned pyemu_value = (t)(-1) < (t)0 ? PYEMU_PARAM_SIGNED         \
                                                      : PYEMU_PARAM_UNSIGNED;      \
     };
 #define PYEMU_ENTRY_FLOAT(t)                                                      \
     template <> struct pyemu_scalar_kind<t, false> {                              \
-        static const unsigned value = PYEMU_PARAM_FLOAT;                          \
+        static const unsigned pyemu_value = PYEMU_PARAM_FLOAT;                          \
     };
 
 /* Anything not listed below is a pointer or a struct. */
 template <class pyemu_T, bool pyemu_enum = __is_enum(pyemu_T)>
 struct pyemu_scalar_kind {
-    static const unsigned value =
-        pyemu_ptr<pyemu_T>::is_ptr ? PYEMU_PARAM_POINTER : PYEMU_PARAM_STRUCT;
+    static const unsigned pyemu_value =
+        pyemu_ptr<pyemu_T>::pyemu_isptr ? PYEMU_PARAM_POINTER : PYEMU_PARAM_STRUCT;
 };
 /* Enumerations pass as their underlying integer type. */
 template <class pyemu_T>
 struct pyemu_scalar_kind<pyemu_T, true> {
-    static const unsigned value = pyemu_scalar_kind<__underlying_type(pyemu_T)>::value;
+    static const unsigned pyemu_value = pyemu_scalar_kind<__underlying_type(pyemu_T)>::pyemu_value;
 };
-template <> struct pyemu_scalar_kind<bool, false> { static const unsigned value = PYEMU_PARAM_UNSIGNED; };
+template <> struct pyemu_scalar_kind<bool, false> { static const unsigned pyemu_value = PYEMU_PARAM_UNSIGNED; };
 template <> struct pyemu_scalar_kind<decltype(nullptr), false> {
-    static const unsigned value = PYEMU_PARAM_POINTER;
+    static const unsigned pyemu_value = PYEMU_PARAM_POINTER;
 };
 PYEMU_ENTRY_INT(char)
 PYEMU_ENTRY_INT(signed char)
@@ -116,13 +116,13 @@ PYEMU_ENTRY_FLOAT(long double)
 
 template <class pyemu_T>
 struct pyemu_param_traits {
-    static_assert(!pyemu_is_ref<pyemu_T>::value,
+    static_assert(!pyemu_is_ref<pyemu_T>::pyemu_value,
                   "pyemu: a __global__ function cannot take a reference parameter "
-                  "(CUDA passes kernel arguments by value; pass a pointer or a value)");
-    typedef typename pyemu_remove_cv<pyemu_T>::type bare;
-    static const unsigned kind = pyemu_scalar_kind<bare>::value;
-    static const unsigned flags =
-        pyemu_ptr<bare>::const_pointee ? PYEMU_PARAM_CONST_POINTEE : 0u;
+                  "(CUDA passes kernel arguments pyemu_by pyemu_value; pass a pointer or a pyemu_value)");
+    typedef typename pyemu_remove_cv<pyemu_T>::pyemu_type pyemu_bare;
+    static const unsigned pyemu_kind = pyemu_scalar_kind<pyemu_bare>::pyemu_value;
+    static const unsigned pyemu_flags =
+        pyemu_ptr<pyemu_bare>::pyemu_cpointee ? PYEMU_PARAM_CONST_POINTEE : 0u;
 };
 
 /* ---- the C spelling of a type ------------------------------------------ */
@@ -132,7 +132,7 @@ struct pyemu_param_traits {
  * initialisation of the parameter tables), into a buffer of that size. */
 template <class pyemu_T>
 struct pyemu_type_name {
-    static const char *get() {
+    static const char *pyemu_get() {
         static char pyemu_buf[sizeof(__PRETTY_FUNCTION__)];
         if (pyemu_buf[0] == '\0') {
             static const char pyemu_key[] = "[with pyemu_T = ";
@@ -158,7 +158,7 @@ template <unsigned... pyemu_I> struct pyemu_seq {};
 template <unsigned pyemu_N, unsigned... pyemu_I>
 struct pyemu_make_seq : pyemu_make_seq<pyemu_N - 1, pyemu_N - 1, pyemu_I...> {};
 template <unsigned... pyemu_I> struct pyemu_make_seq<0, pyemu_I...> {
-    typedef pyemu_seq<pyemu_I...> type;
+    typedef pyemu_seq<pyemu_I...> pyemu_type;
 };
 
 /* pyemu_lay<Off, P...>: P... laid out from byte Off on.  `here` is where the
@@ -166,27 +166,27 @@ template <unsigned... pyemu_I> struct pyemu_make_seq<0, pyemu_I...> {
  * alignment. */
 template <unsigned pyemu_off, class... pyemu_P>
 struct pyemu_lay {
-    static const unsigned end = pyemu_off;
-    static const unsigned maxalign = 1;
+    static const unsigned pyemu_end = pyemu_off;
+    static const unsigned pyemu_maxalign = 1;
 };
 
 template <unsigned pyemu_off, class pyemu_T, class... pyemu_R>
 struct pyemu_lay<pyemu_off, pyemu_T, pyemu_R...> {
     static const unsigned pyemu_a = unsigned(alignof(pyemu_T));
-    static const unsigned here = (pyemu_off + pyemu_a - 1) / pyemu_a * pyemu_a;
-    typedef pyemu_lay<here + unsigned(sizeof(pyemu_T)), pyemu_R...> rest;
-    static const unsigned end = rest::end;
-    static const unsigned maxalign = pyemu_a > rest::maxalign ? pyemu_a : unsigned(rest::maxalign);
+    static const unsigned pyemu_here = (pyemu_off + pyemu_a - 1) / pyemu_a * pyemu_a;
+    typedef pyemu_lay<pyemu_here + unsigned(sizeof(pyemu_T)), pyemu_R...> pyemu_rest;
+    static const unsigned pyemu_end = pyemu_rest::pyemu_end;
+    static const unsigned pyemu_maxalign = pyemu_a > pyemu_rest::pyemu_maxalign ? pyemu_a : unsigned(pyemu_rest::pyemu_maxalign);
 };
 
 /* Offset of the I-th parameter of layout L. */
 template <unsigned pyemu_I, class pyemu_L>
 struct pyemu_nth_offset {
-    static const unsigned value = pyemu_nth_offset<pyemu_I - 1, typename pyemu_L::rest>::value;
+    static const unsigned pyemu_value = pyemu_nth_offset<pyemu_I - 1, typename pyemu_L::pyemu_rest>::pyemu_value;
 };
 template <class pyemu_L>
 struct pyemu_nth_offset<0, pyemu_L> {
-    static const unsigned value = pyemu_L::here;
+    static const unsigned pyemu_value = pyemu_L::pyemu_here;
 };
 
 /* ---- the entry points of one kernel ------------------------------------ */
@@ -196,35 +196,35 @@ struct pyemu_kernel;
 
 template <class pyemu_R, class... pyemu_P, pyemu_R (*pyemu_F)(pyemu_P...)>
 struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F> {
-    static_assert(pyemu_is_void<pyemu_R>::value,
+    static_assert(pyemu_is_void<pyemu_R>::pyemu_value,
                   "pyemu: a __global__ function must return void");
 
-    typedef pyemu_lay<0, pyemu_P...> layout;
+    typedef pyemu_lay<0, pyemu_P...> pyemu_layout;
     static const unsigned pyemu_nparams = sizeof...(pyemu_P);
-    static const unsigned pyemu_align = layout::maxalign;
+    static const unsigned pyemu_align = pyemu_layout::pyemu_maxalign;
     /* sizeof the equivalent C struct: the end rounded up to the alignment */
     static const unsigned pyemu_args_size =
-        sizeof...(pyemu_P) == 0 ? 0u : (layout::end + pyemu_align - 1) / pyemu_align * pyemu_align;
+        sizeof...(pyemu_P) == 0 ? 0u : (pyemu_layout::pyemu_end + pyemu_align - 1) / pyemu_align * pyemu_align;
     static const unsigned pyemu_buf_size = pyemu_args_size ? pyemu_args_size : 1u;
 
-    template <class pyemu_Seq> struct impl;
+    template <class pyemu_Seq> struct pyemu_impl;
     template <unsigned... pyemu_I>
-    struct impl<pyemu_seq<pyemu_I...> > {
+    struct pyemu_impl<pyemu_seq<pyemu_I...> > {
         /* Calls f with its arguments read from an aligned local copy. */
-        static inline __attribute__((__always_inline__)) void call(const unsigned char *pyemu_b) {
+        static inline __attribute__((__always_inline__)) void pyemu_call(const unsigned char *pyemu_b) {
             (void)pyemu_b;
             pyemu_F(*reinterpret_cast<const pyemu_P *>(
-                pyemu_b + pyemu_nth_offset<pyemu_I, layout>::value)...);
+                pyemu_b + pyemu_nth_offset<pyemu_I, pyemu_layout>::pyemu_value)...);
         }
         static const pyemu_param_desc pyemu_params[sizeof...(pyemu_P) + 1];
     };
-    typedef impl<typename pyemu_make_seq<sizeof...(pyemu_P)>::type> pyemu_indexed;
+    typedef pyemu_impl<typename pyemu_make_seq<sizeof...(pyemu_P)>::pyemu_type> pyemu_indexed;
 
     /* Runs the one thread the core has set in pyemu_tctx (fiber mode). */
     static void pyemu_run_thread(const void *pyemu_args) {
         alignas(pyemu_align) unsigned char pyemu_buf[pyemu_buf_size];
         __builtin_memcpy(pyemu_buf, pyemu_args, pyemu_args_size);
-        pyemu_indexed::call(pyemu_buf);
+        pyemu_indexed::pyemu_call(pyemu_buf);
     }
 
     /* Runs every thread of the block; the core has set threadIdx to {0,0,0}.
@@ -234,18 +234,19 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F> {
     static __attribute__((__flatten__)) void pyemu_run_block(const void *pyemu_args) {
         alignas(pyemu_align) unsigned char pyemu_buf[pyemu_buf_size];
         __builtin_memcpy(pyemu_buf, pyemu_args, pyemu_args_size);
-        pyemu_thread_ctx &c = pyemu_tctx;
-        const unsigned bx = c.blockDim.x, by = c.blockDim.y, bz = c.blockDim.z;
-        pyemu_indexed::call(pyemu_buf); /* thread 0 */
+        pyemu_thread_ctx &pyemu_c = pyemu_tctx;
+        const unsigned pyemu_bx = pyemu_c.blockDim.x, pyemu_by = pyemu_c.blockDim.y,
+                       pyemu_bz = pyemu_c.blockDim.z;
+        pyemu_indexed::pyemu_call(pyemu_buf); /* thread 0 */
         if (!pyemu_first_thread_done())
             return;
-        for (unsigned z = 0; z < bz; ++z) {
-            for (unsigned y = 0; y < by; ++y) {
-                c.threadIdx.y = y;
-                c.threadIdx.z = z;
-                for (unsigned x = (y | z) ? 0u : 1u; x < bx; ++x) {
-                    c.threadIdx.x = x;
-                    pyemu_indexed::call(pyemu_buf);
+        for (unsigned pyemu_z = 0; pyemu_z < pyemu_bz; ++pyemu_z) {
+            for (unsigned pyemu_y = 0; pyemu_y < pyemu_by; ++pyemu_y) {
+                pyemu_c.threadIdx.y = pyemu_y;
+                pyemu_c.threadIdx.z = pyemu_z;
+                for (unsigned pyemu_x = (pyemu_y | pyemu_z) ? 0u : 1u; pyemu_x < pyemu_bx; ++pyemu_x) {
+                    pyemu_c.threadIdx.x = pyemu_x;
+                    pyemu_indexed::pyemu_call(pyemu_buf);
                 }
             }
         }
@@ -256,12 +257,12 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F> {
 template <class pyemu_R, class... pyemu_P, pyemu_R (*pyemu_F)(pyemu_P...)>
 template <unsigned... pyemu_I>
 const pyemu_param_desc
-    pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F>::impl<pyemu_seq<pyemu_I...> >::pyemu_params
+    pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F>::pyemu_impl<pyemu_seq<pyemu_I...> >::pyemu_params
         [sizeof...(pyemu_P) + 1] = {
-            {pyemu_type_name<pyemu_P>::get(), pyemu_param_traits<pyemu_P>::kind,
+            {pyemu_type_name<pyemu_P>::pyemu_get(), pyemu_param_traits<pyemu_P>::pyemu_kind,
              unsigned(sizeof(pyemu_P)), unsigned(alignof(pyemu_P)),
-             pyemu_nth_offset<pyemu_I, typename pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F>::layout>::value,
-             pyemu_param_traits<pyemu_P>::flags}...,
+             pyemu_nth_offset<pyemu_I, typename pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F>::pyemu_layout>::pyemu_value,
+             pyemu_param_traits<pyemu_P>::pyemu_flags}...,
             {0, 0, 0, 0, 0, 0}};
 
 #if defined(__cpp_noexcept_function_type)
