@@ -104,8 +104,11 @@ static inline uint2 max(uint2 a, uint2 b) { return make_uint2(max(a.x, b.x), max
 static inline uint3 max(uint3 a, uint3 b) { return make_uint3(max(a.x, b.x), max(a.y, b.y), max(a.z, b.z)); }
 static inline uint4 max(uint4 a, uint4 b) { return make_uint4(max(a.x, b.x), max(a.y, b.y), max(a.z, b.z), max(a.w, b.w)); }
 
-/* lerp: a + t (b - a). */
+/* lerp: a + t (b - a).  C++20 has the float one already (std::lerp, which
+ * <math.h> puts in the global namespace). */
+#ifndef __cpp_lib_interpolate
 static inline float lerp(float a, float b, float t) { return a + t * (b - a); }
+#endif
 static inline float2 lerp(float2 a, float2 b, float t) { return a + t * (b - a); }
 static inline float3 lerp(float3 a, float3 b, float t) { return a + t * (b - a); }
 static inline float4 lerp(float4 a, float4 b, float t) { return a + t * (b - a); }
