@@ -34,21 +34,37 @@ class _Tok:
 
 
 def _code_tokens(text: str) -> list:
-    """Tokens of code, without whitespace, comments and preprocessor lines."""
-    out, at_line_start, in_directive = [], True, False
+    """Tokens of code, without whitespace, comments and preprocessor lines,
+    nor the code in `#if 0` blocks (the one condition known without g++)."""
+    out, at_line_start, directive, dead = [], True, None, []
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup if m.lastgroup != "delim" else "raw"
         if kind == "nl":
-            at_line_start, in_directive = True, False
+            if directive is not None:
+                _track_conditional(directive, dead)
+            at_line_start, directive = True, None
             continue
         if kind in ("ws", "comment"):
             continue
         if at_line_start and m.group() == "#":
-            in_directive = True
+            directive = []
         at_line_start = False
-        if not in_directive:
+        if directive is not None:
+            directive.append(m.group())
+        elif not any(dead):
             out.append(_Tok(kind, m.group(), m.start(), m.end()))
     return out
+
+
+def _track_conditional(words: list, dead: list) -> None:
+    """Follows #if/#else/#endif nesting; dead[i] is True inside `#if 0`."""
+    name = words[1] if len(words) > 1 else ""
+    if name in ("if", "ifdef", "ifndef"):
+        dead.append(name == "if" and words[2:] == ["0"])
+    elif name in ("else", "elif") and dead:
+        dead[-1] = False
+    elif name == "endif" and dead:
+        dead.pop()
 
 
 def _skip_group(toks: list, i: int) -> int:

@@ -455,6 +455,9 @@ __global__ void use(int *out) {
 }
 __global__ void broken() { int x = 1 }
 """
+    disabled = "#if 0\nextern __shared__ float gone[];\n#else\nextern __shared__ int kept[];\n#endif\n"
+    text = rewrite_source(disabled, "kernel.cu")
+    assert "extern __shared__ float gone[];" in text and "#define kept" in text
     text = rewrite_source(src, "kernel.cu")
     assert "#define fs ((int *)pyemu_tctx.dyn_smem_base)" in text
     assert "#define nf ((float *)pyemu_tctx.dyn_smem_base)" in text
