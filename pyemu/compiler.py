@@ -343,7 +343,8 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
                    source_name: str = "kernel.cu") -> CompiledModule:
     """Compiles kernel source to a cached shared object and lists its kernels.
 
-    `options` are nvcc/nvrtc-style: -D, -U, -I, -std=c++11/14/17/20, -O0..-O3,
+    `options` (a list, or one string split like a shell would) are
+    nvcc/nvrtc-style: -D, -U, -I, -std=c++11/14/17/20, -O0..-O3,
     -w and -Werror; nvcc-only ones (-arch, -lineinfo, ...) are ignored with a
     note in the log; anything else raises CompileError.  `name_expressions`
     instantiate template kernels ("reduce<256>"); users look them up by that
@@ -353,8 +354,9 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
         raise ValueError(f"unknown dialect {dialect!r} (have: {', '.join(_DIALECTS)})")
     if isinstance(source, bytes):
         source = source.decode("utf-8")
+    options = options or ()
     opt_list = [options] if isinstance(options, str) else list(options)
-    exprs = [name_expressions] if isinstance(name_expressions, str) else list(name_expressions)
+    exprs = [name_expressions] if isinstance(name_expressions, str) else list(name_expressions or ())
 
     def fail(msg: str, log: str = "") -> CompileError:
         return CompileError(msg, source=source, options=opt_list, log=log, source_name=source_name)

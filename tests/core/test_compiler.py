@@ -9,7 +9,6 @@ math/atomics/vector headers (test_real_headers covers those).
 from __future__ import annotations
 
 import ctypes
-import os
 import re
 import shutil
 import subprocess
@@ -574,6 +573,13 @@ def test_option_forms(tree, tmp_path):
     assert a.key == b.key != c.key
     with pytest.raises(CompileError):
         compile_source(src, options=[f"-I{inc}", "-DEXTRA=1", "-UEXTRA"])
+
+
+def test_missing_compiler_is_a_compile_error(tree, monkeypatch):
+    monkeypatch.setenv("PYEMU_CXX", "/nonexistent/g++")
+    with pytest.raises(CompileError) as e:
+        compile_source(VECADD, options=None, name_expressions=None)
+    assert "/nonexistent/g++" in str(e.value) and "PYEMU_CXX" in str(e.value)
 
 
 def test_unknown_dialect():
