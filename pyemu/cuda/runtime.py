@@ -388,6 +388,8 @@ def _is_device(obj) -> bool:
 
 
 def _resolve(obj, count, kind_side, writable, call, what):
+    if count == 0 and device_address(obj) == 0:
+        return ffi.NULL          # copying nothing from or to NULL is a no-op, as in CUDA
     if kind_side == "device":
         if not _is_device(obj):
             E.fail(E.cudaErrorInvalidValue, f"{what} is host memory ({type(obj).__name__}) but the "
@@ -456,6 +458,8 @@ def cudaMemset(devPtr, value, count) -> cudaError_t:
     except (TypeError, ValueError):
         E.fail(E.cudaErrorInvalidValue, f"value must be an int, not {type(value).__name__}", "cudaMemset")
     E.check_sticky("cudaMemset")
+    if n == 0 and device_address(devPtr) == 0:
+        return cudaSuccess       # setting nothing at NULL is a no-op, as in CUDA
     if not _is_device(devPtr):
         E.fail(E.cudaErrorInvalidValue, f"{type(devPtr).__name__} is not a device pointer", "cudaMemset")
     d = _device_range(devPtr, n, "cudaMemset", "devPtr")
