@@ -24,6 +24,7 @@ typedef struct {
     size_t mapped;      /* bytes mapped (pages) */
     uintptr_t start;    /* what the user got */
     size_t size;        /* what the user asked for */
+    int zombie;         /* freed, but host views may still read it: keep the addresses */
 } allocation;
 
 static struct {
@@ -124,6 +125,7 @@ PYEMU_API int pyemu_mem_alloc(size_t size, unsigned long long *addr)
     al->mapped = mapped;
     al->size = size;
     al->start = where + mapped - ((size + PYEMU_ALIGN - 1) & ~(PYEMU_ALIGN - 1));
+    al->zombie = 0;
     mem.n++;
     mem.used += mapped;
     *addr = al->start;
@@ -135,10 +137,11 @@ ERROR:
 static void unmap_locked(size_t i)
 {
     allocation *al = &mem.a[i];
+    if (!al->zombie)
+        mem.used -= al->mapped;
     /* fresh PROT_NONE pages: the old contents are gone for good */
     mmap((void *)al->map, al->mapped, PROT_NONE,
          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-    mem.used -= al->mapped;
     memmove(&mem.a[i], &mem.a[i + 1], (mem.n - i - 1) * sizeof *mem.a);
     mem.n--;
 }
@@ -148,7 +151,7 @@ PYEMU_API int pyemu_mem_free(unsigned long long addr)
     int status = PYEMU_SUCCESS;
     pthread_mutex_lock(&mem.lock);
     size_t i = lower_bound((uintptr_t)addr);
-    PYEMU_FAIL_IF(i >= mem.n || mem.a[i].start != addr, PYEMU_E_INVALID_VALUE,
+    PYEMU_FAIL_IF(i >= mem.n || mem.a[i].start != addr || mem.a[i].zombie, PYEMU_E_INVALID_VALUE,
                   "0x%llx is not the start of a device allocation", addr);
     unmap_locked(i);
 ERROR:
@@ -156,11 +159,42 @@ ERROR:
     return status;
 }
 
+/* Free unified memory that NumPy views may still read: its contents go, its
+ * pages stay readable (zeros) until pyemu_mem_forget() once the views are gone,
+ * so a host read after cudaFree gives stale zeros instead of a crash. */
+PYEMU_API int pyemu_mem_free_keep_mapped(unsigned long long addr)
+{
+    int status = PYEMU_SUCCESS;
+    pthread_mutex_lock(&mem.lock);
+    size_t i = lower_bound((uintptr_t)addr);
+    PYEMU_FAIL_IF(i >= mem.n || mem.a[i].start != addr || mem.a[i].zombie,
+                  PYEMU_E_INVALID_VALUE, "0x%llx is not the start of a device allocation", addr);
+    allocation *al = &mem.a[i];
+    mmap((void *)al->map, al->mapped, PROT_READ | PROT_WRITE,
+         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    al->zombie = 1;
+    mem.used -= al->mapped;
+ERROR:
+    pthread_mutex_unlock(&mem.lock);
+    return status;
+}
+
+PYEMU_API int pyemu_mem_forget(unsigned long long addr)
+{
+    pthread_mutex_lock(&mem.lock);
+    size_t i = lower_bound((uintptr_t)addr);
+    if (i < mem.n && mem.a[i].start == addr && mem.a[i].zombie)
+        unmap_locked(i);
+    pthread_mutex_unlock(&mem.lock);
+    return PYEMU_SUCCESS;
+}
+
 PYEMU_API int pyemu_mem_free_all(void)
 {
     pthread_mutex_lock(&mem.lock);
-    while (mem.n)
-        unmap_locked(mem.n - 1);
+    for (size_t i = mem.n; i-- > 0;)
+        if (!mem.a[i].zombie)
+            unmap_locked(i);
     pthread_mutex_unlock(&mem.lock);
     return PYEMU_SUCCESS;
 }
@@ -180,7 +214,7 @@ PYEMU_API int pyemu_mem_find(unsigned long long addr, unsigned long long *start,
     int status = PYEMU_SUCCESS;
     pthread_mutex_lock(&mem.lock);
     size_t i = lower_bound((uintptr_t)addr);
-    PYEMU_FAIL_IF(i >= mem.n || addr < mem.a[i].start ||
+    PYEMU_FAIL_IF(i >= mem.n || mem.a[i].zombie || addr < mem.a[i].start ||
                       addr >= mem.a[i].start + mem.a[i].size,
                   PYEMU_E_INVALID_VALUE, "0x%llx is not inside a device allocation", addr);
     *start = mem.a[i].start;

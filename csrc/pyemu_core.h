@@ -81,6 +81,8 @@ int pyemu_mem_info(unsigned long long *free_bytes, unsigned long long *total_byt
 int pyemu_mem_find(unsigned long long addr, unsigned long long *start, unsigned long long *size);
 void pyemu_mem_region(unsigned long long *start, unsigned long long *end);
 int pyemu_mem_free_all(void);
+int pyemu_mem_free_keep_mapped(unsigned long long addr);
+int pyemu_mem_forget(unsigned long long addr);
 
 /* kernel modules (csrc/module.c) */
 int pyemu_module_load(const char *path, pyemu_module **module);

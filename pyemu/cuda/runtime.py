@@ -12,6 +12,7 @@ import os
 import platform
 import sys
 import threading
+import weakref
 
 import numpy as np
 
@@ -270,6 +271,11 @@ def cudaDeviceReset() -> cudaError_t:
     the calling thread's last error is left as it was (as CUDA 13 does)."""
     global _sticky_reported
     _core.ensure_started()
+    lib.pyemu_device_synchronize()
+    for addr, live in list(_managed.items()):
+        if live:   # NumPy views of unified memory may outlive the reset
+            lib.pyemu_mem_free_keep_mapped(addr)
+            _managed[addr] = False
     lib.pyemu_device_reset()
     _sticky_reported = False   # the thread's last error stays, as on an H100
     return cudaSuccess
@@ -327,11 +333,25 @@ def cudaMallocManaged(size, flags=cudaMemAttachGlobal, dtype=None):
                    "cudaMallocManaged")
     ptr = cudaMalloc(n)
     if dtype is None:
-        return managed_bytes(int(ptr), n)
-    buf = ffi.buffer(ffi.cast("char *", int(ptr)), n)
-    arr = np.frombuffer(buf, dtype=dt).view(ManagedArray)
-    arr._pyemu_devptr = int(ptr)
-    return arr
+        host = managed_bytes(int(ptr), n)
+        owner = host
+    else:
+        buf = ffi.buffer(ffi.cast("char *", int(ptr)), n)
+        owner = np.frombuffer(buf, dtype=dt)
+        host = owner.view(ManagedArray)
+        host._pyemu_devptr = int(ptr)
+    # cudaFree keeps the pages readable while host views live (see cudaFree)
+    _managed[int(ptr)] = True
+    weakref.finalize(owner, _forget_managed, int(ptr))
+    return host
+
+
+_managed = {}
+
+
+def _forget_managed(addr):
+    if lib is not None and _managed.pop(addr, None) is False:
+        lib.pyemu_mem_forget(addr)
 
 
 def cudaFree(devPtr) -> cudaError_t:
@@ -348,7 +368,12 @@ def cudaFree(devPtr) -> cudaError_t:
     lib.pyemu_device_synchronize()
     _after_wait("cudaFree")
     try:
-        _core.check(lib.pyemu_mem_free(addr))
+        if _managed.get(addr):
+            # unified memory: NumPy views may outlive cudaFree; they read zeros, not a crash
+            _core.check(lib.pyemu_mem_free_keep_mapped(addr))
+            _managed[addr] = False
+        else:
+            _core.check(lib.pyemu_mem_free(addr))
     except CoreError as exc:
         E.raise_core(exc, "cudaFree")
     return cudaSuccess
