@@ -169,11 +169,13 @@ def cudaGetDeviceProperties(device=0) -> cudaDeviceProp:
     _check_device(device, "cudaGetDeviceProperties")
     if _PROPS is None:
         _core.ensure_started()
-        _, total = cudaMemGetInfo()
+        free = ffi.new("unsigned long long *")
+        total = ffi.new("unsigned long long *")
+        lib.pyemu_mem_info(free, total)     # not cudaMemGetInfo: no sticky error here
         _PROPS = cudaDeviceProp(
             name=f"pyemu SIMT emulator on {_cpu_name()}",
             uuid=b"pyemu-device-0000"[:16],
-            totalGlobalMem=total,
+            totalGlobalMem=total[0],
             sharedMemPerBlock=lib.PYEMU_MAX_SHARED_PER_BLOCK,
             maxThreadsPerBlock=lib.PYEMU_MAX_THREADS_PER_BLOCK,
             maxThreadsDim=(lib.PYEMU_MAX_BLOCK_X, lib.PYEMU_MAX_BLOCK_Y, lib.PYEMU_MAX_BLOCK_Z),
