@@ -6,7 +6,8 @@ ground_truth  what a real GPU answered (tests/data/ground_truth/cuda_h100.json):
               CUDA documentation gives) where the file or the entry is missing.
 run_cuda      runs a Python snippet in a fresh interpreter that has done
               `from pyemu.cuda import *`, with a time limit, and returns its
-              exit status, output and the dict R it filled: tests of kernels that
+              exit status, output and the dict R it filled (code_of(fn, ...)
+              gives the cudaError_t a call raises, 0 if none): tests of kernels that
               fault, or of process-wide state, run there, so a crash or a hang
               is a failing test and never a dead or poisoned pytest.
 """
@@ -97,12 +98,14 @@ class Run:
         return self.stdout.rsplit("\nRESULT ", 1)[0]
 
 
-def _run_cuda(body: str, env: dict | None = None, timeout: float = 90) -> Run:
+def _run_cuda(body: str, env: dict | None = None, timeout: float = 90,
+              consts: dict | None = None) -> Run:
     full_env = dict(os.environ)
     full_env["PYTHONPATH"] = os.pathsep.join(
         [str(REPO)] + ([full_env["PYTHONPATH"]] if full_env.get("PYTHONPATH") else []))
     full_env.update(env or {})
-    code = PRELUDE + textwrap.dedent(body) + EPILOGUE
+    defs = "".join(f"{name} = {value!r}\n" for name, value in (consts or {}).items())
+    code = PRELUDE + defs + textwrap.dedent(body) + EPILOGUE
     try:
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               timeout=timeout, env=full_env, cwd=str(REPO))
@@ -119,5 +122,7 @@ def _run_cuda(body: str, env: dict | None = None, timeout: float = 90) -> Run:
 
 @pytest.fixture(scope="session")
 def run_cuda():
-    """run_cuda(body, env=None, timeout=90) -> Run; asserts nothing itself."""
+    """run_cuda(body, env=None, timeout=90, consts=None) -> Run; asserts nothing itself.
+
+    consts: names to define for the snippet ({"SOURCE": "..."} -> SOURCE = '...')."""
     return _run_cuda
