@@ -71,6 +71,8 @@ def _convert(fn, i, p, v):
     if p.kind in (_KIND_SIGNED, _KIND_UNSIGNED):
         if isinstance(v, (float, np.floating)):
             _arg_error(fn, i, f"is an integer; got the float {v!r}")
+        if p.type_name == "bool" and isinstance(v, (int, np.integer, np.bool_)):
+            return 1 if v else 0     # C++ converts any non-zero value to true (byte 1)
         try:
             return operator.index(v)
         except TypeError:
