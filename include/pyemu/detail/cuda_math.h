@@ -22,7 +22,7 @@
 static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 static inline float rsqrtf(float x) { return (float)(1.0 / sqrt((double)x)); }
 static inline float rsqrt(float x) { return rsqrtf(x); }
-static inline double rcbrt(double x) { return 1.0 / cbrt(x); }
+static inline double rcbrt(double x) { return (double)(1.0L / cbrtl(x)); } /* glibc's cbrt errs by 4 ulp */
 static inline float rcbrtf(float x) { return (float)(1.0 / cbrt((double)x)); }
 static inline float rcbrt(float x) { return rcbrtf(x); }
 
