@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "include"
 LIB = Path(__file__).resolve().parent / "device_lib"
 KERNELS = sorted((LIB / "kernels").glob("*.cu"))
+SHIMS = sorted(p.name for p in (INCLUDE / "pyemu" / "cuda").glob("*.h"))
 CXX = os.environ.get("PYEMU_CXX") or os.environ.get("CXX") or "g++"
 
 pytestmark = pytest.mark.skipif(shutil.which(CXX) is None, reason=f"no C++ compiler {CXX!r}")
@@ -78,6 +79,18 @@ def test_headers_compile_in_every_dialect(std):
         "-x", "c++", str(LIB / "kernels" / "headers_and_math.cu"))
 
 
+def test_headers_survive_user_macros(tmp_path):
+    """Options such as -DN=1024 or -DT=float come before the forced include:
+    no identifier of the headers (but the x, y, z, w members CUDA has too) may
+    be one of them."""
+    macros = [f"-D{c}=1" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"] + [
+        f"-D{name}=1" for name in ("SIZE", "WIDTH", "HEIGHT", "BLOCK", "BLOCK_SIZE", "TILE", "TILE_WIDTH",
+                                   "TILE_DIM", "NUM_BINS", "DIM", "MAX", "MIN", "EPS", "PI", "blocksize")]
+    src = tmp_path / "m.cu"
+    src.write_text("".join(f"#include <{shim}>\n" for shim in SHIMS) + "__global__ void k() {}\n")
+    cxx("-std=c++17", "-fsyntax-only", *macros, *FLAGS, "-x", "c++", str(src))
+
+
 def test_kernel_module_links_only_libc_and_core(tmp_path):
     """A kernel module must not need symbols nobody provides at dlopen time:
     glibc's internal __sinf, __expf, ... or libatomic's __atomic_*."""
@@ -121,9 +134,6 @@ def test_assert_h_keeps_pyemu_assert(tmp_path):
     deps = cxx("-std=c++17", "-M", *FLAGS, "-x", "c++", str(tmp_path / "a.cu")).stdout
     assert str(INCLUDE / "pyemu" / "cuda" / "assert.h") in deps
     assert "/usr/include/assert.h" not in deps
-
-
-SHIMS = sorted(p.name for p in (INCLUDE / "pyemu" / "cuda").glob("*.h"))
 
 
 @pytest.mark.parametrize("shim", SHIMS)

@@ -9,11 +9,12 @@
  * hand-made spin locks of course code correct on weaker CPUs too. */
 #define PYEMU_ATOMIC_ORDER __ATOMIC_SEQ_CST
 
-/* Replaces *p by f(*p) atomically (a compare-and-swap loop on the bits). */
-template <class T, class F>
-static inline T pyemu_atomic_update(T *p, F f)
+/* Replaces *p by f(*p) atomically (a compare-and-swap loop on the bits).
+ * (Template parameters carry the pyemu_ prefix so that a -DT=... cannot reach them.) */
+template <class pyemu_T, class pyemu_F>
+static inline pyemu_T pyemu_atomic_update(pyemu_T *p, pyemu_F f)
 {
-    T old, want;
+    pyemu_T old, want;
     __atomic_load(p, &old, __ATOMIC_RELAXED);
     do
         want = f(old);
@@ -107,10 +108,10 @@ PYEMU_ATOMIC_CAS(unsigned short)
 /* Scoped forms (atomicAdd_block, atomicAdd_system, ...): the CPU has a single
  * scope, so they are the plain functions. */
 #define PYEMU_ATOMIC_SCOPES(NAME)                                              \
-    template <class... A>                                                      \
-    static inline auto NAME##_block(A... a) -> decltype(NAME(a...)) { return NAME(a...); } \
-    template <class... A>                                                      \
-    static inline auto NAME##_system(A... a) -> decltype(NAME(a...)) { return NAME(a...); }
+    template <class... pyemu_A>                                                \
+    static inline auto NAME##_block(pyemu_A... a) -> decltype(NAME(a...)) { return NAME(a...); } \
+    template <class... pyemu_A>                                                \
+    static inline auto NAME##_system(pyemu_A... a) -> decltype(NAME(a...)) { return NAME(a...); }
 PYEMU_ATOMIC_SCOPES(atomicAdd)
 PYEMU_ATOMIC_SCOPES(atomicSub)
 PYEMU_ATOMIC_SCOPES(atomicExch)
