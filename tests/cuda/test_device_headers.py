@@ -25,22 +25,30 @@ FLAGS = ["-march=native", "-fPIC", f"-I{INCLUDE}", f"-I{INCLUDE / 'pyemu' / 'cud
          "-include", "pyemu/cuda_device.h"]
 
 
-def cxx(*args, check=True, cwd=None):
-    proc = subprocess.run([CXX, *args], capture_output=True, text=True, cwd=cwd)
+def cxx(*args, check=True, cwd=None, compiler=None):
+    compiler = compiler or CXX
+    proc = subprocess.run([compiler, *args], capture_output=True, text=True, cwd=cwd)
     if check and proc.returncode != 0:
-        pytest.fail(f"{CXX} {' '.join(map(str, args))} failed:\n{proc.stderr[-6000:]}")
+        pytest.fail(f"{compiler} {' '.join(map(str, args))} failed:\n{proc.stderr[-6000:]}")
     return proc
 
 
-def build_harness(tmp_path, *extra):
+def _clang():
+    """A clang++ too, if there is one: PYEMU_CXX may name it."""
+    for name in ["clang++"] + [f"clang++-{v}" for v in range(25, 13, -1)]:
+        if shutil.which(name):
+            return name
+    return None
+
+
+@pytest.mark.parametrize("compiler", ["default", "clang"])
+def test_harness_passes(tmp_path, compiler):
+    compiler = CXX if compiler == "default" else _clang()
+    if compiler is None:
+        pytest.skip("no clang++")
     exe = tmp_path / "harness"
-    cxx("-std=c++17", "-O3", "-Wall", "-Wextra", "-Werror", "-pthread", *FLAGS, *extra,
-        str(LIB / "harness.cpp"), "-o", str(exe))
-    return exe
-
-
-def test_harness_passes(tmp_path):
-    exe = build_harness(tmp_path)
+    cxx("-std=c++17", "-O3", "-Wall", "-Wextra", "-Werror", "-pthread", *FLAGS,
+        str(LIB / "harness.cpp"), "-o", str(exe), compiler=compiler)
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
     out = proc.stdout + proc.stderr
     assert "FAIL" not in out, out

@@ -391,9 +391,17 @@ static inline unsigned long long pyemu_sat_u64(double r)
     return r != r || r <= 0.0 ? 0ull : r >= 18446744073709551616.0 ? ULLONG_MAX : (unsigned long long)r;
 }
 
+/* Rounds to the nearest integral value, ties to even, whatever the rounding mode. */
+static inline double pyemu_roundeven(double x)
+{
+    if (fabs(x - trunc(x)) == 0.5)
+        return 2.0 * round(0.5 * x);
+    return round(x);
+}
+
 /* __float2int_rn, __double2ull_rd, ...: round to an integral value first. */
 #define PYEMU_TO_INT(FROM, F, TO, T, SAT)                                         \
-    static inline T __##FROM##2##TO##_rn(F x) { return SAT(__builtin_roundeven(x)); } \
+    static inline T __##FROM##2##TO##_rn(F x) { return SAT(pyemu_roundeven(x)); }     \
     static inline T __##FROM##2##TO##_rz(F x) { return SAT(trunc(x)); }          \
     static inline T __##FROM##2##TO##_ru(F x) { return SAT(ceil(x)); }           \
     static inline T __##FROM##2##TO##_rd(F x) { return SAT(floor(x)); }
