@@ -478,7 +478,7 @@ def notes(rows: Sequence[Result], env: Environment | None = None) -> list[str]:
     if env is not None and env.pocl is None and env.pocl_why:
         out.append(f"PoCL: n/a: {env.pocl_why}")
     if any(r.ratio_is_reference and r.ratio is not None for r in rows):
-        out.append("*: ratio against the PoCL reference time the target was set with")
+        out.append("*: ratio against the reference PoCL time the target was set with, not measured in this run")
     for r in rows:
         for label, side in (("pyemu", r.pyemu), ("PoCL", r.pocl)):
             if side.status in (ERROR, FAIL) and side.detail:
