@@ -530,6 +530,45 @@ static inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, un
     return (unsigned int)(((unsigned long long)hi << 32 | lo) >> (shift < 32 ? shift : 32));
 }
 
+/* ---- the older spellings without underscores (CUDA's device_functions.h) */
+
+enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf };
+
+static inline int mulhi(int a, int b) { return __mulhi(a, b); }
+static inline unsigned int mulhi(unsigned int a, unsigned int b) { return __umulhi(a, b); }
+static inline unsigned int mulhi(int a, unsigned int b) { return __umulhi((unsigned int)a, b); }
+static inline unsigned int mulhi(unsigned int a, int b) { return __umulhi(a, (unsigned int)b); }
+static inline long long mul64hi(long long a, long long b) { return __mul64hi(a, b); }
+static inline unsigned long long mul64hi(unsigned long long a, unsigned long long b) { return __umul64hi(a, b); }
+static inline unsigned long long mul64hi(long long a, unsigned long long b) { return __umul64hi((unsigned long long)a, b); }
+static inline unsigned long long mul64hi(unsigned long long a, long long b) { return __umul64hi(a, (unsigned long long)b); }
+static inline int mul24(int a, int b) { return __mul24(a, b); }
+static inline unsigned int umul24(unsigned int a, unsigned int b) { return __umul24(a, b); }
+static inline int float_as_int(float a) { return __float_as_int(a); }
+static inline float int_as_float(int a) { return __int_as_float(a); }
+static inline unsigned int float_as_uint(float a) { return __float_as_uint(a); }
+static inline float uint_as_float(unsigned int a) { return __uint_as_float(a); }
+static inline int float2int(float a, enum cudaRoundMode mode)
+{
+    return mode == cudaRoundNearest ? __float2int_rn(a) : mode == cudaRoundPosInf ? __float2int_ru(a)
+         : mode == cudaRoundMinInf ? __float2int_rd(a) : __float2int_rz(a);
+}
+static inline unsigned int float2uint(float a, enum cudaRoundMode mode)
+{
+    return mode == cudaRoundNearest ? __float2uint_rn(a) : mode == cudaRoundPosInf ? __float2uint_ru(a)
+         : mode == cudaRoundMinInf ? __float2uint_rd(a) : __float2uint_rz(a);
+}
+static inline float int2float(int a, enum cudaRoundMode mode)
+{
+    return mode == cudaRoundZero ? __int2float_rz(a) : mode == cudaRoundPosInf ? __int2float_ru(a)
+         : mode == cudaRoundMinInf ? __int2float_rd(a) : __int2float_rn(a);
+}
+static inline float uint2float(unsigned int a, enum cudaRoundMode mode)
+{
+    return mode == cudaRoundZero ? __uint2float_rz(a) : mode == cudaRoundPosInf ? __uint2float_ru(a)
+         : mode == cudaRoundMinInf ? __uint2float_rd(a) : __uint2float_rn(a);
+}
+
 /* ---- time -------------------------------------------------------------- */
 
 /* A cycle-like counter that only goes up.  (clock() is glibc's, in CPU time.) */

@@ -467,6 +467,22 @@ static void test_integer()
     CHECK_EQ(long long, llmin(-3LL, 4LL), -3LL);
     CHECK_EQ(unsigned long long, ullmax(3ull, ~0ull), ~0ull);
 
+    // the older spellings
+    CHECK_EQ(unsigned, mulhi(-1, 2u), 1u);              // mixed: unsigned
+    CHECK_EQ(int, mulhi(-1, 2), -1);
+    CHECK_EQ(unsigned long long, mul64hi(~0ull, 2ull), 1ull);
+    CHECK_EQ(int, mul24(0x00ffffff, 3), -3);
+    CHECK_EQ(unsigned, umul24(0x1000002u, 3u), 6u);
+    CHECK_EQ(int, float_as_int(2.0f), 0x40000000);
+    CHECK_EQ(float, uint_as_float(0x3f800000u), 1.0f);
+    CHECK_EQ(int, float2int(-2.5f, cudaRoundNearest), -2);
+    CHECK_EQ(int, float2int(-2.5f, cudaRoundZero), -2);
+    CHECK_EQ(int, float2int(-2.5f, cudaRoundMinInf), -3);
+    CHECK_EQ(unsigned, float2uint(2.5f, cudaRoundPosInf), 3u);
+    CHECK_EQ(float, int2float(16777217, cudaRoundPosInf), 16777218.0f);
+    CHECK_EQ(float, uint2float(16777217u, cudaRoundZero), 16777216.0f);
+    CHECK_EQ(float, saturate(1.5f), 1.0f);
+
     long long t0 = clock64(), t1 = clock64();
     CHECK(t1 >= t0 && t0 > 0);
     clock_t ct = clock();
