@@ -1,0 +1,746 @@
+"""Block functions: a kernel with barriers run region by region, without fibers.
+
+A kernel whose __syncthreads() calls sit in "structured" places (straight
+code, the bodies of for/while/do loops and if statements) gets a second C++
+function, `pyemu_rg_<name>`, that runs a whole block at once, the way PoCL
+runs OpenCL work-groups ("work-item loops"):
+
+* the body is split at its barriers into regions; each region becomes a loop
+  over the threads of the block (z, y, x; x innermost), which sets
+  pyemu_tctx.threadIdx and runs the region's statements for that thread;
+* a local variable whose lifetime crosses a barrier gets one copy per thread
+  (an array on the worker's stack, indexed by the linear thread index),
+  unless it is *uniform* (its value cannot differ between threads: set from
+  literals, blockIdx/blockDim/gridDim, unmodified parameters, only in loop
+  increments outside regions; one copy), or *recomputable* (never modified
+  and set from threadIdx and uniform values; recomputed in each region);
+* a condition around a barrier is evaluated once when it is uniform, else
+  by every thread, and the launch fails if the threads disagree (as the fiber
+  path fails when they reach different barriers); loop inits and increments
+  run per thread, uniform parts once;
+* `return` marks the thread as exited; a barrier reached by the others then
+  fails the launch through pyemu_barrier_diverged (abi.h), like the fiber path.
+
+The pass reads the preprocessed translation unit (what g++ -E printed for the
+kernel scan), so macros are expanded and __syncthreads() is the call
+`pyemu_barrier("file:line")`; it writes the block functions after the user's
+source, each identifier it uses protected from the user's macros, with #line
+directives that keep diagnostics at the user's lines.  Anything it cannot
+place raises Unsupported inside and the kernel keeps the fiber path.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from . import _regions_syntax as S
+from ._regions_syntax import Unsupported
+
+__all__ = ["Blocks", "generate", "block_expr", "own_errors", "drop_duplicates", "VERSION",
+           "DISABLE_MACRO"]
+
+BARRIER = "pyemu_barrier"
+DISABLE_MACRO = "PYEMU_NO_REGIONS"   # -DPYEMU_NO_REGIONS keeps every kernel on fibers
+PREFIX = "pyemu_rg_"
+VERSION = hashlib.sha256(b"".join(
+    p.read_bytes() for p in sorted(Path(__file__).parent.glob("_regions*.py")))).hexdigest()[:16]
+
+_DIMS = {"threadIdx": "t", "blockIdx": "bi", "blockDim": "bd", "gridDim": "gd"}
+_ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
+_KEYWORDS = {"return", "case", "sizeof", "alignof", "if", "while", "for", "switch", "do", "else",
+             "new", "delete", "throw", "co_return", "co_yield", "decltype", "typeid", "noexcept",
+             "static_cast", "const_cast", "reinterpret_cast", "dynamic_cast", "operator"} | \
+    S.TYPE_WORDS | S.CV_WORDS | S.STORAGE_WORDS
+_CASTS = {"static_cast", "const_cast", "reinterpret_cast"}
+# Functions of the CUDA headers and the C library that take their arguments by
+# value and have no effect but their result (or, for atomics and printf, one
+# through a pointer): a bare variable passed to them is read, not modified.
+_BY_VALUE = {
+    "pyemu_printf", "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
+    "atomicInc", "atomicDec", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor",
+    "min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs", "labs", "llabs",
+    "fabsf", "fabs", "fminf", "fmaxf", "fmin", "fmax", "sqrtf", "sqrt", "rsqrtf", "expf", "exp",
+    "logf", "log", "powf", "pow", "sinf", "cosf", "floorf", "ceilf", "floor", "ceil", "roundf",
+    "truncf", "__expf", "__logf", "__sinf", "__cosf", "__fdividef", "__powf", "__popc",
+    "__popcll", "__clz", "__ffs", "__float2int_rn", "__int2float_rn", "__mul24", "__umul24",
+    "make_int2", "make_int3", "make_int4", "make_uint2", "make_uint3", "make_uint4",
+    "make_float2", "make_float3", "make_float4", "make_double2"}
+# Pure functions allowed in uniform and recomputed expressions.
+_PURE = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs"}
+
+
+@dataclass
+class Blocks:
+    """What generate() made: the text to append after the user's source, and
+    for each kernel (qualified name) its block function or why it has none."""
+    text: str = ""
+    kernels: dict = field(default_factory=dict)   # qualified kernel -> qualified block function
+    skipped: dict = field(default_factory=dict)   # qualified kernel -> reason
+
+
+def generate(pre: str, marker: str, internal_root: Optional[str] = None) -> Blocks:
+    """Block functions for the barrier kernels of a preprocessed unit.
+
+    `pre` is the g++ -E output in which __global__ became `marker`;
+    `internal_root` is the directory of pyemu's own headers (functions
+    defined there are not the user's)."""
+    files: list = []
+    toks = S.tokenize(pre, files)
+    try:
+        groups = S.scan_unit(toks, marker)
+    except Unsupported as e:
+        return Blocks(skipped={"*": f"cannot read the unit: {e}"})
+    internal = (lambda f: internal_root is not None and files[f].startswith(str(internal_root)))
+    holders, poison = _barrier_holders(toks, groups, internal)
+    user_funcs = {g.name for g in groups if g.kind == "function" and not internal(toks[g.head[0]].file)}
+    unnamed = any(g.kind == "kernel" and g.name in ("", "::") for g in groups)
+    out = Blocks()
+    texts, failed = {}, set()
+    for g in groups:
+        if g.kind != "kernel" or g.name in ("", "::"):
+            continue
+        try:
+            if poison:
+                raise Unsupported(poison)
+            if any(t.text in holders for t in toks[g.body[0]:g.body[1]]):
+                raise Unsupported("it calls a function that reaches __syncthreads() or recurses")
+            k = _Kernel(toks, files, g, user_funcs)
+            if unnamed and k.template:
+                raise Unsupported("the unit specializes a kernel template")
+            text = k.generate()
+        except Unsupported as e:
+            failed.add(g.qualified)
+            out.skipped[g.qualified] = str(e)
+            continue
+        if text is not None:
+            texts.setdefault(g.qualified, []).append((g, text))
+    parts = []
+    for q, items in texts.items():
+        if q in failed:
+            out.skipped[q] = "an overload of it cannot be transformed"
+            continue
+        for g, text in items:
+            parts.append(_in_namespaces(toks, g, text))
+        out.kernels[q] = "::".join(q.split("::")[:-1] + [PREFIX + g.name])
+    if parts:
+        out.text = _protect(_PRELUDE + "".join(parts))
+    return out
+
+
+def block_expr(expr: str, kernels: dict) -> Optional[str]:
+    """The block function for a kernel entry's C++ expression ("::ns::k",
+    "reduce<256>"), or None when its kernel has none."""
+    e = expr.strip().lstrip("&").strip()
+    base, rest = (e.split("<", 1) + [""])[:2]
+    base = base.strip()
+    qual = base.lstrip(":").strip()
+    if qual not in kernels:
+        return None
+    lead = "::" if base.startswith("::") else ""
+    out = lead + kernels[qual]
+    return out + ("<" + rest if rest else "")
+
+
+# ------------------------------------------------------------ diagnostics
+
+_CONTEXT_RE = re.compile(r"^\S[^:]*: (?:In |At global scope)")
+_DIAG_RE = re.compile(r"^(\S[^:]*:\d+(?::\d+)?): (error|warning|note|fatal error): ?(.*)$")
+
+
+def _contexts(stderr: str) -> list:
+    """[(in_block_function, lines)] of g++'s output, split at context lines."""
+    out, cur, rg = [], [], False
+    for line in stderr.splitlines():
+        if _CONTEXT_RE.match(line):
+            if cur:
+                out.append((rg, cur))
+            cur, rg = [line], PREFIX in line
+        elif line.startswith("In file included from") or line.lstrip().startswith("from "):
+            if cur:
+                out.append((rg, cur))
+            cur, rg = [line], False
+        else:
+            cur.append(line)
+    if cur:
+        out.append((rg, cur))
+    return out
+
+
+def own_errors(stderr: str) -> bool:
+    """True when g++ failed on a block function in a way the kernel itself did
+    not (a bug of this pass): the caller then builds without block functions."""
+    mine, theirs = set(), set()
+    for rg, lines in _contexts(stderr):
+        for line in lines:
+            m = _DIAG_RE.match(line)
+            if m and m.group(2) in ("error", "fatal error"):
+                (mine if rg else theirs).add((m.group(1), m.group(3)))
+    return bool(mine - theirs)
+
+
+def drop_duplicates(stderr: str) -> str:
+    """g++'s output less what it said about block functions (the same
+    warnings and errors it gives for the kernels they copy)."""
+    if PREFIX not in stderr:
+        return stderr
+    keep = [line for rg, lines in _contexts(stderr) if not rg for line in lines]
+    return "\n".join(keep) + ("\n" if keep else "")
+
+
+# --------------------------------------------------------------- the unit
+
+def _barrier_holders(toks: list, groups: list, internal) -> tuple:
+    """(names of functions that reach a barrier or recurse, reason to skip
+    everything or '').
+
+    A kernel that calls them keeps the fiber path: a barrier in a function
+    needs it, and so does recursion, whose depth the fiber stacks bound
+    (PYEMU_STACK_SIZE) where a block function runs every thread on the
+    worker's own stack."""
+    holders, calls = set(), {}
+    for g in groups:
+        if g.kind == "kernel":
+            continue
+        names = {t.text for t in toks[g.body[0]:g.body[1]] if t.kind == "id"}
+        if names & {BARRIER, "pyemu_barrier_reduce"}:
+            if g.kind != "function" or g.name in ("", "::"):
+                return set(), "a class or a lambda outside the kernels reaches __syncthreads()"
+            holders.add(g.name)
+        elif g.kind == "function" and not internal(toks[g.head[0]].file):
+            calls.setdefault(g.name, set()).update(names)
+    for name in calls:           # functions that reach themselves
+        seen, todo = set(), [name]
+        while todo:
+            for callee in calls.get(todo.pop(), ()):
+                if callee in calls and callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+        if name in seen:
+            holders.add(name)
+    grew = True
+    while grew:
+        grew = False
+        for name, names in calls.items():
+            if name not in holders and names & holders:
+                holders.add(name)
+                grew = True
+    return holders, ""
+
+
+def _in_namespaces(toks: list, g: S.Group, text: str) -> str:
+    heads = [" ".join(t.text for t in toks[a:b]) for a, b in g.namespaces]
+    return "".join(h + " { " for h in heads) + text + " }" * len(heads) + "\n"
+
+
+def _protect(text: str) -> str:
+    """`text` between push/undef and pop of every identifier in it, so that
+    no macro of the user's source (or pyemu's headers) expands it again."""
+    names = sorted(set(re.findall(r"(?<![\w$\"])[A-Za-z_$][\w$]*", _strip_literals(text))))
+    push = "".join(f'#pragma push_macro("{n}")\n#undef {n}\n' for n in names)
+    pop = "".join(f'#pragma pop_macro("{n}")\n' for n in names)
+    diag = "".join(f'#pragma GCC diagnostic ignored "-W{w}"\n' for w in _QUIET)
+    return ("\n" + push + "#pragma GCC diagnostic push\n" + diag + text
+            + "\n#pragma GCC diagnostic pop\n" + pop)
+
+
+_QUIET = ("unused-variable", "unused-but-set-variable", "unused-parameter", "unused-function",
+          "unused-label", "unused-value", "shadow", "pragmas", "unknown-pragmas")
+
+
+def _strip_literals(text: str) -> str:
+    text = re.sub(r'^[ \t]*#[^\n]*', "", text, flags=re.M)
+    return re.sub(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', " ", text)
+
+
+_PRELUDE = """#line 1 "<pyemu-regions>"
+static void __attribute__((__noinline__, __cold__, __noreturn__, __unused__))
+pyemu_rg_exited(const char *pyemu_rg_site, const unsigned char *pyemu_rg_ex, unsigned pyemu_rg_n,
+                unsigned pyemu_rg_nexit) {
+    unsigned pyemu_rg_first = 0, pyemu_rg_live = 0;
+    while (pyemu_rg_first < pyemu_rg_n && !pyemu_rg_ex[pyemu_rg_first]) ++pyemu_rg_first;
+    while (pyemu_rg_live < pyemu_rg_n && pyemu_rg_ex[pyemu_rg_live]) ++pyemu_rg_live;
+    const pyemu_uint3 pyemu_rg_d = pyemu_tctx.blockDim;
+    pyemu_tctx.threadIdx.x = pyemu_rg_live % pyemu_rg_d.x;
+    pyemu_tctx.threadIdx.y = pyemu_rg_live / pyemu_rg_d.x % pyemu_rg_d.y;
+    pyemu_tctx.threadIdx.z = pyemu_rg_live / (pyemu_rg_d.x * pyemu_rg_d.y);
+    pyemu_barrier_diverged(pyemu_rg_site, pyemu_rg_first, pyemu_rg_nexit);
+}
+"""
+
+# -------------------------------------------------------------- variables
+
+
+@dataclass
+class _Var:
+    """A variable declared outside regions (a parameter, a declaration between
+    barriers or in the init of a loop that holds one)."""
+    name: str
+    order: int                 # token index of its name (params: negative)
+    decl: Optional[S.Decl]
+    d: Optional[S.Declarator]
+    where: str                 # 'param', 'chunk', 'forinit'
+    crossing: bool = True
+    kind: str = "private"      # uniform, remat, private, static, local
+    mods: int = 0              # modifications outside uniform updates
+    updates: list = field(default_factory=list)   # (lo, hi) right-hand sides of uniform updates
+    hoistable: bool = True
+    idx: int = 0               # number of its storage / typedef
+    const: bool = False        # its storage type lost a top-level const
+
+
+class _Kernel:
+    """One kernel: its analysis (variables, uniformity) and its block function."""
+
+    def __init__(self, toks: list, files: list, g: S.Group, user_funcs: set):
+        self.toks, self.files, self.g = toks, files, g
+        self.user_funcs = user_funcs
+        lo, hi = g.body
+        self.lo, self.hi = lo, hi
+        self.tmpl, self.params = S.kernel_parts(toks, g)
+        self.template = self.tmpl is not None
+
+    # ---------------------------------------------------------- analysis
+
+    def generate(self) -> Optional[str]:
+        toks, lo, hi = self.toks, self.lo, self.hi
+        ids = [t.text for t in toks[lo:hi] if t.kind == "id"]
+        if BARRIER not in ids:
+            return None
+        bad = {"pyemu_barrier_reduce": "__syncthreads_count/_and/_or",
+               "pyemu_first_thread_done": "pyemu_first_thread_done",
+               "__PRETTY_FUNCTION__": "__PRETTY_FUNCTION__"}
+        for w, why in bad.items():
+            if w in ids:
+                raise Unsupported(f"it uses {why}")
+        if any(w.startswith(PREFIX) for w in ids):
+            raise Unsupported(f"it uses names that start with {PREFIX}")
+        self._check_brackets()
+        self.param_vars = self._parse_params()
+        p = S.BodyParser(toks, {v.name for v in self.param_vars})
+        self.body = p.block(lo, hi)
+        self.decls = p.decls
+        self._check_statements()
+        self._collect_vars()
+        self._occurrences()
+        self._classify()
+        return _Gen(self).run()
+
+    def _check_brackets(self):
+        toks = self.toks
+        for j in range(self.lo, self.hi):
+            t = toks[j]
+            if t.text == "[":
+                prev = toks[j - 1]
+                if not (prev.text in (")", "]") or prev.kind in ("num", "str", "chr", "raw")
+                        or (prev.kind == "id" and prev.text not in _KEYWORDS)):
+                    raise Unsupported(f"a lambda or attribute at line {t.line}")
+            elif t.kind == "pragma" and not re.match(r"#\s*pragma\s+(unroll|GCC\s+unroll|GCC\s+ivdep|omp\s+simd)\b", t.text):
+                raise Unsupported(f"'{t.text}' in the kernel")
+
+    def _parse_params(self) -> list:
+        toks = self.toks
+        lo, hi = self.params
+        out = []
+        if hi - lo == 0 or (hi - lo == 1 and toks[lo].text == "void"):
+            return out
+        body_ids = {t.text for t in toks[self.lo:self.hi] if t.kind == "id"}
+        parser = S.BodyParser(toks, set())
+        for n, (a, b) in enumerate(S.split_top(toks, lo, hi, ",")):
+            d = parser.declaration(a, b)
+            if d is None or len(d.decls) != 1:
+                named = [t.text for t in toks[a:b] if t.kind == "id" and t.text in body_ids
+                         and t.text not in _KEYWORDS]
+                if named:
+                    raise Unsupported(f"cannot read parameter {n + 1}")
+                continue
+            dd = d.decls[0]
+            out.append(_Var(dd.name, -1000 + n, d, dd, "param"))
+        return out
+
+    def _check_statements(self):
+        barrier_at = set()
+        for st in S.walk(self.body):
+            if st.kind == "barrier":
+                barrier_at.add(st.lo)
+            if st.kind in ("goto", "label") and "case" not in st.flags:
+                raise Unsupported(f"goto or a label at line {self.toks[st.lo].line}")
+            if st.kind == "return" and st.hi - st.lo != 2:
+                raise Unsupported(f"return with a value at line {self.toks[st.lo].line}")
+            if st.kind == "other" and st.barrier:
+                raise Unsupported("a barrier in a statement pyemu cannot read")
+        for j in range(self.lo, self.hi):
+            if self.toks[j].text == BARRIER and j not in barrier_at:
+                raise Unsupported(f"a barrier inside an expression at line {self.toks[j].line}")
+        self._check_skeleton(self.body)
+
+    def _check_skeleton(self, stmts: list):
+        for st in stmts:
+            if not st.barrier:
+                continue
+            line = self.toks[st.lo].line
+            if st.kind in ("switch", "other", "label"):
+                raise Unsupported(f"a barrier inside a {st.kind} statement at line {line}")
+            if st.flags & {"constexpr", "condinit", "condecl", "rangefor"}:
+                raise Unsupported(f"a barrier inside an unusual {st.kind} at line {line}")
+            if st.kind in ("for", "while", "do") and _escapes(st.kids[0]):
+                raise Unsupported(f"break or continue in a loop that holds a barrier (line {line})")
+            for kid in st.kids:
+                self._check_skeleton(kid.kids if kid.kind == "compound" else [kid])
+
+    def _collect_vars(self):
+        """The variables declared outside regions, and which of them cross a barrier."""
+        self.vars = {}          # name_at -> _Var
+        for v in self.param_vars:
+            self.vars[v.order] = v
+
+        def block(stmts):
+            for i, st in enumerate(stmts):
+                if st.kind == "decl":
+                    nxt = next((k for k in range(i + 1, len(stmts)) if stmts[k].barrier), None)
+                    later = set()
+                    if nxt is not None:
+                        for k in stmts[nxt:]:
+                            later |= self._names(k.lo, k.hi)
+                    for dd in st.decl.decls:
+                        self.vars[dd.name_at] = _Var(dd.name, dd.name_at, st.decl, dd, "chunk",
+                                                     crossing=dd.name in later)
+                elif st.barrier:
+                    skeleton(st)
+
+        def skeleton(st):
+            if st.kind == "compound":
+                block(st.kids)
+                return
+            if st.kind == "for" and st.init is not None and st.init.kind == "decl":
+                for dd in st.init.decl.decls:
+                    self.vars[dd.name_at] = _Var(dd.name, dd.name_at, st.init.decl, dd, "forinit")
+            for kid in st.kids:
+                block(kid.kids) if kid.kind == "compound" else block([kid])
+
+        block(self.body)
+        counts = Counter(v.name for v in self.param_vars)
+        for d in self.decls:
+            counts.update(dd.name for dd in d.decls)
+        if self.tmpl:
+            counts.update(self._template_names())
+        self.declared = counts
+
+    def _template_names(self) -> list:
+        a, b = self.tmpl
+        toks, out = self.toks, []
+        for x, y in S.split_top(toks, a + 2, b - 1, ","):
+            names = [toks[j].text for j in range(x, y) if toks[j].kind == "id"
+                     and toks[j].text not in _KEYWORDS | {"typename", "class", "template"}
+                     and (j + 1 >= y or toks[j + 1].text not in ("::", "<"))]
+            stop = next((j for j in range(x, y) if toks[j].text == "="), y)
+            names = [toks[j].text for j in range(x, stop) if toks[j].text in names]
+            if names:
+                out.append(names[-1])
+        return out
+
+    def _names(self, lo: int, hi: int) -> set:
+        """Identifiers in toks[lo:hi] that name variables (not members)."""
+        toks, out = self.toks, set()
+        for j in range(lo, hi):
+            t = toks[j]
+            if t.kind == "id" and toks[j - 1].text not in (".", "->", "::") and (
+                    j + 1 >= len(toks) or toks[j + 1].text != "::"):
+                out.add(t.text)
+        return out
+
+    def _occurrences(self):
+        """Counts the modifications of each candidate variable; records the
+        uniform updates (`v = e`, `v += e`, `++v`, ... in the init or increment
+        of a loop that holds a barrier)."""
+        toks = self.toks
+        cands = {}
+        for v in self.vars.values():
+            cands.setdefault(v.name, []).append(v)
+        update_at = {}          # token index of the name -> rhs (lo, hi) or None
+        for st in S.walk(self.body):
+            if st.kind == "for" and st.barrier and "rangefor" not in st.flags:
+                ranges = [st.inc]
+                if st.init is not None and st.init.kind == "expr":
+                    ranges.append((st.init.lo, st.init.hi - 1))
+                for a, b in ranges:
+                    for x, y in S.split_top(toks, a, b, ","):
+                        u = _update(toks, x, y)
+                        if u is not None:
+                            update_at[u[0]] = u[1]
+        refs = set()
+        for d in self.decls:
+            for dd in d.decls:
+                if dd.is_ref or (d.words & {"auto"} and dd.ptr_texts & {"&", "&&"}):
+                    refs |= self._names(*dd.init) if dd.init_kind else set()
+        for st in S.walk(self.body):
+            if "rangefor" in st.flags:
+                refs |= self._names(st.lo, st.kids[0].lo)
+        parent = _paren_parents(toks, self.lo, self.hi)
+        decl_at = {v.order for v in self.vars.values()} | {
+            dd.name_at for d in self.decls for dd in d.decls}
+        for j in range(self.lo, self.hi):
+            t = toks[j]
+            if t.kind != "id" or t.text not in cands or j in decl_at:
+                continue
+            if toks[j - 1].text in (".", "->", "::") or toks[j + 1].text == "::":
+                continue
+            vs = cands[t.text]
+            if j in update_at:
+                for v in vs:
+                    v.updates.append(update_at[j])
+                continue
+            if t.text in refs or self._modifies(j, parent):
+                for v in vs:
+                    v.mods += 1
+
+    def _modifies(self, j: int, parent: dict) -> bool:
+        toks = self.toks
+        prev, prev2 = toks[j - 1], toks[j - 2]
+        if prev.text in ("++", "--"):
+            return True
+        if prev.text == "&" and not _value_end(prev2):
+            return True
+        k = j + 1                      # skip .member and [index] chains
+        while toks[k].text in (".", "["):
+            k = S.match(toks, k) + 1 if toks[k].text == "[" else k + 2
+        nxt = toks[k].text
+        if nxt in _ASSIGN or nxt in ("++", "--"):
+            return True
+        if k > j + 1 and nxt == "(":
+            return True                # a method call
+        if prev.text in ("(", ",") and nxt in (")", ","):
+            open_at = parent.get(j)
+            if open_at is not None and not self._safe_call(open_at):
+                return True
+        return False
+
+    def _safe_call(self, open_at: int) -> bool:
+        """True when the '(' at open_at is not a call, or a call that takes its
+        arguments by value."""
+        toks = self.toks
+        before = toks[open_at - 1]
+        if before.text == ">":
+            depth, k = 0, open_at - 1
+            while k > self.lo:
+                depth += {">": 1, ">>": 2, "<": -1}.get(toks[k].text, 0)
+                if depth <= 0:
+                    break
+                k -= 1
+            name = toks[k - 1].text
+            return name in _CASTS
+        if before.kind != "id":
+            return before.text not in (")", "]")
+        w = before.text
+        if w in ("if", "while", "for", "switch", "return", "sizeof", "alignof", "decltype") \
+                or w in S.TYPE_WORDS:
+            return True
+        if toks[open_at - 2].text in (".", "->"):
+            return False
+        return w in _BY_VALUE and w not in self.user_funcs
+
+    def _classify(self):
+        """uniform / remat / private / static / local for every variable."""
+        vs = sorted(self.vars.values(), key=lambda v: v.order)
+        for v in vs:
+            d = v.d
+            if v.where == "chunk" and not v.crossing:
+                v.kind = "local"
+                continue
+            if v.decl is not None and v.decl.is_static and v.where != "param":
+                v.kind = "static"
+                continue
+            if v.where == "chunk":
+                v.hoistable = self._hoistable(v)
+        simple = lambda v: (v.kind not in ("local", "static") and self.declared[v.name] == 1
+                            and not v.d.is_ref and v.d.suffix[0] == v.d.suffix[1])
+        uni = {v.name: v for v in vs if simple(v) and v.mods == 0 and (
+            v.where == "param" or (v.hoistable and (v.d.init_kind == "" or (
+                v.d.init_kind == "=" and self.toks[v.d.init[0]].text != "{"))))}
+        tnames = set(self._template_names()) if self.tmpl else set()
+        changed = True
+        while changed:
+            changed = False
+            for name, v in list(uni.items()):
+                ok = set(uni) | tnames
+                if v.where != "param" and v.d.init_kind and not self._pure(*v.d.init, ok, False):
+                    del uni[name]
+                    changed = True
+                elif any(r is not None and not self._pure(*r, ok, False) for r in v.updates):
+                    del uni[name]
+                    changed = True
+        for v in uni.values():
+            v.kind = "uniform"
+        consts = {v.name for v in uni.values() if not v.updates} | tnames
+        rem = {v.name: v for v in vs if v.kind == "private" and simple(v) and v.where != "param"
+               and v.mods == 0 and not v.updates and v.d.init_kind == "="
+               and self.toks[v.d.init[0]].text != "{"}
+        changed = True
+        while changed:
+            changed = False
+            for name, v in list(rem.items()):
+                if not self._pure(*v.d.init, consts | set(rem), True):
+                    del rem[name]
+                    changed = True
+        for v in rem.values():
+            v.kind = "remat"
+        n = 0
+        for v in vs:
+            if v.kind in ("private", "remat"):
+                auto = "auto" in v.decl.words
+                if v.kind == "private":
+                    if auto:
+                        raise Unsupported(f"'auto' variable '{v.name}' crosses a barrier")
+                    if v.d.is_ref:
+                        raise Unsupported(f"reference '{v.name}' crosses a barrier")
+                    if v.d.init_kind and v.d.suffix[0] != v.d.suffix[1]:
+                        raise Unsupported(f"initialized array '{v.name}' crosses a barrier")
+                    if v.where == "param" and v.d.suffix[0] != v.d.suffix[1]:
+                        raise Unsupported(f"array parameter '{v.name}' is modified")
+                v.idx = n
+                n += 1
+
+    def _hoistable(self, v: _Var) -> bool:
+        """A declaration between barriers can move before its region's thread
+        loop when nothing earlier in the region returns or names it."""
+        toks = self.toks
+        start = self._chunk_start(v.order)
+        for j in range(start, v.order):
+            if toks[j].text == "return" or (toks[j].text == v.name and toks[j - 1].text not in (".", "->", "::")):
+                return False
+        return True
+
+    def _chunk_start(self, at: int) -> int:
+        """Index of the first token of the region statement list that holds token `at`."""
+        best = self.lo
+
+        def visit(stmts):
+            nonlocal best
+            for i, st in enumerate(stmts):
+                if st.lo <= at < st.hi:
+                    if st.barrier:
+                        for kid in st.kids:
+                            visit(kid.kids if kid.kind == "compound" else [kid])
+                        return
+                    k = i
+                    while k > 0 and not stmts[k - 1].barrier:
+                        k -= 1
+                    best = stmts[k].lo
+                    return
+
+        visit(self.body)
+        return best
+
+    def _pure(self, lo: int, hi: int, names: set, allow_tid: bool) -> bool:
+        """True when toks[lo:hi] is an expression without effects or memory
+        reads, over `names`, literals and the block's indices (threadIdx only
+        when allow_tid)."""
+        toks = self.toks
+        j = lo
+        while j < hi:
+            t, w = toks[j], toks[j].text
+            dim = _dim_at(toks, j, hi)
+            if dim is not None:
+                if dim[0] == "threadIdx" and not allow_tid:
+                    return False
+                j += 7
+                continue
+            if t.kind in ("num", "chr"):
+                pass
+            elif t.kind == "id":
+                nxt = toks[j + 1].text if j + 1 < hi else ""
+                if w in names and nxt != "(":
+                    pass
+                elif w in S.TYPE_WORDS | S.CV_WORDS | _CASTS | {"sizeof", "true", "false", "nullptr"}:
+                    pass
+                elif w in _PURE and nxt == "(" and w not in self.user_funcs \
+                        and toks[j - 1].text not in (".", "->"):
+                    pass
+                elif w == "pyemu_tctx" and [x.text for x in toks[j + 1:j + 3]] in (
+                        [".", "dyn_smem_base"], [".", "dyn_smem"]) and not allow_tid:
+                    j += 3
+                    continue
+                else:
+                    return False
+            elif t.kind == "op":
+                if w in _ASSIGN or w in ("++", "--", "[", "->", "{", "}", ";", ".*", "->*"):
+                    return False
+                if w in ("*", "&") and not _value_end(toks[j - 1]):
+                    if j == lo or toks[j - 1].text not in S.TYPE_WORDS | S.CV_WORDS | {"*"}:
+                        return False
+                if w == ".":
+                    prev = toks[j - 1]
+                    if not (prev.text == ")" or (prev.kind == "id" and prev.text in names)):
+                        return False
+                    j += 2
+                    continue
+            else:
+                return False
+            j += 1
+        return True
+
+
+def _update(toks: list, x: int, y: int):
+    """(index of v, rhs (lo, hi) or None) when toks[x:y] is `v op= e`, `++v`, ..."""
+    if y - x == 2:
+        a, b = toks[x], toks[x + 1]
+        if a.kind == "id" and b.text in ("++", "--"):
+            return x, None
+        if b.kind == "id" and a.text in ("++", "--"):
+            return x + 1, None
+    if y - x >= 3 and toks[x].kind == "id" and toks[x + 1].text in _ASSIGN:
+        return x, (x + 2, y)
+    return None
+
+
+def _value_end(t) -> bool:
+    """True when an expression can end with token t (so a following * or & is binary)."""
+    return t.kind in ("num", "str", "chr", "raw") or t.text in (")", "]") or (
+        t.kind == "id" and t.text not in _KEYWORDS)
+
+
+def _paren_parents(toks: list, lo: int, hi: int) -> dict:
+    """{token index: index of the '(' it lies directly in}."""
+    out, stack = {}, []
+    for j in range(lo, hi):
+        t = toks[j].text
+        if stack and stack[-1] is not None:
+            out[j] = stack[-1]
+        if t in ("(", "[", "{"):
+            stack.append(j if t == "(" else None)
+        elif t in (")", "]", "}") and stack:
+            stack.pop()
+    return out
+
+
+def _dim_at(toks: list, j: int, hi: int):
+    """(builtin, component) when toks[j:j+7] is `( pyemu_tctx . threadIdx ) . x`."""
+    if j + 7 > hi or toks[j].text != "(" or toks[j + 1].text != "pyemu_tctx":
+        return None
+    w = [t.text for t in toks[j + 2:j + 7]]
+    if w[0] == "." and w[1] in _DIMS and w[2] == ")" and w[3] == "." and w[4] in ("x", "y", "z"):
+        return w[1], w[4]
+    return None
+
+
+def _escapes(st: S.Stmt) -> bool:
+    """True when a break or continue inside st leaves it (targets an outer loop)."""
+    if st.kind in ("break", "continue"):
+        return True
+    if st.kind in ("for", "while", "do", "switch"):
+        return st.kind == "switch" and any(_escapes_continue(k) for k in st.kids)
+    return any(_escapes(k) for k in st.kids)
+
+
+def _escapes_continue(st: S.Stmt) -> bool:
+    if st.kind == "continue":
+        return True
+    if st.kind in ("for", "while", "do"):
+        return False
+    return any(_escapes_continue(k) for k in st.kids)
+
+
+from ._regions_gen import _Gen  # noqa: E402  (the code generator uses the helpers above)

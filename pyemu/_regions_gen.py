@@ -1,0 +1,478 @@
+"""Code generation for pyemu._regions: one kernel's block function.
+
+_Gen walks the statement tree that _regions._Kernel analysed.  Statements
+that hold a barrier (the skeleton) are written once per block; runs of
+statements between barriers (regions) are wrapped in a loop over the block's
+threads.  User tokens keep their file and line through #line directives;
+everything pyemu adds goes on the line of the user token before it.
+"""
+from __future__ import annotations
+
+from . import _regions_syntax as S
+from ._regions import PREFIX as P, Unsupported, _dim_at, _update, _Kernel, _Var
+
+_STORAGE = S.STORAGE_WORDS
+
+
+def _cstr(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class _Gen:
+    """Writes the block function of one analysed kernel."""
+
+    def __init__(self, k: _Kernel):
+        self.k, self.toks, self.files = k, k.toks, k.files
+        self.parts: list = []
+        self.file, self.line = None, 0
+        self.label = 0            # numbers labels and condition variables
+        self.cur_label = None     # the label a `return` jumps to (inside a region)
+        self.has_return = any(st.kind == "return" for st in S.walk(k.body))
+
+    # ------------------------------------------------------------ output
+
+    def raw(self, s: str):
+        self.parts.append(" " + s)
+
+    def tok(self, t, text=None):
+        if t.kind == "pragma":
+            self.parts.append(f"\n#line {t.line} {_cstr(self.files[t.file])}\n{t.text}\n")
+            self.file = None
+            return
+        if self.file != t.file or t.line < self.line or t.line > self.line + 8:
+            self.parts.append(f"\n#line {t.line} {_cstr(self.files[t.file])}\n")
+            self.file, self.line = t.file, t.line
+        elif t.line > self.line:
+            self.parts.append("\n" * (t.line - self.line))
+            self.line = t.line
+        self.parts.append(" " + (t.text if text is None else text))
+        self.line += t.text.count("\n")
+
+    def emit(self, lo: int, hi: int, thread: bool = False, skip=()):
+        """User tokens lo..hi: the block's indices become locals, `return`
+        (in a region) marks the thread as exited."""
+        toks, j = self.toks, lo
+        while j < hi:
+            t = toks[j]
+            dim = _dim_at(toks, j, hi)
+            if dim is not None and toks[j - 1].text != "&":
+                name = {"threadIdx": "t", "blockIdx": "bi", "blockDim": "bd", "gridDim": "gd"}[dim[0]]
+                self.tok(t, f"{P}{name}{dim[1]}")
+                j += 7
+                continue
+            if t.text in ("__func__", "__FUNCTION__"):
+                self.tok(t, _cstr(self.k.g.name))
+            elif t.text == "return" and thread:
+                self.tok(t, f"{{ {P}ex[{P}lin] = 1; ++{P}nexit; goto {P}l{self.cur_label}; }}")
+                j += 2
+                continue
+            elif j not in skip:
+                self.tok(t)
+            j += 1
+
+    # ------------------------------------------------------- the function
+
+    def run(self) -> str:
+        k = self.k
+        self.parts.append("\n")
+        if k.tmpl:
+            self.emit(*k.tmpl)
+        self.raw(f"static void {P}{k.g.name} (")
+        self.emit(*k.params)
+        self.raw(") {")
+        self.prologue()
+        self.block(k.body, [{v.name: v for v in k.param_vars}])
+        self.raw("}")
+        return "".join(self.parts)
+
+    def prologue(self):
+        self.raw(f"pyemu_thread_ctx &{P}c = pyemu_tctx;")
+        for short, member in (("bd", "blockDim"), ("bi", "blockIdx"), ("gd", "gridDim")):
+            self.raw(f"const unsigned {P}{short}x = {P}c.{member}.x, {P}{short}y = {P}c.{member}.y, "
+                     f"{P}{short}z = {P}c.{member}.z;")
+        self.raw(f"const unsigned {P}n = {P}bdx * {P}bdy * {P}bdz;")
+        vs = sorted((v for v in self.k.vars.values() if v.kind in ("private", "remat")),
+                    key=lambda v: v.idx)
+        for v in vs:
+            if "auto" not in v.decl.words:
+                self.typedef(v)
+        for v in vs:
+            if v.kind == "private":
+                t = f"{P}t{v.idx}"
+                self.raw(f"{t} *const {P}p{v.idx} = static_cast<{t} *>(__builtin_alloca_with_align("
+                         f"sizeof({t}) * {P}n, (alignof({t}) > 64 ? 8 * alignof({t}) : 512)));")
+                if v.where == "param":
+                    self.raw(f"for (unsigned {P}i = 0; {P}i < {P}n; ++{P}i) {P}p{v.idx}[{P}i] = {v.name};")
+        if self.has_return:
+            self.raw(f"unsigned char *const {P}ex = static_cast<unsigned char *>(__builtin_alloca({P}n));"
+                     f" __builtin_memset({P}ex, 0, {P}n); unsigned {P}nexit = 0;")
+
+    def typedef(self, v: _Var):
+        """typedef of a variable's declared type (less storage class, and less
+        a top-level const for private copies, which are assigned)."""
+        toks = self.toks
+        lo, hi = v.decl.spec
+        plo, phi = v.d.ptr
+        strip = v.kind == "private"
+        last_ptr = max((j for j in range(plo, phi) if toks[j].text in ("*", "&", "&&")), default=None)
+        skip = set()
+        depth = 0
+        for j in range(lo, hi):
+            w = toks[j].text
+            depth += (w == "<") - (w == ">") - 2 * (w == ">>")
+            if w in _STORAGE:
+                skip.add(j)
+            elif strip and w == "const" and depth == 0 and last_ptr is None:
+                skip.add(j)
+                v.const = True
+        if strip and last_ptr is not None:
+            for j in range(last_ptr + 1, phi):
+                if toks[j].text == "const":
+                    skip.add(j)
+                    v.const = True
+        self.raw("typedef")
+        self.emit(lo, hi, skip=skip)
+        self.emit(plo, phi, skip=skip)
+        self.raw(f"{P}t{v.idx}")
+        self.emit(*v.d.suffix)
+        self.raw(";")
+
+    # ----------------------------------------------------------- skeleton
+
+    @staticmethod
+    def lookup(chain: list, name: str):
+        for scope in reversed(chain):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def block(self, stmts: list, chain: list):
+        chain = chain + [{}]
+        i = 0
+        while i < len(stmts):
+            if stmts[i].barrier:
+                self.skeleton(stmts[i], chain)
+                i += 1
+                continue
+            j = i
+            while j < len(stmts) and not stmts[j].barrier:
+                j += 1
+            self.region(stmts[i:j], chain)
+            i = j
+
+    def sub(self, st: S.Stmt, chain: list):
+        self.block(st.kids if st.kind == "compound" else [st], chain)
+
+    def site(self, st: S.Stmt):
+        b = next(x for x in S.walk([st]) if x.kind == "barrier")
+        self.emit(*b.cond)
+
+    def skeleton(self, st: S.Stmt, chain: list):
+        if st.kind == "barrier":
+            if self.has_return:
+                self.raw(f"if ({P}nexit) {P}exited(")
+                self.emit(*st.cond)
+                self.raw(f", {P}ex, {P}n, {P}nexit);")
+            return
+        if st.kind == "compound":
+            self.raw("{")
+            self.block(st.kids, chain)
+            self.raw("}")
+        elif st.kind == "if":
+            c = self.condition(st, chain)
+            self.raw("if (")
+            self.emit(*st.cond) if c is None else self.raw(c)
+            self.raw(") {")
+            self.sub(st.kids[0], chain)
+            self.raw("}")
+            if len(st.kids) > 1:
+                self.raw("else {")
+                self.sub(st.kids[1], chain)
+                self.raw("}")
+        elif st.kind == "while":
+            if self.uniform(st.cond, chain):
+                self.raw("while (")
+                self.emit(*st.cond)
+                self.raw(") {")
+            else:
+                self.raw("for (;;) {")
+                c = self.condition(st, chain)
+                self.raw(f"if (!{c}) break;")
+            self.sub(st.kids[0], chain)
+            self.raw("}")
+        elif st.kind == "do":
+            if self.uniform(st.cond, chain):
+                self.raw("do {")
+                self.sub(st.kids[0], chain)
+                self.raw("} while (")
+                self.emit(*st.cond)
+                self.raw(");")
+            else:
+                self.label += 1
+                c = f"{P}c{self.label}"
+                self.raw(f"bool {c} = false; do {{")
+                self.sub(st.kids[0], chain)
+                self.check(st, chain, c, declare=False)
+                self.raw(f"}} while ({c});")
+        elif st.kind == "for":
+            self.for_loop(st, chain)
+        else:
+            raise Unsupported(f"a barrier inside {st.kind}")
+
+    def for_loop(self, st: S.Stmt, chain: list):
+        toks = self.toks
+        scope = {}
+        chain = chain + [scope]
+        self.raw("{")
+        init = st.init
+        if init.kind == "decl":
+            for dd in init.decl.decls:
+                v = self.k.vars[dd.name_at]
+                if v.kind == "uniform":
+                    self.emit(*init.decl.spec)
+                    self.emit(*dd.whole)
+                    self.raw(";")
+                elif v.kind == "private" and dd.init_kind:
+                    names = self.k._names(*dd.whole)
+                    self.thread_loop(chain, names, lambda v=v: self.assign_init(v))
+                scope[v.name] = v
+        elif init.kind == "expr":
+            self.updates(init.lo, init.hi - 1, chain)
+        lo, hi = st.inc
+        parts = S.split_top(toks, lo, hi, ",") if lo < hi else []
+        if self.uniform(st.cond, chain) and all(self.uniform_update(a, b, chain) for a, b in parts):
+            self.raw("for (;")
+            self.emit(*st.cond)
+            self.raw(";")
+            self.emit(lo, hi)
+            self.raw(") {")
+            self.sub(st.kids[0], chain)
+            self.raw("}")
+        else:
+            self.raw("for (;;) {")
+            if st.cond[0] < st.cond[1]:
+                c = self.condition(st, chain)
+                if c is None:
+                    self.raw("if (!(")
+                    self.emit(*st.cond)
+                    self.raw(")) break;")
+                else:
+                    self.raw(f"if (!{c}) break;")
+            self.sub(st.kids[0], chain)
+            self.updates(lo, hi, chain)
+            self.raw("}")
+        self.raw("}")
+
+    def uniform_names(self, chain: list) -> set:
+        names = set(self.k._template_names()) if self.k.tmpl else set()
+        seen = set()
+        for scope in reversed(chain):
+            for name, v in scope.items():
+                if name not in seen:
+                    seen.add(name)
+                    if v.kind == "uniform":
+                        names.add(name)
+        return names
+
+    def uniform(self, rng: tuple, chain: list) -> bool:
+        lo, hi = rng
+        return lo == hi or self.k._pure(lo, hi, self.uniform_names(chain), False)
+
+    def uniform_update(self, a: int, b: int, chain: list) -> bool:
+        u = _update(self.toks, a, b)
+        if u is None:
+            return False
+        v = self.lookup(chain, self.toks[u[0]].text)
+        return v is not None and v.kind == "uniform" and (
+            u[1] is None or self.k._pure(*u[1], self.uniform_names(chain), False))
+
+    def updates(self, lo: int, hi: int, chain: list):
+        """A loop init or increment: uniform updates once, the rest per thread."""
+        if lo >= hi:
+            return
+        pending = []
+        for a, b in S.split_top(self.toks, lo, hi, ",") + [None]:
+            if b is not None and not self.uniform_update(a, b, chain):
+                pending.append((a, b))
+                continue
+            if pending:
+                names = set().union(*(self.k._names(x, y) for x, y in pending))
+                todo = list(pending)
+
+                def body(todo=todo):
+                    for x, y in todo:
+                        self.emit(x, y, thread=True)
+                        self.raw(";")
+                self.thread_loop(chain, names, body)
+                pending = []
+            if b is not None:
+                self.emit(a, b)
+                self.raw(";")
+
+    def condition(self, st: S.Stmt, chain: list):
+        """None when st's condition is uniform (emit it as it is), else the
+        name of a bool that every thread's evaluation agreed on."""
+        if self.uniform(st.cond, chain):
+            return None
+        self.label += 1
+        c = f"{P}c{self.label}"
+        self.check(st, chain, c, declare=True)
+        return c
+
+    def check(self, st: S.Stmt, chain: list, c: str, declare: bool):
+        n = self.label
+        if declare:
+            self.raw(f"bool {c} = false;")
+        self.raw(f"{{ bool {P}f{n} = true; unsigned {P}r{n} = 0;")
+
+        def body():
+            self.raw(f"const bool {P}v = static_cast<bool>((")
+            self.emit(*st.cond, thread=True)
+            self.raw(f")); if ({P}f{n}) {{ {c} = {P}v; {P}f{n} = false; {P}r{n} = {P}lin; }} "
+                     f"else if ({P}v != {c}) pyemu_barrier_diverged(")
+            self.site(st)
+            self.raw(f", {P}r{n}, 0);")
+        self.thread_loop(chain, self.k._names(*st.cond), body)
+        self.raw("}")
+
+    # ------------------------------------------------------------- regions
+
+    def thread_loop(self, chain: list, names: set, body, label: bool = False):
+        """`body` once per thread of the block, the variables in `names` bound."""
+        self.raw(f"{{ unsigned {P}lin = 0; for (unsigned {P}tz = 0; {P}tz < {P}bdz; ++{P}tz) {{ "
+                 f"{P}c.threadIdx.z = {P}tz; for (unsigned {P}ty = 0; {P}ty < {P}bdy; ++{P}ty) {{ "
+                 f"{P}c.threadIdx.y = {P}ty; for (unsigned {P}tx = 0; {P}tx < {P}bdx; "
+                 f"++{P}tx, ++{P}lin) {{ {P}c.threadIdx.x = {P}tx;")
+        if self.has_return:
+            self.raw(f"if ({P}ex[{P}lin]) continue;")
+        self.raw("{")
+        for v in self.bindings(chain, names):
+            self.bind(v)
+        body()
+        self.raw("}")
+        if label:
+            self.raw(f"{P}l{self.cur_label}: ;")
+        self.raw("} } } }")
+
+    def bindings(self, chain: list, names: set) -> list:
+        """The private and recomputed variables a region needs, dependencies first."""
+        out, todo = {}, list(names)
+        while todo:
+            v = self.lookup(chain, todo.pop())
+            if v is None or v.kind not in ("private", "remat") or id(v) in out:
+                continue
+            out[id(v)] = v
+            if v.kind == "remat":
+                todo.extend(self.k._names(*v.d.init))
+        return sorted(out.values(), key=lambda v: v.order)
+
+    def bind(self, v: _Var):
+        if v.kind == "private":
+            const = " const" if v.const else ""
+            self.raw(f"{P}t{v.idx}{const} &{v.name} = {P}p{v.idx}[{P}lin];")
+        else:
+            self.raw("auto" if "auto" in v.decl.words else f"{P}t{v.idx}")
+            self.raw(f"{v.name} = (")
+            self.emit(*v.d.init, thread=True)
+            self.raw(");")
+
+    def assign_init(self, v: _Var):
+        """Stores the initial value of a private variable in its copy."""
+        d = v.d
+        self.raw(f"{P}p{v.idx}[{P}lin] =")
+        if d.init_kind == "=" and self.toks[d.init[0]].text != "{":
+            self.raw("(")
+            self.emit(*d.init, thread=True)
+            self.raw(");")
+        elif d.init_kind == "=":
+            self.raw(f"{P}t{v.idx}")
+            self.emit(*d.init, thread=True)
+            self.raw(";")
+        else:
+            self.raw(f"{P}t{v.idx} " + d.init_kind)
+            self.emit(*d.init, thread=True)
+            self.raw((")" if d.init_kind == "(" else "}") + ";")
+
+    def region(self, stmts: list, chain: list):
+        """Statements between barriers: hoisted declarations, then a thread loop."""
+        k, scope = self.k, chain[-1]
+        stmts = list(stmts)
+        while stmts and stmts[-1].kind == "pragma":
+            stmts.pop()
+        pre, items, own, inside = [], [], [], set()
+        for st in stmts:
+            if st.kind != "decl":
+                items.append(st)
+                continue
+            vs = [k.vars[dd.name_at] for dd in st.decl.decls]
+            own += vs
+            if st.decl.is_static and any(v.crossing for v in vs):
+                refs = k._names(st.lo, st.hi) - {v.name for v in vs}
+                if not all(k._hoistable(v) for v in vs) or refs & inside:
+                    raise Unsupported(f"a static declaration at line {self.toks[st.lo].line} "
+                                      "cannot move out of its region")
+                pre.append(("stmt", st, None))
+                continue
+            for v in vs:
+                if v.kind == "uniform":
+                    pre.append(("decl", st, v))
+                else:
+                    inside.add(v.name)
+            if any(v.kind != "uniform" for v in vs):
+                items.append(st)
+        for what, st, v in pre:
+            if what == "stmt":
+                self.emit(st.lo, st.hi)
+            else:
+                self.emit(*st.decl.spec)
+                self.emit(*v.d.whole)
+                self.raw(";")
+        live = [st for st in items if st.kind not in ("empty", "pragma") and not (
+            st.kind == "decl" and all(k.vars[dd.name_at].kind in ("uniform", "remat") or (
+                k.vars[dd.name_at].kind == "private" and not dd.init_kind)
+                for dd in st.decl.decls))]
+        if live:
+            names = set().union(*(k._names(st.lo, st.hi) for st in items))
+            ret = any(x.kind == "return" for x in S.walk(items))
+            if ret:
+                self.label += 1
+                self.cur_label = self.label
+            bound = {v.name for v in self.bindings(chain, names)}
+            self.thread_loop(chain, names, lambda: self.region_body(items, bound), label=ret)
+            if ret:
+                self.raw(f"if ({P}nexit == {P}n) return;")
+        for v in own:
+            if v.kind != "local":
+                scope[v.name] = v
+
+    def region_body(self, items: list, bound: set):
+        opened = 0
+        k = self.k
+        for st in items:
+            if st.kind != "decl":
+                self.emit(st.lo, st.hi, thread=True)
+                continue
+            vs = [k.vars[dd.name_at] for dd in st.decl.decls]
+            if all(v.kind in ("local", "remat") for v in vs):
+                if any(v.name in bound for v in vs):
+                    self.raw("{")
+                    opened += 1
+                self.emit(st.lo, st.hi, thread=True)
+                bound |= {v.name for v in vs}
+                continue
+            for v in vs:
+                if v.kind == "private":
+                    self.raw("{")
+                    opened += 1
+                    if v.d.init_kind:
+                        self.assign_init(v)
+                    self.bind(v)
+                elif v.kind in ("local", "remat"):
+                    if v.name in bound:
+                        self.raw("{")
+                        opened += 1
+                    self.emit(*st.decl.spec, thread=True)
+                    self.emit(*v.d.whole, thread=True)
+                    self.raw(";")
+                bound.add(v.name)
+        self.raw("}" * opened)
