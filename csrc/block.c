@@ -179,6 +179,24 @@ static __attribute__((noinline, cold, noreturn)) void return_while_waiting(pyemu
                       "barrier", w->arrived, a, w->site);
 }
 
+/* A block function (a kernel run region by region, see abi.h) found the block
+ * split at a barrier. */
+PYEMU_API void pyemu_barrier_diverged(const char *site, unsigned int other, unsigned int exited)
+{
+    pyemu_worker *w = pyemu_self;
+    char a[48];
+    describe_thread(w, other, a, sizeof a);
+    if (exited)
+        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                          "__syncthreads() at %s is reached by this thread, but %u thread(s) of the "
+                          "block, the first %s, returned without reaching it; every thread of a block "
+                          "must reach the same barrier", site, exited, a);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                      "this thread and thread %s of the block take different ways at a branch or "
+                      "loop around __syncthreads() at %s; every thread of a block must reach the "
+                      "same barrier", a, site);
+}
+
 /* The first barrier of a block, reached by thread 0 in plain mode: from now
  * on the block runs as fibers.  Returns 1 if the block has a single thread. */
 static __attribute__((noinline)) int first_barrier(pyemu_worker *w, const char *site)

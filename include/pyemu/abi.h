@@ -85,6 +85,14 @@ typedef struct pyemu_module_info {
 void pyemu_barrier(const char *site);
 /* A barrier that also reduces a predicate over the block: op 0 count, 1 and, 2 or. */
 int pyemu_barrier_reduce(const char *site, int pred, int op);
+/* Called by a kernel's block function (pyemu/_regions.py), which runs a block
+ * region by region between its barriers, without fibers: the barrier at
+ * `site` is reached by the thread pyemu_tctx.threadIdx names while `exited`
+ * threads of the block, the first of linear index `other`, returned before it;
+ * or, when `exited` is 0, this thread and thread `other` take different ways
+ * at a branch or loop around that barrier.  Fails the launch; never returns. */
+void pyemu_barrier_diverged(const char *site, unsigned int other, unsigned int exited)
+    __attribute__((noreturn));
 /* Called by run_block after thread 0 returned.  Returns 1 when the block runs
  * as a plain loop (go on with thread 1), 0 when the block already finished as
  * fibers. */
