@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-from . import _config
+from . import _config, _regions
 from ._compiler_cache import KernelCache, file_sha256
 from ._compiler_source import c_string, discover_kernels, rewrite_source
 
@@ -43,6 +43,7 @@ class CompiledModule:
     kernel_names: tuple  # as users look them up: "vecAdd", "reduce<256>"
     key: str             # cache key (hex)
     log: str             # compiler warnings and notes ('' if none)
+    block_kernels: tuple = ()  # kernels run region by region, without fibers (pyemu._regions)
 
 
 class CompileError(Exception):
@@ -249,14 +250,17 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
 _BAD_EXPR_RE = re.compile(r"[;{}#\"'\n\\]|//|/\*")
 
 
-def _generate(entries: list, source_name: str) -> str:
+def _generate(entries: list, source_name: str, blocks: Optional[dict] = None) -> str:
     """The code after the user's source: one entry per kernel and the table.
 
     Entry n is on line n + 1 of <pyemu-generated>; diagnostics rely on it.
+    `blocks` maps kernels to their block functions (pyemu._regions).
     """
     lines = [f"#line 1 {c_string(GENERATED_NAME)}"]
     for n, e in enumerate(entries):
-        lines.append(f"typedef ::pyemu_entry::pyemu_kernel<decltype(&{e.expr}), &{e.expr}> "
+        b = _regions.block_expr(e.expr, blocks or {})
+        extra = f", ::pyemu_entry::pyemu_block_fn<decltype(&{b}), &{b}> " if b else ""
+        lines.append(f"typedef ::pyemu_entry::pyemu_kernel<decltype(&{e.expr}), &{e.expr}{extra}> "
                      f"pyemu_k{n};")
     if entries:
         lines.append("static const pyemu_kernel_desc pyemu_kernels[] = {")
@@ -372,7 +376,8 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
     flags = _base_flags(d, root, opts)
     key_parts = [_abi_version(str(root)), dialect, source, source_name, list(opts.user),
                  opts.std, opts.opt, [str(e).strip() for e in exprs],
-                 _include_digest(str(root)), _cxx_version(cxx), _cpu_id(), flags]
+                 _include_digest(str(root)), _cxx_version(cxx), _cpu_id(), flags,
+                 _regions.VERSION]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()
     notes = "".join(f"note: ignoring nvcc-only option '{o}'\n" for o in opts.ignored)
     cache = KernelCache(_config.cache_dir())
@@ -380,14 +385,15 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
     entry = cache.load(key)
     if entry is not None and _deps_unchanged(entry.meta.get("deps", {})):
         return CompiledModule(str(entry.so_path), tuple(entry.meta["kernel_names"]), key,
-                              notes + entry.meta.get("log", ""))
+                              notes + entry.meta.get("log", ""),
+                              tuple(entry.meta.get("block_kernels", ())))
 
     with cache.staging() as tmp:
-        so, names, log, deps = _build(source, source_name, d, root, cxx, flags, opts, exprs,
-                                      Path(tmp), fail)
+        so, names, log, deps, blocked = _build(source, source_name, d, root, cxx, flags, opts,
+                                               exprs, Path(tmp), fail)
         entry = cache.store(key, so, {"kernel_names": names, "log": log, "deps": deps,
-                                      "source_name": source_name})
-    return CompiledModule(str(entry.so_path), tuple(names), key, notes + log)
+                                      "source_name": source_name, "block_kernels": blocked})
+    return CompiledModule(str(entry.so_path), tuple(names), key, notes + log, tuple(blocked))
 
 
 def _deps_unchanged(deps: dict) -> bool:
@@ -399,7 +405,8 @@ def _deps_unchanged(deps: dict) -> bool:
 
 
 def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
-    """Scans, generates and compiles in `tmp`; returns (so, names, log, deps)."""
+    """Scans, generates and compiles in `tmp`; returns (so, names, log, deps,
+    names of the kernels with block functions)."""
     rewritten = rewrite_source(source, source_name) if d.rewrite_shared else source
     if not rewritten.endswith("\n"):
         rewritten += "\n"
@@ -424,15 +431,28 @@ def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fai
     log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
                   "it is not exported\n" for k in kernels if not k.defined and not k.template)
 
-    (tmp / _TU_NAME).write_text(head + rewritten + _generate(entries, source_name))
+    blocks = _regions.Blocks()
+    if d is _DIALECTS["cuda"] and not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO
+                                          for o in opts.user):
+        blocks = _regions.generate(r.stdout, d.marker, str(root))
     so = tmp / "module.so"
-    r = _run(cmd + ["-MMD", "-MF", "deps.d", "-x", "c++", _TU_NAME, "-o", so.name],
-             cwd=str(tmp))
-    diag = _clean_diagnostics(r.stderr, entries) if r.stderr.strip() else ""
+    for attempt in (blocks, _regions.Blocks()):
+        (tmp / _TU_NAME).write_text(head + rewritten + attempt.text
+                                    + _generate(entries, source_name, attempt.kernels))
+        r = _run(cmd + ["-MMD", "-MF", "deps.d", "-x", "c++", _TU_NAME, "-o", so.name],
+                 cwd=str(tmp))
+        blocks = attempt
+        # a block function that fails where its kernel does not is a bug of
+        # pyemu._regions: build again without block functions
+        if not (r.returncode != 0 and attempt.text and _regions.own_errors(r.stderr)):
+            break
+    stderr = _regions.drop_duplicates(r.stderr)
+    diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""
     if r.returncode != 0 or not so.is_file():
         raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
     deps = _read_deps(tmp / "deps.d", root, tmp)
-    return so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps
+    blocked = [e.name for e in entries if _regions.block_expr(e.expr, blocks.kernels)]
+    return so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps, blocked
 
 
 def _read_deps(path: Path, root: Path, tmp: Path) -> dict:

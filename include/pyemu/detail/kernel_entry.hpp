@@ -9,7 +9,9 @@
  *     in order, each parameter at the next multiple of its alignment;
  *   - one pyemu_param_desc per parameter (C spelling, kind, size, offset);
  *   - pyemu_run_thread(args): calls f once, for the thread the core has set;
- *   - pyemu_run_block(args): runs every thread of the block as a plain loop.
+ *   - pyemu_run_block(args): runs every thread of the block as a plain loop,
+ *     or calls the kernel's block function when a third argument,
+ *     pyemu_block_fn<decltype(&g), &g>, names one (pyemu/_regions.py).
  *
  * Rules this file keeps:
  *   - C++11 and later, since users may pass -std=c++11;
@@ -191,11 +193,16 @@ struct pyemu_nth_offset<0, pyemu_L> {
 
 /* ---- the entry points of one kernel ------------------------------------ */
 
-template <class pyemu_Sig, pyemu_Sig pyemu_F>
+/* The kernel's block function, when pyemu/_regions.py wrote one: it runs a
+ * whole block region by region between the barriers, without fibers. */
+template <class pyemu_Sig, pyemu_Sig pyemu_G>
+struct pyemu_block_fn {};
+
+template <class pyemu_Sig, pyemu_Sig pyemu_F, class pyemu_Block = void>
 struct pyemu_kernel;
 
-template <class pyemu_R, class... pyemu_P, pyemu_R (*pyemu_F)(pyemu_P...)>
-struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F> {
+template <class pyemu_R, class... pyemu_P, pyemu_R (*pyemu_F)(pyemu_P...), class pyemu_Block>
+struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F, pyemu_Block> {
     static_assert(pyemu_is_void<pyemu_R>::pyemu_value,
                   "pyemu: a __global__ function must return void");
 
@@ -210,15 +217,33 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F> {
     template <class pyemu_Seq> struct pyemu_impl;
     template <unsigned... pyemu_I>
     struct pyemu_impl<pyemu_seq<pyemu_I...> > {
-        /* Calls f with its arguments read from an aligned local copy. */
-        static inline __attribute__((__always_inline__)) void pyemu_call(const unsigned char *pyemu_b) {
+        /* Calls f (or g) with its arguments read from an aligned local copy. */
+        template <pyemu_R (*pyemu_G)(pyemu_P...)>
+        static inline __attribute__((__always_inline__)) void pyemu_call_with(const unsigned char *pyemu_b) {
             (void)pyemu_b;
-            pyemu_F(*reinterpret_cast<const pyemu_P *>(
+            pyemu_G(*reinterpret_cast<const pyemu_P *>(
                 pyemu_b + pyemu_nth_offset<pyemu_I, pyemu_layout>::pyemu_value)...);
+        }
+        static inline __attribute__((__always_inline__)) void pyemu_call(const unsigned char *pyemu_b) {
+            pyemu_call_with<pyemu_F>(pyemu_b);
         }
         static const pyemu_param_desc pyemu_params[sizeof...(pyemu_P) + 1];
     };
     typedef pyemu_impl<typename pyemu_make_seq<sizeof...(pyemu_P)>::pyemu_type> pyemu_indexed;
+
+    /* pyemu_run(b) calls the block function, if there is one, and says so. */
+    template <class pyemu_B> struct pyemu_blocked {
+        static inline __attribute__((__always_inline__)) bool pyemu_run(const unsigned char *) {
+            return false;
+        }
+    };
+    template <pyemu_R (*pyemu_G)(pyemu_P...)>
+    struct pyemu_blocked<pyemu_block_fn<pyemu_R (*)(pyemu_P...), pyemu_G> > {
+        static inline __attribute__((__always_inline__)) bool pyemu_run(const unsigned char *pyemu_b) {
+            pyemu_indexed::template pyemu_call_with<pyemu_G>(pyemu_b);
+            return true;
+        }
+    };
 
     /* Runs the one thread the core has set in pyemu_tctx (fiber mode). */
     static void pyemu_run_thread(const void *pyemu_args) {
@@ -234,6 +259,8 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F> {
     static __attribute__((__flatten__)) void pyemu_run_block(const void *pyemu_args) {
         alignas(pyemu_align) unsigned char pyemu_buf[pyemu_buf_size];
         __builtin_memcpy(pyemu_buf, pyemu_args, pyemu_args_size);
+        if (pyemu_blocked<pyemu_Block>::pyemu_run(pyemu_buf))
+            return;
         pyemu_thread_ctx &pyemu_c = pyemu_tctx;
         const unsigned pyemu_bx = pyemu_c.blockDim.x, pyemu_by = pyemu_c.blockDim.y,
                        pyemu_bz = pyemu_c.blockDim.z;
@@ -254,22 +281,22 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F> {
 };
 
 /* One descriptor per parameter, then an all-zero terminator. */
-template <class pyemu_R, class... pyemu_P, pyemu_R (*pyemu_F)(pyemu_P...)>
+template <class pyemu_R, class... pyemu_P, pyemu_R (*pyemu_F)(pyemu_P...), class pyemu_Block>
 template <unsigned... pyemu_I>
 const pyemu_param_desc
-    pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F>::pyemu_impl<pyemu_seq<pyemu_I...> >::pyemu_params
+    pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F, pyemu_Block>::pyemu_impl<pyemu_seq<pyemu_I...> >::pyemu_params
         [sizeof...(pyemu_P) + 1] = {
             {pyemu_type_name<pyemu_P>::pyemu_get(), pyemu_param_traits<pyemu_P>::pyemu_kind,
              unsigned(sizeof(pyemu_P)), unsigned(alignof(pyemu_P)),
-             pyemu_nth_offset<pyemu_I, typename pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F>::pyemu_layout>::pyemu_value,
+             pyemu_nth_offset<pyemu_I, typename pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F, pyemu_Block>::pyemu_layout>::pyemu_value,
              pyemu_param_traits<pyemu_P>::pyemu_flags}...,
             {0, 0, 0, 0, 0, 0}};
 
 #if defined(__cpp_noexcept_function_type)
 /* C++17: `void f() noexcept` has a type of its own; run it like the others. */
-template <class pyemu_R, class... pyemu_P, pyemu_R (*pyemu_F)(pyemu_P...) noexcept>
-struct pyemu_kernel<pyemu_R (*)(pyemu_P...) noexcept, pyemu_F>
-    : pyemu_kernel<pyemu_R (*)(pyemu_P...), static_cast<pyemu_R (*)(pyemu_P...)>(pyemu_F)> {};
+template <class pyemu_R, class... pyemu_P, pyemu_R (*pyemu_F)(pyemu_P...) noexcept, class pyemu_Block>
+struct pyemu_kernel<pyemu_R (*)(pyemu_P...) noexcept, pyemu_F, pyemu_Block>
+    : pyemu_kernel<pyemu_R (*)(pyemu_P...), static_cast<pyemu_R (*)(pyemu_P...)>(pyemu_F), pyemu_Block> {};
 #endif
 
 } /* namespace pyemu_entry */
