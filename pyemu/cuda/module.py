@@ -17,8 +17,8 @@ from .._core import CoreError, ffi, lib
 from ..compiler import CompileError, compile_source
 from . import _errors as E
 from ._errors import CudaError, cudaSuccess
-from ._memory import device_address, is_device_address
-from ._types import as_dim3, cudaFuncAttribute, cudaFuncAttributes
+from ._memory import DevicePointer, device_address, device_region, is_device_address
+from ._types import as_dim3, cudaFuncAttribute, cudaFuncAttributes, dim3
 from .runtime import default_queue
 
 _KIND_SIGNED, _KIND_UNSIGNED, _KIND_FLOAT, _KIND_POINTER, _KIND_STRUCT = 1, 2, 3, 4, 5
@@ -34,10 +34,11 @@ class KernelArgumentError(CudaError, TypeError, ValueError):
 class Param:
     """One kernel parameter as the compiler reported it."""
 
-    __slots__ = ("type_name", "kind", "size", "align", "offset", "flags")
+    __slots__ = ("type_name", "kind", "size", "align", "offset", "flags", "is_bool")
 
     def __init__(self, view):
         self.type_name = ffi.string(view.type_name).decode()
+        self.is_bool = self.type_name == "bool"
         self.kind, self.size, self.align = view.kind, view.size, view.align
         self.offset, self.flags = view.offset, view.flags
 
@@ -54,6 +55,16 @@ def _arg_error(fn, i, msg):
 
 def _convert(fn, i, p, v):
     """The value struct.pack takes for parameter p."""
+    t = type(v)
+    # the common cases first: this runs for every argument of every launch
+    if p.kind == _KIND_POINTER and t is DevicePointer:
+        lo, hi = device_region()
+        if lo <= v < hi:
+            return v
+    elif t is int and (p.kind == _KIND_SIGNED or p.kind == _KIND_UNSIGNED) and not p.is_bool:
+        return v
+    elif t is float and p.kind == _KIND_FLOAT:
+        return v
     if p.kind == _KIND_POINTER:
         addr = device_address(v)
         if addr is None:
@@ -71,7 +82,7 @@ def _convert(fn, i, p, v):
     if p.kind in (_KIND_SIGNED, _KIND_UNSIGNED):
         if isinstance(v, (float, np.floating)):
             _arg_error(fn, i, f"is an integer; got the float {v!r}")
-        if p.type_name == "bool" and isinstance(v, (int, np.integer, np.bool_)):
+        if p.is_bool and isinstance(v, (int, np.integer, np.bool_)):
             return 1 if v else 0     # C++ converts any non-zero value to true (byte 1)
         try:
             return operator.index(v)
@@ -159,8 +170,9 @@ class Function:
     def launch(self, grid, block, shared=0, stream=None, args=()):
         """Enqueue one launch; returns at once (the grid runs on the workers)."""
         try:
-            g = (grid, 1, 1) if type(grid) is int else as_dim3(grid)
-            b = (block, 1, 1) if type(block) is int else as_dim3(block)
+            tg, tb = type(grid), type(block)
+            g = (grid, 1, 1) if tg is int else (grid.x, grid.y, grid.z) if tg is dim3 else as_dim3(grid)
+            b = (block, 1, 1) if tb is int else (block.x, block.y, block.z) if tb is dim3 else as_dim3(block)
         except (TypeError, ValueError) as exc:
             E.fail(E.cudaErrorInvalidValue, str(exc), "kernel launch")
         if min(g) < 0 or min(b) < 0 or max(g) > 0xFFFFFFFF or max(b) > 0xFFFFFFFF:
