@@ -4,6 +4,11 @@ ground_truth  what a real GPU answered (tests/data/ground_truth/cuda_h100.json):
               gt("launch_config", "block_1025", "chevron.get_last_error.code",
                  default=9) gives the measured value, or `default` (the value the
               CUDA documentation gives) where the file or the entry is missing.
+cuda_clean_state
+              (use with pytest.mark.usefixtures) clears the thread's last CUDA
+              error before a test; after it, a sticky error fails that test
+              and is cleared by cudaDeviceReset, so one faulting test cannot
+              fail every test after it.
 run_cuda      runs a Python snippet in a fresh interpreter that has done
               `from pyemu.cuda import *`, with a time limit, and returns its
               exit status, output and the dict R it filled (code_of(fn, ...)
@@ -126,3 +131,18 @@ def run_cuda():
 
     consts: names to define for the snippet ({"SOURCE": "..."} -> SOURCE = '...')."""
     return _run_cuda
+
+
+@pytest.fixture
+def cuda_clean_state():
+    from pyemu.cuda import cudaDeviceReset, cudaGetLastError
+    from pyemu.cuda import _errors
+    cudaGetLastError()
+    yield
+    code, message = _errors.sticky()
+    cudaGetLastError()
+    if code:
+        cudaDeviceReset()
+        cudaGetLastError()
+        pytest.fail(f"the test left the device with a sticky error ({code.name}): {message}",
+                    pytrace=False)

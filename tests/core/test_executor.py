@@ -16,19 +16,12 @@ import numpy as np
 import pytest
 
 from pyemu._core import lib
-from pyemu.cuda import (CudaError, SourceModule, cudaDeviceSynchronize, cudaFree,
+from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree,
                         cudaGetDeviceProperties, cudaGetLastError, cudaMalloc, cudaMallocManaged,
-                        cudaMemcpy, cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemset,
-                        cudaSuccess)
-from pyemu.cuda import _errors
+                        cudaMemcpy, cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaSuccess)
 
 
-@pytest.fixture(autouse=True)
-def clean_last_error():
-    cudaGetLastError()
-    yield
-    assert _errors.sticky()[0] == cudaSuccess
-    cudaGetLastError()
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
 
 
 @pytest.fixture

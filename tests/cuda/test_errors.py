@@ -15,11 +15,10 @@ import pytest
 
 from pyemu.cuda import (CudaError, SourceModule, cudaError, cudaError_t, cudaErrorAssert,
                         cudaErrorIllegalAddress, cudaErrorInvalidDevice, cudaErrorInvalidValue,
-                        cudaErrorLaunchFailure, cudaErrorMemoryAllocation, cudaGetErrorName,
+                        cudaErrorMemoryAllocation, cudaGetErrorName,
                         cudaGetErrorString, cudaGetLastError, cudaMalloc, cudaPeekAtLastError,
                         cudaSetDevice, cudaSuccess, cudaDeviceSynchronize, cudaFree,
                         cudaMallocManaged)
-from pyemu.cuda import _errors
 
 DOCUMENTED = [  # a few codes of driver_types.h, for when there is no ground truth
     {"code": 0, "name": "cudaSuccess", "string": "no error"},
@@ -33,12 +32,7 @@ DOCUMENTED = [  # a few codes of driver_types.h, for when there is no ground tru
 ]
 
 
-@pytest.fixture(autouse=True)
-def clean_last_error():
-    cudaGetLastError()
-    yield
-    assert _errors.sticky()[0] == cudaSuccess
-    cudaGetLastError()
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
 
 
 def known_codes(gt):

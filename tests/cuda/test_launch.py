@@ -15,7 +15,6 @@ from pyemu.cuda import (CudaError, KernelArgumentError, SourceModule, cudaDevice
                         cudaGetLastError, cudaLaunchKernel, cudaMalloc, cudaMallocManaged,
                         cudaMemcpy, cudaMemcpyDeviceToHost, cudaMemset, cudaPeekAtLastError,
                         cudaSuccess, dim3)
-from pyemu.cuda import _errors
 
 SOURCE = r"""
 struct Pair { int a; double b; char c; };          // 24 bytes, 8-aligned
@@ -99,12 +98,7 @@ template <typename T> __global__ void twice(T *o, T v) { o[0] = v + v; }
 NAMES = ["tk<3>", "tk<5>", "twice<float>", "twice<long long>"]
 
 
-@pytest.fixture(autouse=True)
-def clean_last_error():
-    cudaGetLastError()
-    yield
-    assert _errors.sticky()[0] == cudaSuccess
-    cudaGetLastError()
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
 
 
 @pytest.fixture(scope="module")

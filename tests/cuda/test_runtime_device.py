@@ -17,7 +17,7 @@ import pytest
 from pyemu._core import lib
 from pyemu.cuda import (CudaError, SourceModule, cudaDevAttrComputeCapabilityMajor,
                         cudaDevAttrWarpSize, cudaDeviceAttr, cudaDeviceGetAttribute,
-                        cudaDeviceProp, cudaDeviceSynchronize, cudaDriverGetVersion,
+                        cudaDeviceProp, cudaDriverGetVersion,
                         cudaErrorInvalidDevice, cudaErrorInvalidDeviceFunction,
                         cudaErrorInvalidValue, cudaFree, cudaFuncAttributeMaxDynamicSharedMemorySize,
                         cudaFuncAttributePreferredSharedMemoryCarveout, cudaFuncAttributes,
@@ -25,15 +25,9 @@ from pyemu.cuda import (CudaError, SourceModule, cudaDevAttrComputeCapabilityMaj
                         cudaGetDeviceCount, cudaGetDeviceProperties, cudaGetLastError,
                         cudaMallocManaged, cudaMemGetInfo, cudaRuntimeGetVersion, cudaSetDevice,
                         cudaSuccess, cudaThreadSynchronize)
-from pyemu.cuda import _errors
 
 
-@pytest.fixture(autouse=True)
-def clean_last_error():
-    cudaGetLastError()
-    yield
-    assert _errors.sticky()[0] == cudaSuccess
-    cudaGetLastError()
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
 
 
 def raises_code(code, fn, *args, **kwargs):

@@ -11,7 +11,6 @@ import ctypes
 import numpy as np
 import pytest
 
-from pyemu.cuda import *  # noqa: F401,F403
 from pyemu.cuda import (CudaError, DevicePointer, ManagedArray, SourceModule, cudaDeviceSynchronize,
                         cudaErrorInvalidMemcpyDirection, cudaErrorInvalidValue,
                         cudaErrorMemoryAllocation, cudaFree, cudaGetDeviceProperties,
@@ -19,17 +18,11 @@ from pyemu.cuda import (CudaError, DevicePointer, ManagedArray, SourceModule, cu
                         cudaMemAttachHost, cudaMemcpy, cudaMemcpyDefault, cudaMemcpyDeviceToDevice,
                         cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemcpyHostToHost,
                         cudaMemGetInfo, cudaMemset, cudaPeekAtLastError, cudaSuccess)
-from pyemu.cuda import _errors
 
 PATTERN = np.array([101, 202, 303, 404], dtype=np.int32)   # the probe's pattern
 
 
-@pytest.fixture(autouse=True)
-def clean_last_error():
-    cudaGetLastError()
-    yield
-    assert _errors.sticky()[0] == cudaSuccess, "a test left the device with a sticky error"
-    cudaGetLastError()
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
 
 
 @pytest.fixture(scope="module")
