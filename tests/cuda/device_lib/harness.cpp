@@ -20,14 +20,52 @@
 
 // ---- stubs of what the core provides (abi.h) --------------------------------
 
-__thread pyemu_thread_ctx pyemu_tctx;
-
 struct device_assert {
     std::string expr;
 };
-void pyemu_barrier(const char *) {}
-int pyemu_barrier_reduce(const char *, int pred, int) { return pred; }
-int pyemu_first_thread_done(void) { return 1; }
+static void stub_barrier(const char *) {}
+static int stub_barrier_reduce(const char *, int pred, int) { return pred; }
+static int stub_first_thread_done(void) { return 1; }
+[[maybe_unused]] static int stub_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vprintf(fmt, ap);
+    va_end(ap);
+    return n;
+}
+[[noreturn]] static void stub_assert_fail(const char *expr, const char *, unsigned int, const char *)
+{
+    throw device_assert{expr};
+}
+[[noreturn]] static void stub_trap(void) { throw std::runtime_error("trap"); }
+
+#ifdef PYEMU_MODULE_BINDING
+// The module imports nothing: the core hands it a table of entry points and
+// where the worker's pyemu_thread_ctx lies from the thread pointer.
+PYEMU_MODULE_BINDING
+static __thread pyemu_thread_ctx harness_tctx;
+[[noreturn]] static void stub_barrier_diverged(const char *, unsigned int, unsigned int) { stub_trap(); }
+static void bind_core()
+{
+    static pyemu_core_api api;
+    api.abi_version = PYEMU_ABI_VERSION;
+    api.tctx_offset = (long)((char *)&harness_tctx - (char *)__builtin_thread_pointer());
+    api.barrier = stub_barrier;
+    api.barrier_reduce = stub_barrier_reduce;
+    api.barrier_diverged = stub_barrier_diverged;
+    api.first_thread_done = stub_first_thread_done;
+    api.printf = stub_printf;
+    api.assert_fail = stub_assert_fail;
+    api.trap = stub_trap;
+    pyemu_bind(&api);
+}
+#else
+// The module links against the core's symbols.
+__thread pyemu_thread_ctx pyemu_tctx;
+void pyemu_barrier(const char *site) { stub_barrier(site); }
+int pyemu_barrier_reduce(const char *site, int pred, int op) { return stub_barrier_reduce(site, pred, op); }
+int pyemu_first_thread_done(void) { return stub_first_thread_done(); }
 int pyemu_printf(const char *fmt, ...)
 {
     va_list ap;
@@ -36,11 +74,16 @@ int pyemu_printf(const char *fmt, ...)
     va_end(ap);
     return n;
 }
-void pyemu_assert_fail(const char *expr, const char *, unsigned int, const char *)
+void pyemu_assert_fail(const char *expr, const char *file, unsigned int line, const char *func)
 {
-    throw device_assert{expr};
+    stub_assert_fail(expr, file, line, func);
 }
-void pyemu_trap(void) { throw std::runtime_error("trap"); }
+void pyemu_trap(void) { stub_trap(); }
+static void bind_core() {}
+#endif
+
+// Binds before anything else runs (the harness' own static checks included).
+static const int core_bound = (bind_core(), 1);
 
 // ---- checking ---------------------------------------------------------------
 
@@ -709,6 +752,7 @@ static void test_assert()
 
 int main()
 {
+    CHECK(core_bound == 1);
     test_vector_types();
     test_math();
     test_intrinsics();
