@@ -7,6 +7,7 @@ copy must never be read or written past its end: those tests surround the
 host buffer with guard values and check they are still there.
 """
 import ctypes
+import threading
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from pyemu.cuda import (CudaError, DevicePointer, ManagedArray, SourceModule, cu
                         cudaMemAttachHost, cudaMemcpy, cudaMemcpyDefault, cudaMemcpyDeviceToDevice,
                         cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemcpyHostToHost,
                         cudaMemGetInfo, cudaMemset, cudaPeekAtLastError, cudaSuccess)
+from pyemu.cuda import _errors
 
 PATTERN = np.array([101, 202, 303, 404], dtype=np.int32)   # the probe's pattern
 
@@ -33,6 +35,17 @@ def kernels():
         if (i < n) a[i] += 1;
     }
     __global__ void store(int *a, int i, int v) { a[i] = v; }
+    // waits (bounded) for the host to open the gate, then writes a[0]
+    __global__ void gated_store(const int *gate, int *a, int *done) {
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        while (((volatile const int *)gate)[0] == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if (t.tv_sec - t0.tv_sec > 20) return;
+        }
+        ((volatile int *)a)[0] = 5;
+        done[0] = 1;
+    }
     """)
 
 
@@ -146,6 +159,25 @@ def test_cudaFree_host_array_invalid_value(gt):
                   default=1)
     raises_code(expected, cudaFree, PATTERN.copy())
     assert cudaGetLastError() == expected
+
+
+def test_cudaFree_waits_for_the_kernel_using_the_memory(kernels):
+    """If cudaFree did not wait, the kernel would write freed memory and fault."""
+    gate = cudaMallocManaged(4, dtype=np.int32)
+    done = cudaMallocManaged(4, dtype=np.int32)
+    gate[0] = done[0] = 0
+    d = cudaMalloc(64)
+    try:
+        kernels.gated_store[1, 1](gate, d, done)
+        opener = threading.Timer(0.2, gate.__setitem__, (0, 1))
+        opener.start()
+        assert cudaFree(d) == cudaSuccess
+        opener.join()
+        assert done[0] == 1
+        assert _errors.sticky()[0] == cudaSuccess
+    finally:
+        cudaFree(gate)
+        cudaFree(done)
 
 
 def test_cudaFree_makes_the_pointer_unusable_for_copies(gt):
