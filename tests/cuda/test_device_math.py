@@ -13,6 +13,8 @@ import pytest
 from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
                         cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemset)
 
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
+
 BLOCK = 128
 RNG_SEED = 20240611
 
