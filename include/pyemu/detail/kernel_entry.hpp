@@ -193,8 +193,9 @@ struct pyemu_nth_offset<0, pyemu_L> {
 
 /* ---- the entry points of one kernel ------------------------------------ */
 
-/* The kernel's block function, when pyemu/_regions.py wrote one: it runs a
- * whole block region by region between the barriers, without fibers. */
+/* The kernel's block function, when pyemu/_regions.py wrote one: `bool g(P...)`
+ * runs a whole block region by region between the barriers, without fibers,
+ * and returns true (false: it declined, nothing ran). */
 template <class pyemu_Sig, pyemu_Sig pyemu_G>
 struct pyemu_block_fn {};
 
@@ -218,30 +219,31 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F, pyemu_Block> {
     template <unsigned... pyemu_I>
     struct pyemu_impl<pyemu_seq<pyemu_I...> > {
         /* Calls f (or g) with its arguments read from an aligned local copy. */
-        template <pyemu_R (*pyemu_G)(pyemu_P...)>
-        static inline __attribute__((__always_inline__)) void pyemu_call_with(const unsigned char *pyemu_b) {
+        template <class pyemu_T, pyemu_T (*pyemu_G)(pyemu_P...)>
+        static inline __attribute__((__always_inline__)) pyemu_T pyemu_call_with(const unsigned char *pyemu_b) {
             (void)pyemu_b;
-            pyemu_G(*reinterpret_cast<const pyemu_P *>(
+            return pyemu_G(*reinterpret_cast<const pyemu_P *>(
                 pyemu_b + pyemu_nth_offset<pyemu_I, pyemu_layout>::pyemu_value)...);
         }
         static inline __attribute__((__always_inline__)) void pyemu_call(const unsigned char *pyemu_b) {
-            pyemu_call_with<pyemu_F>(pyemu_b);
+            pyemu_call_with<pyemu_R, pyemu_F>(pyemu_b);
         }
         static const pyemu_param_desc pyemu_params[sizeof...(pyemu_P) + 1];
     };
     typedef pyemu_impl<typename pyemu_make_seq<sizeof...(pyemu_P)>::pyemu_type> pyemu_indexed;
 
-    /* pyemu_run(b) calls the block function, if there is one, and says so. */
+    /* pyemu_run(b) calls the block function, if there is one; false when
+     * there is none, or when it declined the block (too many threads for
+     * its per-thread copies) and the block must run as below. */
     template <class pyemu_B> struct pyemu_blocked {
         static inline __attribute__((__always_inline__)) bool pyemu_run(const unsigned char *) {
             return false;
         }
     };
-    template <pyemu_R (*pyemu_G)(pyemu_P...)>
-    struct pyemu_blocked<pyemu_block_fn<pyemu_R (*)(pyemu_P...), pyemu_G> > {
+    template <bool (*pyemu_G)(pyemu_P...)>
+    struct pyemu_blocked<pyemu_block_fn<bool (*)(pyemu_P...), pyemu_G> > {
         static inline __attribute__((__always_inline__)) bool pyemu_run(const unsigned char *pyemu_b) {
-            pyemu_indexed::template pyemu_call_with<pyemu_G>(pyemu_b);
-            return true;
+            return pyemu_indexed::template pyemu_call_with<bool, pyemu_G>(pyemu_b);
         }
     };
 
