@@ -89,10 +89,10 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None) -> Bloc
     `internal_root` is the directory of pyemu's own headers (functions
     defined there are not the user's)."""
     files: list = []
-    toks = S.tokenize(pre, files)
     try:
+        toks = S.tokenize(pre, files)
         groups = S.scan_unit(toks, marker)
-    except Unsupported as e:
+    except Exception as e:  # Unsupported, or a bug of this pass: no block functions
         return Blocks(skipped={"*": f"cannot read the unit: {e}"})
     internal = (lambda f: internal_root is not None and files[f].startswith(str(internal_root)))
     holders, poison = _barrier_holders(toks, groups, internal)
@@ -115,6 +115,10 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None) -> Bloc
         except Unsupported as e:
             failed.add(g.qualified)
             out.skipped[g.qualified] = str(e)
+            continue
+        except Exception as e:  # a bug of this pass must never fail a build
+            failed.add(g.qualified)
+            out.skipped[g.qualified] = f"internal error: {e!r}"
             continue
         if text is not None:
             texts.setdefault(g.qualified, []).append((g, text))
@@ -239,7 +243,9 @@ def _in_namespaces(toks: list, g: S.Group, text: str) -> str:
 def _protect(text: str) -> str:
     """`text` between push/undef and pop of every identifier in it, so that
     no macro of the user's source (or pyemu's headers) expands it again."""
-    names = sorted(set(re.findall(r"(?<![\w$\"])[A-Za-z_$][\w$]*", _strip_literals(text))))
+    names = sorted(n for n in set(re.findall(r"(?<![\w$\"])[A-Za-z_$][\w$]*",
+                                             _strip_literals(text)))
+                   if not n.startswith("pyemu_"))   # pyemu's own: macros or not, as abi.h says
     push = "".join(f'#pragma push_macro("{n}")\n#undef {n}\n' for n in names)
     pop = "".join(f'#pragma pop_macro("{n}")\n' for n in names)
     diag = "".join(f'#pragma GCC diagnostic ignored "-W{w}"\n' for w in _QUIET)
@@ -324,9 +330,14 @@ class _Kernel:
         self.body = p.block(lo, hi)
         self.decls = p.decls
         self._check_statements()
+        declared = Counter(dd.name for d in self.decls for dd in d.decls)
+        self.arrays = {dd.name for d in self.decls for dd in d.decls if dd.suffix[0] < dd.suffix[1]
+                       and "*" not in dd.ptr_texts and declared[dd.name] == 1
+                       and dd.name not in {v.name for v in self.param_vars}}
         self._collect_vars()
         self._occurrences()
         self._classify()
+        from ._regions_gen import _Gen   # it builds on this module
         return _Gen(self).run()
 
     def _check_brackets(self):
@@ -372,6 +383,9 @@ class _Kernel:
                 raise Unsupported(f"return with a value at line {self.toks[st.lo].line}")
             if st.kind == "other" and st.barrier:
                 raise Unsupported("a barrier in a statement pyemu cannot read")
+        for d in self.decls:
+            if "static" in d.words and not d.words & {"__thread", "const", "constexpr"}:
+                raise Unsupported("a static local variable (the block function would have its own)")
         for j in range(self.lo, self.hi):
             if self.toks[j].text == BARRIER and j not in barrier_at:
                 raise Unsupported(f"a barrier inside an expression at line {self.toks[j].line}")
@@ -493,30 +507,36 @@ class _Kernel:
                 for v in vs:
                     v.updates.append(update_at[j])
                 continue
-            if t.text in refs or self._modifies(j, parent):
-                for v in vs:
+            mod = "self" if t.text in refs else self._modifies(j, parent)
+            for v in vs:
+                pointer = "*" in v.d.ptr_texts and v.d.suffix[0] == v.d.suffix[1]
+                if mod == "self" or (mod == "index" and not pointer):
                     v.mods += 1
 
-    def _modifies(self, j: int, parent: dict) -> bool:
+    def _modifies(self, j: int, parent: dict) -> Optional[str]:
+        """How the occurrence of a variable at toks[j] may change it: None,
+        'self' or 'index' (through v[i]..., which for a pointer changes only
+        what it points to)."""
         toks = self.toks
         prev, prev2 = toks[j - 1], toks[j - 2]
+        kind = "index" if toks[j + 1].text == "[" else "self"
         if prev.text in ("++", "--"):
-            return True
+            return kind
         if prev.text == "&" and not _value_end(prev2):
-            return True
+            return kind
         k = j + 1                      # skip .member and [index] chains
         while toks[k].text in (".", "["):
             k = S.match(toks, k) + 1 if toks[k].text == "[" else k + 2
         nxt = toks[k].text
         if nxt in _ASSIGN or nxt in ("++", "--"):
-            return True
+            return kind
         if k > j + 1 and nxt == "(":
-            return True                # a method call
+            return kind                # a method call
         if prev.text in ("(", ",") and nxt in (")", ","):
             open_at = parent.get(j)
             if open_at is not None and not self._safe_call(open_at):
-                return True
-        return False
+                return kind
+        return None
 
     def _safe_call(self, open_at: int) -> bool:
         """True when the '(' at open_at is not a call, or a call that takes its
@@ -546,18 +566,14 @@ class _Kernel:
         """uniform / remat / private / static / local for every variable."""
         vs = sorted(self.vars.values(), key=lambda v: v.order)
         for v in vs:
-            d = v.d
-            if v.where == "chunk" and not v.crossing:
-                v.kind = "local"
-                continue
             if v.decl is not None and v.decl.is_static and v.where != "param":
-                v.kind = "static"
+                v.kind = "static" if v.crossing else "local"
                 continue
             if v.where == "chunk":
                 v.hoistable = self._hoistable(v)
-        simple = lambda v: (v.kind not in ("local", "static") and self.declared[v.name] == 1
+        simple = lambda v: (v.kind != "static" and self.declared[v.name] == 1
                             and not v.d.is_ref and v.d.suffix[0] == v.d.suffix[1])
-        uni = {v.name: v for v in vs if simple(v) and v.mods == 0 and (
+        uni = {v.name: v for v in vs if simple(v) and v.crossing and v.mods == 0 and (
             v.where == "param" or (v.hoistable and (v.d.init_kind == "" or (
                 v.d.init_kind == "=" and self.toks[v.d.init[0]].text != "{"))))}
         tnames = set(self._template_names()) if self.tmpl else set()
@@ -575,6 +591,7 @@ class _Kernel:
         for v in uni.values():
             v.kind = "uniform"
         consts = {v.name for v in uni.values() if not v.updates} | tnames
+        # recomputed: crossing variables and the local ones they are computed from
         rem = {v.name: v for v in vs if v.kind == "private" and simple(v) and v.where != "param"
                and v.mods == 0 and not v.updates and v.d.init_kind == "="
                and self.toks[v.d.init[0]].text != "{"}
@@ -587,6 +604,9 @@ class _Kernel:
                     changed = True
         for v in rem.values():
             v.kind = "remat"
+        for v in vs:
+            if v.kind == "private" and not v.crossing:
+                v.kind = "local"
         n = 0
         for v in vs:
             if v.kind in ("private", "remat"):
@@ -596,20 +616,22 @@ class _Kernel:
                         raise Unsupported(f"'auto' variable '{v.name}' crosses a barrier")
                     if v.d.is_ref:
                         raise Unsupported(f"reference '{v.name}' crosses a barrier")
-                    if v.d.init_kind and v.d.suffix[0] != v.d.suffix[1]:
+                    if v.d.init_kind == "(" and v.d.suffix[0] != v.d.suffix[1]:
                         raise Unsupported(f"initialized array '{v.name}' crosses a barrier")
                     if v.where == "param" and v.d.suffix[0] != v.d.suffix[1]:
                         raise Unsupported(f"array parameter '{v.name}' is modified")
                 v.idx = n
                 n += 1
 
-    def _hoistable(self, v: _Var) -> bool:
+    def _hoistable(self, v: _Var, returns_matter: bool = True) -> bool:
         """A declaration between barriers can move before its region's thread
-        loop when nothing earlier in the region returns or names it."""
+        loop when nothing earlier in the region names it (or returns, which
+        matters for an initializer that could trap, as n / d)."""
         toks = self.toks
         start = self._chunk_start(v.order)
         for j in range(start, v.order):
-            if toks[j].text == "return" or (toks[j].text == v.name and toks[j - 1].text not in (".", "->", "::")):
+            if (toks[j].text == "return" and returns_matter) or (
+                    toks[j].text == v.name and toks[j - 1].text not in (".", "->", "::")):
                 return False
         return True
 
@@ -646,7 +668,14 @@ class _Kernel:
             if dim is not None:
                 if dim[0] == "threadIdx" and not allow_tid:
                     return False
-                j += 7
+                j = dim[2]
+                continue
+            ctx = _tctx_at(toks, j, hi)
+            if ctx is not None:       # the launch's dynamic shared memory
+                if [x.text for x in toks[ctx:ctx + 2]] not in ([".", "dyn_smem_base"],
+                                                               [".", "dyn_smem"]):
+                    return False
+                j = ctx + 2
                 continue
             if t.kind in ("num", "chr"):
                 pass
@@ -659,10 +688,6 @@ class _Kernel:
                 elif w in _PURE and nxt == "(" and w not in self.user_funcs \
                         and toks[j - 1].text not in (".", "->"):
                     pass
-                elif w == "pyemu_tctx" and [x.text for x in toks[j + 1:j + 3]] in (
-                        [".", "dyn_smem_base"], [".", "dyn_smem"]) and not allow_tid:
-                    j += 3
-                    continue
                 else:
                     return False
             elif t.kind == "op":
@@ -716,13 +741,34 @@ def _paren_parents(toks: list, lo: int, hi: int) -> dict:
     return out
 
 
-def _dim_at(toks: list, j: int, hi: int):
-    """(builtin, component) when toks[j:j+7] is `( pyemu_tctx . threadIdx ) . x`."""
-    if j + 7 > hi or toks[j].text != "(" or toks[j + 1].text != "pyemu_tctx":
+def _tctx_at(toks: list, j: int, hi: int) -> Optional[int]:
+    """Index after the thread context at toks[j]: `pyemu_tctx`, or what abi.h
+    makes of it in a module (a parenthesized expression over pyemu_tctx_...)."""
+    t = toks[j]
+    if t.text == "pyemu_tctx":
+        return j + 1
+    if t.text != "(" or j + 1 >= hi:
         return None
-    w = [t.text for t in toks[j + 2:j + 7]]
+    try:
+        end = S.match(toks, j, hi)
+    except Unsupported:
+        return None
+    if any(x.kind == "id" and x.text.startswith("pyemu_tctx") for x in toks[j + 1:end]):
+        return end + 1
+    return None
+
+
+def _dim_at(toks: list, j: int, hi: int):
+    """(builtin, component, index after) when toks[j:] is `( <ctx> . threadIdx ) . x`
+    (what threadIdx.x and the like become; see _tctx_at)."""
+    if toks[j].text != "(" or j + 2 >= hi:
+        return None
+    k = _tctx_at(toks, j + 1, hi)
+    if k is None or k + 5 > hi:
+        return None
+    w = [t.text for t in toks[k:k + 5]]
     if w[0] == "." and w[1] in _DIMS and w[2] == ")" and w[3] == "." and w[4] in ("x", "y", "z"):
-        return w[1], w[4]
+        return w[1], w[4], k + 5
     return None
 
 
@@ -742,5 +788,3 @@ def _escapes_continue(st: S.Stmt) -> bool:
         return False
     return any(_escapes_continue(k) for k in st.kids)
 
-
-from ._regions_gen import _Gen  # noqa: E402  (the code generator uses the helpers above)

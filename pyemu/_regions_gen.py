@@ -9,9 +9,12 @@ everything pyemu adds goes on the line of the user token before it.
 from __future__ import annotations
 
 from . import _regions_syntax as S
-from ._regions import PREFIX as P, Unsupported, _dim_at, _update, _Kernel, _Var
+from ._regions import (_CASTS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
+                       _value_end, _Var)
 
 _STORAGE = S.STORAGE_WORDS
+_NOT_CALLS = S.TYPE_WORDS | S.CV_WORDS | _CASTS | {
+    "sizeof", "alignof", "decltype", "if", "while", "for", "switch", "return", "noexcept"}
 
 
 def _cstr(s: str) -> str:
@@ -58,7 +61,7 @@ class _Gen:
             if dim is not None and toks[j - 1].text != "&":
                 name = {"threadIdx": "t", "blockIdx": "bi", "blockDim": "bd", "gridDim": "gd"}[dim[0]]
                 self.tok(t, f"{P}{name}{dim[1]}")
-                j += 7
+                j = dim[2]
                 continue
             if t.text in ("__func__", "__FUNCTION__"):
                 self.tok(t, _cstr(self.k.g.name))
@@ -77,16 +80,16 @@ class _Gen:
         self.parts.append("\n")
         if k.tmpl:
             self.emit(*k.tmpl)
-        self.raw(f"static void {P}{k.g.name} (")
+        self.raw(f"static bool {P}{k.g.name} (")
         self.emit(*k.params)
         self.raw(") {")
         self.prologue()
         self.block(k.body, [{v.name: v for v in k.param_vars}])
-        self.raw("}")
+        self.raw("return true; }")
         return "".join(self.parts)
 
     def prologue(self):
-        self.raw(f"pyemu_thread_ctx &{P}c = pyemu_tctx;")
+        self.raw(f"pyemu_thread_ctx &{P}c = pyemu_tctx; volatile pyemu_uint3 *const {P}vt = &{P}c.threadIdx;")
         for short, member in (("bd", "blockDim"), ("bi", "blockIdx"), ("gd", "gridDim")):
             self.raw(f"const unsigned {P}{short}x = {P}c.{member}.x, {P}{short}y = {P}c.{member}.y, "
                      f"{P}{short}z = {P}c.{member}.z;")
@@ -96,6 +99,9 @@ class _Gen:
         for v in vs:
             if "auto" not in v.decl.words:
                 self.typedef(v)
+        size = " + ".join(f"sizeof({P}t{v.idx})" for v in vs if v.kind == "private")
+        if size:   # the copies go on the worker's stack (16 MiB): at most 4 MiB of them
+            self.raw(f"if (({size}) * {P}n > (4u << 20)) return false;")
         for v in vs:
             if v.kind == "private":
                 t = f"{P}t{v.idx}"
@@ -233,8 +239,7 @@ class _Gen:
                     self.emit(*dd.whole)
                     self.raw(";")
                 elif v.kind == "private" and dd.init_kind:
-                    names = self.k._names(*dd.whole)
-                    self.thread_loop(chain, names, lambda v=v: self.assign_init(v))
+                    self.thread_loop(chain, [dd.whole], lambda v=v: self.assign_init(v))
                 scope[v.name] = v
         elif init.kind == "expr":
             self.updates(init.lo, init.hi - 1, chain)
@@ -291,19 +296,18 @@ class _Gen:
         if lo >= hi:
             return
         pending = []
-        for a, b in S.split_top(self.toks, lo, hi, ",") + [None]:
+        for a, b in S.split_top(self.toks, lo, hi, ",") + [(hi, None)]:
             if b is not None and not self.uniform_update(a, b, chain):
                 pending.append((a, b))
                 continue
             if pending:
-                names = set().union(*(self.k._names(x, y) for x, y in pending))
                 todo = list(pending)
 
                 def body(todo=todo):
                     for x, y in todo:
                         self.emit(x, y, thread=True)
                         self.raw(";")
-                self.thread_loop(chain, names, body)
+                self.thread_loop(chain, todo, body)
                 pending = []
             if b is not None:
                 self.emit(a, b)
@@ -332,27 +336,84 @@ class _Gen:
                      f"else if ({P}v != {c}) pyemu_barrier_diverged(")
             self.site(st)
             self.raw(f", {P}r{n}, 0);")
-        self.thread_loop(chain, self.k._names(*st.cond), body)
+        self.thread_loop(chain, [st.cond], body, precise=True)
         self.raw("}")
 
     # ------------------------------------------------------------- regions
 
-    def thread_loop(self, chain: list, names: set, body, label: bool = False):
-        """`body` once per thread of the block, the variables in `names` bound."""
+    def thread_loop(self, chain: list, ranges: list, body, label: bool = False,
+                    precise: bool = False):
+        """`body` (the tokens in `ranges`) once per thread of the block, the
+        variables it names bound.
+
+        The region reads its indices from the loop counters.  pyemu_tctx gets
+        them too (volatile stores: g++ would drop them) when the region may
+        need them there: a call (a device function, printf, assert, an atomic)
+        or something that can fault (a pointer access, a division), whose
+        message names the thread.  Without, g++ may vectorize the loop."""
+        names = set().union(*(self.k._names(a, b) for a, b in ranges)) if ranges else set()
+        binds = self.bindings(chain, names)
+        precise = precise or self.may_fault(ranges + [v.d.init for v in binds if v.kind == "remat"])
+        def index(c: str) -> str:
+            return f"{P}vt->{c} = {P}t{c};" if precise else ""
         self.raw(f"{{ unsigned {P}lin = 0; for (unsigned {P}tz = 0; {P}tz < {P}bdz; ++{P}tz) {{ "
-                 f"{P}c.threadIdx.z = {P}tz; for (unsigned {P}ty = 0; {P}ty < {P}bdy; ++{P}ty) {{ "
-                 f"{P}c.threadIdx.y = {P}ty; for (unsigned {P}tx = 0; {P}tx < {P}bdx; "
-                 f"++{P}tx, ++{P}lin) {{ {P}c.threadIdx.x = {P}tx;")
+                 f"{index('z')} for (unsigned {P}ty = 0; {P}ty < {P}bdy; ++{P}ty) {{ "
+                 f"{index('y')} for (unsigned {P}tx = 0; {P}tx < {P}bdx; "
+                 f"++{P}tx, ++{P}lin) {{ {index('x')}")
         if self.has_return:
             self.raw(f"if ({P}ex[{P}lin]) continue;")
         self.raw("{")
-        for v in self.bindings(chain, names):
+        for v in binds:
             self.bind(v)
         body()
         self.raw("}")
         if label:
             self.raw(f"{P}l{self.cur_label}: ;")
         self.raw("} } } }")
+
+    def may_fault(self, ranges: list) -> bool:
+        """True when tokens in `ranges` may call a function, read pyemu_tctx's
+        indices, or fault: pointer accesses (anything but arrays declared in
+        the kernel indexed by name), unary *, ->, / and %."""
+        toks, k = self.toks, self.k
+        for lo, hi in ranges:
+            j = lo
+            while j < hi:
+                dim = _dim_at(toks, j, hi)
+                if dim is not None:
+                    j = dim[2]
+                    continue
+                t, w = toks[j], toks[j].text
+                j += 1
+                if w in ("/", "%", "/=", "%=", "->", "->*", ".*", "new", "delete", "throw"):
+                    return True
+                if w.startswith("pyemu_tctx"):
+                    return True
+                i = j - 1
+                if w == "*" and not _value_end(toks[i - 1]):
+                    return True
+                if w == "[":
+                    prev = toks[i - 1]
+                    if not (prev.text == "]" or (prev.kind == "id" and prev.text in k.arrays)):
+                        return True
+                if w == "(" and i > lo:
+                    prev = toks[i - 1]
+                    if prev.kind == "id" and prev.text not in _NOT_CALLS and not (
+                            prev.text in _PURE and prev.text not in k.user_funcs):
+                        return True
+                    if prev.text == ">" and not self.cast_before(i - 1):
+                        return True
+        return False
+
+    def cast_before(self, j: int) -> bool:
+        """True when the '>' at toks[j] closes static_cast<...> and the like."""
+        toks, depth = self.toks, 0
+        while j > self.k.lo:
+            depth += {">": 1, ">>": 2, "<": -1}.get(toks[j].text, 0)
+            if depth <= 0:
+                return toks[j - 1].text in _CASTS
+            j -= 1
+        return False
 
     def bindings(self, chain: list, names: set) -> list:
         """The private and recomputed variables a region needs, dependencies first."""
@@ -376,9 +437,23 @@ class _Gen:
             self.emit(*v.d.init, thread=True)
             self.raw(");")
 
+    def constructed(self, v: _Var) -> bool:
+        """True when a variable declared without initializer may be of a class
+        type (its copy must be default-constructed, not left as it is)."""
+        toks = self.toks
+        words = [toks[j] for j in range(*v.decl.spec) if toks[j].text not in _STORAGE]
+        return not v.d.ptr_texts & {"*"} and any(
+            t.kind == "id" and t.text not in S.TYPE_WORDS | S.CV_WORDS for t in words)
+
     def assign_init(self, v: _Var):
         """Stores the initial value of a private variable in its copy."""
         d = v.d
+        if d.suffix[0] != d.suffix[1]:          # an array: through an initialized temporary
+            self.raw(f"{{ {P}t{v.idx} {P}i" + (" =" if d.init_kind == "=" else " {"))
+            self.emit(*d.init, thread=True)
+            self.raw(("" if d.init_kind == "=" else "}") + f"; __builtin_memcpy({P}p{v.idx} + {P}lin, "
+                     f"&{P}i, sizeof({P}t{v.idx})); }}")
+            return
         self.raw(f"{P}p{v.idx}[{P}lin] =")
         if d.init_kind == "=" and self.toks[d.init[0]].text != "{":
             self.raw("(")
@@ -408,7 +483,7 @@ class _Gen:
             own += vs
             if st.decl.is_static and any(v.crossing for v in vs):
                 refs = k._names(st.lo, st.hi) - {v.name for v in vs}
-                if not all(k._hoistable(v) for v in vs) or refs & inside:
+                if not all(k._hoistable(v, False) for v in vs) or refs & inside:
                     raise Unsupported(f"a static declaration at line {self.toks[st.lo].line} "
                                       "cannot move out of its region")
                 pre.append(("stmt", st, None))
@@ -429,8 +504,8 @@ class _Gen:
                 self.raw(";")
         live = [st for st in items if st.kind not in ("empty", "pragma") and not (
             st.kind == "decl" and all(k.vars[dd.name_at].kind in ("uniform", "remat") or (
-                k.vars[dd.name_at].kind == "private" and not dd.init_kind)
-                for dd in st.decl.decls))]
+                k.vars[dd.name_at].kind == "private" and not dd.init_kind
+                and not self.constructed(k.vars[dd.name_at])) for dd in st.decl.decls))]
         if live:
             names = set().union(*(k._names(st.lo, st.hi) for st in items))
             ret = any(x.kind == "return" for x in S.walk(items))
@@ -438,9 +513,10 @@ class _Gen:
                 self.label += 1
                 self.cur_label = self.label
             bound = {v.name for v in self.bindings(chain, names)}
-            self.thread_loop(chain, names, lambda: self.region_body(items, bound), label=ret)
+            self.thread_loop(chain, [(st.lo, st.hi) for st in items],
+                             lambda: self.region_body(items, bound), label=ret)
             if ret:
-                self.raw(f"if ({P}nexit == {P}n) return;")
+                self.raw(f"if ({P}nexit == {P}n) return true;")
         for v in own:
             if v.kind != "local":
                 scope[v.name] = v
@@ -466,6 +542,8 @@ class _Gen:
                     opened += 1
                     if v.d.init_kind:
                         self.assign_init(v)
+                    elif self.constructed(v):
+                        self.raw(f"{P}p{v.idx}[{P}lin] = {P}t{v.idx}();")
                     self.bind(v)
                 elif v.kind in ("local", "remat"):
                     if v.name in bound:

@@ -1,0 +1,731 @@
+"""Block functions (pyemu._regions): barrier kernels run region by region.
+
+Golden outputs against NumPy for the classic shared-memory kernels, with the
+launch geometry in the test name; that the block function is really what
+runs (CompiledModule.block_kernels, the generated source); that kernels the
+pass cannot place keep the fiber path and stay right; that a barrier only
+part of a block reaches still fails the launch, naming kernel and block; and
+that diagnostics stay at the user's lines, once.
+
+Each kernel that must fail runs in a fresh interpreter (fixture run_cuda).
+"""
+import re
+import shlex
+
+import numpy as np
+import pytest
+
+from pyemu import _regions, compiler
+from pyemu._compiler_source import rewrite_source
+from pyemu.compiler import CompileError
+from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaGetLastError,
+                        cudaMallocManaged)
+
+NO_REGIONS = "-D" + _regions.DISABLE_MACRO
+
+
+@pytest.fixture
+def managed():
+    made = []
+
+    def make(data, dtype=None):
+        a = np.asarray(data, dtype=dtype)
+        m = cudaMallocManaged(max(a.size, 1) * a.itemsize, dtype=a.dtype)
+        m[:a.size] = a.ravel()
+        made.append(m)
+        return m
+
+    yield make
+    cudaDeviceSynchronize()
+    for m in made:
+        cudaFree(m)
+
+
+def both(src, name, options=(), expect_block=True, **kw):
+    """The kernel compiled with and without block functions (asserting which
+    one has one), as (block path, fiber path)."""
+    m = SourceModule(src, options=list(options), **kw)
+    f = SourceModule(src, options=list(options) + [NO_REGIONS], **kw)
+    assert (name in m.compiled.block_kernels) == expect_block, m.compiled.block_kernels
+    assert f.compiled.block_kernels == ()
+    return m.get_function(name), f.get_function(name)
+
+
+def preprocessed(src, options=()):
+    """What the compiler's kernel scan sees: g++ -E of the rewritten source."""
+    root = compiler._include_root()
+    opts = compiler._parse_options(list(options))
+    flags = compiler._base_flags(compiler._DIALECTS["cuda"], root, opts)
+    head = '#include "pyemu/detail/kernel_entry.hpp"\n#line 1 "kernel.cu"\n'
+    r = compiler._run(shlex.split(compiler._config.cxx()) + flags + list(opts.user)
+                      + ["-E", "-D__PYEMU_SCAN__", "-x", "c++", "-"],
+                      stdin=head + rewrite_source(src, "kernel.cu"))
+    assert r.returncode == 0, r.stderr
+    return r.stdout, str(root)
+
+
+def blocks(src, options=()):
+    pre, root = preprocessed(src, options)
+    return _regions.generate(pre, "__pyemu_global__", root)
+
+
+# ------------------------------------------------------------ classic kernels
+
+PLUS_REDUCE = r"""
+__global__ void plus_reduce(int *input, unsigned int N, int *total)
+{
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x*blockDim.x + threadIdx.x;
+    __shared__ int x[blocksize];
+    x[tid] = (i<N) ? input[i] : 0;
+    __syncthreads();
+    for(int s=blockDim.x/2; s>0; s=s/2)
+    {
+        if(tid < s)  x[tid] += x[tid + s];
+        __syncthreads();
+    }
+    if( tid==0 )  atomicAdd(total, x[tid]);
+}
+"""
+
+
+@pytest.mark.parametrize("n", [1, 255, 256, 100_003, 1 << 20])
+def test_plus_reduce_256_threads_ints_atomicAdd(managed, n):
+    k, fib = both(PLUS_REDUCE, "plus_reduce", ["-Dblocksize=256"])
+    data = np.random.default_rng(n).integers(-1000, 1000, n, dtype=np.int32)
+    inp = managed(data)
+    for fn in (k, fib) if n < 10_000 else (k,):
+        total = managed([0], np.int32)
+        fn[(n + 255) // 256, 256](inp, np.uint32(n), total)
+        cudaDeviceSynchronize()
+        assert int(total[0]) == int(data.sum(dtype=np.int64))
+
+
+def test_plus_reduce_generated_source_is_work_item_loops():
+    b = blocks(PLUS_REDUCE, ["-Dblocksize=256"])
+    assert b.kernels == {"plus_reduce": "pyemu_rg_plus_reduce"} and not b.skipped
+    text = b.text
+    # s is uniform (one copy, the loop runs once per block), tid is recomputed
+    assert re.search(r"int s = pyemu_rg_bdx / 2 ; for \(; s > 0 ; s = s / 2 \)", text)
+    assert "pyemu_rg_t0 tid = (" in text and "__builtin_alloca" not in text
+    assert text.count("for (unsigned pyemu_rg_tx = 0;") == 3          # three regions
+    tid_line = PLUS_REDUCE[:PLUS_REDUCE.index("unsigned int tid")].count("\n") + 1
+    assert f'#line {tid_line} "kernel.cu"' in text and "pyemu_barrier (" not in text
+
+
+MATMUL = r"""
+__global__ void MatrixMulKernel(float* Md, float* Nd, float* Pd, int Width) {
+  __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+  __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+  int bx = blockIdx.x;  int by = blockIdx.y;
+  int tx = threadIdx.x; int ty = threadIdx.y;
+  int Row = by * TILE_WIDTH + ty;
+  int Col = bx * TILE_WIDTH + tx;
+  float Pvalue = 0;
+  for (int m = 0; m < Width/TILE_WIDTH; ++m) {
+    Mds[ty][tx] = Md[Row*Width + (m*TILE_WIDTH + tx)];
+    Nds[ty][tx] = Nd[Col + (m*TILE_WIDTH + ty)*Width];
+    __syncthreads();
+    for (int k = 0; k < TILE_WIDTH; ++k)
+      Pvalue += Mds[ty][k] * Nds[k][tx];
+    __syncthreads();
+  }
+  Pd[Row*Width + Col] = Pvalue;
+}
+"""
+
+
+@pytest.mark.parametrize("width", [16, 64, 112])
+def test_matmul_tiled_16x16_blocks_two_barriers_per_phase(managed, width):
+    k, fib = both(MATMUL, "MatrixMulKernel", ["-DTILE_WIDTH=16"])
+    rng = np.random.default_rng(width)
+    a = rng.standard_normal((width, width)).astype(np.float32)
+    b = rng.standard_normal((width, width)).astype(np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for fn in (k, fib):
+        md, nd, pd = managed(a), managed(b), managed(np.zeros(width * width, np.float32))
+        fn[(width // 16, width // 16), (16, 16)](md, nd, pd, np.int32(width))
+        cudaDeviceSynchronize()
+        np.testing.assert_allclose(np.asarray(pd).reshape(width, width), want,
+                                   rtol=1e-4, atol=1e-4)
+
+
+TRANSPOSE = r"""
+#define TILE_DIM 32
+#define BLOCK_ROWS 8
+__global__ void transposeNoBankConflicts(float *odata, const float *idata,
+                                         int width, int height, int nreps)
+{
+    __shared__ float tile[TILE_DIM][TILE_DIM+1];
+    int xIndex = blockIdx.x * TILE_DIM + threadIdx.x;
+    int yIndex = blockIdx.y * TILE_DIM + threadIdx.y;
+    int index_in = xIndex + (yIndex)*width;
+    xIndex = blockIdx.y * TILE_DIM + threadIdx.x;
+    yIndex = blockIdx.x * TILE_DIM + threadIdx.y;
+    int index_out = xIndex + (yIndex)*height;
+    for (int r=0; r < nreps; r++) {
+        for (int i=0; i<TILE_DIM; i+=BLOCK_ROWS)
+            tile[threadIdx.y+i][threadIdx.x] = idata[index_in+i*width];
+        __syncthreads();
+        for (int i=0; i<TILE_DIM; i+=BLOCK_ROWS)
+            odata[index_out+i*height] = tile[threadIdx.x][threadIdx.y+i];
+        __syncthreads();
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("width,height,nreps", [(32, 32, 1), (96, 64, 1), (64, 128, 3)])
+def test_transpose_padded_tile_32x8_blocks(managed, width, height, nreps):
+    k, fib = both(TRANSPOSE, "transposeNoBankConflicts")
+    src = np.arange(width * height, dtype=np.float32).reshape(height, width)
+    for fn in (k, fib):
+        idata, odata = managed(src), managed(np.zeros(width * height, np.float32))
+        fn[(width // 32, height // 32), (32, 8)](odata, idata, np.int32(width),
+                                                 np.int32(height), np.int32(nreps))
+        cudaDeviceSynchronize()
+        assert np.array_equal(np.asarray(odata).reshape(width, height), src.T)
+
+
+BLOCK3D = r"""
+__global__ void mirror3d(int *out, int salt)
+{
+    __shared__ int s[8][4][2];
+    int x = threadIdx.x, y = threadIdx.y, z = threadIdx.z;
+    int lin = x + blockDim.x * (y + blockDim.y * z);
+    s[x][y][z] = lin * 7 + salt + blockIdx.x;
+    __syncthreads();
+    int v = s[blockDim.x - 1 - x][blockDim.y - 1 - y][blockDim.z - 1 - z];
+    __syncthreads();
+    s[x][y][z] = v + 1;
+    __syncthreads();
+    out[blockIdx.x * 64 + lin] = s[x][y][z] * 1000 + lin;
+}
+"""
+
+
+def test_3d_block_8x4x2_grid_3_mirror_through_shared(managed):
+    k, fib = both(BLOCK3D, "mirror3d")
+    x, y, z = np.meshgrid(np.arange(8), np.arange(4), np.arange(2), indexing="ij")
+    lin = x + 8 * (y + 4 * z)
+    mirror = (7 - x) + 8 * ((3 - y) + 4 * (1 - z))
+    for fn in (k, fib):
+        out = managed(np.zeros(3 * 64, np.int32))
+        fn[3, (8, 4, 2)](out, np.int32(5))
+        cudaDeviceSynchronize()
+        got = np.asarray(out).reshape(3, 64)
+        for b in range(3):
+            want = np.zeros(64, np.int64)
+            want[lin.ravel()] = ((mirror * 7 + 5 + b + 1) * 1000 + lin).ravel()
+            assert np.array_equal(got[b], want)
+
+
+NESTED = r"""
+__global__ void nested(int *out, int rounds, int inner)
+{
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    int acc = t;                       // private: changes in every region
+    s[t] = t;
+    __syncthreads();
+    for (int r = 0; r < rounds; r++) {
+        int j = 0;
+        while (j < inner) {            // uniform while, two barriers per turn
+            int left = s[(t + 63) % 64];
+            __syncthreads();
+            s[t] = left + r + j;
+            acc += s[t] & 15;
+            __syncthreads();
+            j++;
+        }
+        int k = 2;
+        do {                           // do-while with a barrier
+            acc ^= s[(t * k) % 64];
+            __syncthreads();
+            k--;
+        } while (k > 0);
+    }
+    out[blockIdx.x * 64 + t] = acc * 100000 + s[t];
+}
+"""
+
+
+def nested_reference(rounds, inner):
+    s = np.arange(64, dtype=np.int64)
+    acc = np.arange(64, dtype=np.int64)
+    t = np.arange(64)
+    for r in range(rounds):
+        for j in range(inner):
+            left = s[(t + 63) % 64].copy()
+            s = left + r + j
+            acc += s & 15
+        for k in (2, 1):
+            acc ^= s[(t * k) % 64]
+    return acc * 100000 + s
+
+
+@pytest.mark.parametrize("rounds,inner", [(0, 0), (1, 3), (4, 2), (3, 0)])
+def test_barriers_in_nested_for_while_do_loops_block_64(managed, rounds, inner):
+    k, fib = both(NESTED, "nested")
+    want = nested_reference(rounds, inner)
+    for fn in (k, fib):
+        out = managed(np.zeros(2 * 64, np.int32))
+        fn[2, 64](out, np.int32(rounds), np.int32(inner))
+        cudaDeviceSynchronize()
+        assert np.array_equal(np.asarray(out).reshape(2, 64), np.tile(want, (2, 1)).astype(np.int32))
+
+
+UNIFORM_IF = r"""
+__global__ void branchy(int *out, int n)
+{
+    __shared__ int s[128];
+    __shared__ int flag;
+    int t = threadIdx.x;
+    s[t] = t * n;
+    if (t == 0) flag = (n % 3 == 0);
+    __syncthreads();
+    if (n > 10) {                      // uniform: a parameter
+        int v = s[127 - t];
+        __syncthreads();
+        s[t] = v;
+    } else {
+        s[t] += 1;
+    }
+    __syncthreads();
+    if (flag) {                        // uniform only at run time: read from shared memory
+        int w = s[(t + 1) % 128];
+        __syncthreads();
+        s[t] = -w;
+    }
+    __syncthreads();
+    out[t] = s[t];
+}
+"""
+
+
+@pytest.mark.parametrize("n", [3, 11, 12, 20])
+def test_if_with_uniform_condition_holding_barrier_block_128(managed, n):
+    k, fib = both(UNIFORM_IF, "branchy")
+    t = np.arange(128)
+    s = t * n
+    s = s[127 - t] if n > 10 else s + 1
+    if n % 3 == 0:
+        s = -s[(t + 1) % 128]
+    for fn in (k, fib):
+        out = managed(np.zeros(128, np.int32))
+        fn[1, 128](out, np.int32(n))
+        cudaDeviceSynchronize()
+        assert np.array_equal(out, s)
+    text = blocks(UNIFORM_IF).text
+    assert re.search(r"if \(\s*n > 10 \)", text)     # evaluated once, as written
+    assert "pyemu_barrier_diverged(" in text          # `flag` is checked thread by thread
+
+
+EARLY_RETURN = r"""
+__global__ void sums(const int *in, int *out, int nblocks_used, int n)
+{
+    if (blockIdx.x >= nblocks_used) return;         // whole blocks: fine
+    __shared__ int s[64];
+    int i = blockIdx.x * 64 + threadIdx.x;
+    s[threadIdx.x] = i < n ? in[i] : 0;
+    __syncthreads();
+    for (int d = 32; d > 0; d >>= 1) {
+        if (threadIdx.x < d) s[threadIdx.x] += s[threadIdx.x + d];
+        __syncthreads();
+    }
+    if (i >= n) return;                             // after the last barrier: fine
+    out[i] = s[0] + threadIdx.x;
+}
+"""
+
+
+def test_early_return_of_whole_blocks_and_after_last_barrier_grid_6_block_64(managed):
+    k, fib = both(EARLY_RETURN, "sums")
+    n, used = 300, 5
+    data = np.arange(n, dtype=np.int32) % 17
+    for fn in (k, fib):
+        out = managed(np.full(6 * 64, -1, np.int32))
+        fn[6, 64](managed(data), out, np.int32(used), np.int32(n))
+        cudaDeviceSynchronize()
+        got = np.asarray(out)
+        for b in range(6):
+            seg = got[b * 64:(b + 1) * 64]
+            if b >= used:
+                assert np.all(seg == -1)
+                continue
+            block_sum = int(data[b * 64:min(n, (b + 1) * 64)].sum())
+            valid = min(64, max(0, n - b * 64))
+            assert np.array_equal(seg[:valid], block_sum + np.arange(valid))
+            assert np.all(seg[valid:] == -1)
+
+
+DIVERGENT = r"""
+__global__ void partial(int *out, int n)
+{
+    if (threadIdx.x >= n) return;                   // part of the block leaves...
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();                                // ...and the rest waits here
+    out[threadIdx.x] = s[n - 1 - threadIdx.x];
+}
+__global__ void uneven(int *out)
+{
+    for (int i = 0; i < (int)threadIdx.x % 3; i++)  // not uniform
+        __syncthreads();
+    out[threadIdx.x] = 1;
+}
+"""
+
+DIVERGENT_SCRIPT = r"""
+opts = ["-DPYEMU_NO_REGIONS"] if FIBERS else []
+m = SourceModule(SOURCE, options=opts)
+R["blocked"] = list(m.compiled.block_kernels)
+out = cudaMallocManaged(64 * 4, dtype=np.int32)
+LAUNCH
+try:
+    cudaDeviceSynchronize()
+    R["code"] = 0
+except CudaError as e:
+    R["code"] = int(e.code)
+    R["message"] = str(e)
+cudaDeviceReset()
+"""
+
+
+@pytest.mark.parametrize("fibers", [False, True], ids=["block_function", "fibers"])
+@pytest.mark.parametrize("launch,kernel", [
+    ("m.partial[(4, 2), 64](out, 40)", "partial"),
+    ("m.uneven[(1, 3), 64](out)", "uneven")])
+def test_divergent_barrier_fails_launch_grid_4x2_block_64(run_cuda, fibers, launch, kernel):
+    run = run_cuda(DIVERGENT_SCRIPT.replace("LAUNCH", launch),
+                   consts={"SOURCE": DIVERGENT, "FIBERS": fibers}, timeout=120)
+    assert run.returncode == 0, run.explain()
+    R = run.R
+    assert (kernel in R["blocked"]) != fibers, R
+    assert R["code"] == 719, R                      # cudaErrorLaunchFailure
+    msg = R["message"]
+    assert f"kernel '{kernel}'" in msg and "block (" in msg and "__syncthreads()" in msg, msg
+    assert "kernel.cu:" in msg, msg                 # the barrier's site, at the user's line
+    if kernel == "partial" and not fibers:
+        assert "24 thread(s) of the block, the first (40,0,0), returned" in msg, msg
+        assert "kernel.cu:7" in msg, msg
+
+
+def test_divergent_return_after_success_then_reset(managed):
+    """A good launch of a kernel that can diverge (all threads stay) runs fine."""
+    k, _ = both(DIVERGENT, "partial")
+    out = managed(np.zeros(64, np.int32))
+    k[1, 64](out, np.int32(64))
+    cudaDeviceSynchronize()
+    assert np.array_equal(out, np.arange(64)[::-1])
+
+
+FAULT_SCRIPT = r"""
+m = SourceModule(SOURCE)
+R["blocked"] = list(m.compiled.block_kernels)
+a = cudaMalloc(1024)
+m.oob[2, 32](a, 5)
+try:
+    cudaDeviceSynchronize()
+    R["code"] = 0
+except CudaError as e:
+    R["code"] = int(e.code)
+    R["message"] = str(e)
+cudaDeviceReset()
+"""
+
+
+def test_fault_in_a_region_names_the_thread_block_2_of_32(run_cuda):
+    src = r"""
+__global__ void oob(int *a, int who) {
+    __shared__ int s[32];
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    if (blockIdx.x == 1 && threadIdx.x == who) a[1 << 26] = s[0];
+    __syncthreads();
+}"""
+    run = run_cuda(FAULT_SCRIPT, consts={"SOURCE": src}, timeout=120)
+    assert run.returncode == 0, run.explain()
+    assert run.R["blocked"] == ["oob"] and run.R["code"] == 700, run.R
+    assert "block (1,0,0), thread (5,0,0)" in run.R["message"], run.R
+
+
+# ------------------------------------------------------- variables, templates
+
+VARIABLES = r"""
+struct Acc { float v; int n; Acc() : v(0.5f), n(1) {} };
+template <int STEPS>
+__global__ void vars(float *out, int *ints, int bump, float4 *vecs)
+{
+    __shared__ float s[32];
+    const int t = threadIdx.x;
+    float hist[3] = {0.f, 0.f, 0.f};     // private array (not crossing: set below)
+    float keep[3];                       // private array crossing barriers
+    Acc acc;                             // class type, default-constructed copy
+    float4 v = vecs[t];                  // struct type crossing barriers
+    for (int i = 0; i < 3; i++) keep[i] = t * (i + 1);
+    hist[0] = keep[2];
+    __syncthreads();
+    for (int step = 0; step < STEPS; step++) {
+        s[t] = v.x + keep[step % 3] + hist[0];
+        bump += t;                       // a parameter modified per thread
+        __syncthreads();
+        v.x += s[(t + 1) % 32];
+        acc.v += 1.0f; acc.n *= 2;
+        __syncthreads();
+    }
+    out[t] = v.x + v.w + acc.v + acc.n;
+    ints[t] = bump;
+}
+"""
+
+
+def test_private_arrays_structs_classes_and_modified_params_template_block_32(managed):
+    k, fib = both(VARIABLES, "vars<3>", name_expressions=["vars<3>"])
+    t = np.arange(32)
+    vecs = np.zeros((32, 4), np.float32)
+    vecs[:, 0] = t * 0.25
+    vecs[:, 3] = 2.0
+    keep = np.stack([t * (i + 1) for i in range(3)], axis=1).astype(np.float32)
+    vx = vecs[:, 0].astype(np.float32).copy()
+    hist0 = keep[:, 2]
+    for step in range(3):
+        s = (vx + keep[:, step % 3] + hist0).astype(np.float32)
+        vx = (vx + s[(t + 1) % 32]).astype(np.float32)
+    want = vx + 2.0 + (0.5 + 3) + 2 ** 3
+    for fn in (k, fib):
+        out, ints = managed(np.zeros(32, np.float32)), managed(np.zeros(32, np.int32))
+        fn[1, 32](out, ints, np.int32(7), managed(vecs))
+        cudaDeviceSynchronize()
+        np.testing.assert_allclose(out, want, rtol=1e-6)
+        assert np.array_equal(ints, 7 + 3 * t)
+
+
+# ------------------------------------------------------------------ fallbacks
+
+FALLBACKS = {
+    "syncthreads_count": (r"""
+__global__ void k(int *out) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x;
+    int c = __syncthreads_count(threadIdx.x % 3 == 0);
+    __syncthreads();
+    out[threadIdx.x] = c + s[63 - threadIdx.x];
+}""", lambda t: 22 + (63 - t), "__syncthreads_count"),
+    "barrier_in_device_function": (r"""
+__device__ int swap_through(int *s, int v) {
+    s[threadIdx.x] = v; __syncthreads();
+    int w = s[blockDim.x - 1 - threadIdx.x]; __syncthreads();
+    return w;
+}
+__global__ void k(int *out) {
+    __shared__ int s[64];
+    int v = swap_through(s, threadIdx.x * 2);
+    __syncthreads();
+    out[threadIdx.x] = v;
+}""", lambda t: (63 - t) * 2, "reaches __syncthreads()"),
+    "goto": (r"""
+__global__ void k(int *out) {
+    __shared__ int s[64];
+    int v = threadIdx.x;
+    if (v < 0) goto done;
+    s[v] = v + 1;
+done:
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}""", lambda t: 64 - t, "goto"),
+    "switch_with_barrier": (r"""
+__global__ void k(int *out, int mode) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x;
+    switch (mode) {
+    case 1: __syncthreads(); out[threadIdx.x] = s[63 - threadIdx.x]; break;
+    default: out[threadIdx.x] = 0;
+    }
+}""", lambda t: 63 - t, "switch"),
+    "break_in_barrier_loop": (r"""
+__global__ void k(int *out, int mode) {
+    __shared__ int s[64];
+    int acc = 0;
+    for (int i = 0; i < 10; i++) {
+        if (i == mode + 2) break;
+        s[threadIdx.x] = i * threadIdx.x;
+        __syncthreads();
+        acc += s[63 - threadIdx.x];
+        __syncthreads();
+    }
+    out[threadIdx.x] = acc;
+}""", lambda t: 3 * (63 - t), "break or continue"),
+    "auto_crossing": (r"""
+__global__ void k(int *out, int mode) {
+    __shared__ int s[64];
+    auto v = threadIdx.x * 3 + mode;
+    v += mode;
+    s[threadIdx.x] = v;
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x] + v;
+}""", lambda t: (63 - t) * 3 + 2 + t * 3 + 2, "'auto'"),
+    "reference_crossing": (r"""
+__global__ void k(int *out, int mode) {
+    __shared__ int s[64];
+    int &mine = s[threadIdx.x];
+    mine = threadIdx.x + mode;
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x] + mine;
+}""", lambda t: 63 - t + 1 + t + 1, "reference"),
+    "lambda": (r"""
+__global__ void k(int *out, int mode) {
+    __shared__ int s[64];
+    auto f = [&](int x) { return x * 2 + mode; };
+    s[threadIdx.x] = f(threadIdx.x);
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}""", lambda t: (63 - t) * 2 + 1, "lambda"),
+    "recursion": (r"""
+__device__ int depth(int n) { return n <= 0 ? 0 : 1 + depth(n - 1); }
+__global__ void k(int *out, int mode) {
+    __shared__ int s[64];
+    s[threadIdx.x] = depth(threadIdx.x);
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x] + mode;
+}""", lambda t: 63 - t + 1, "recurses"),
+    "barrier_macro_in_expression": (r"""
+#define SYNC_AND(x) (__syncthreads(), (x))
+__global__ void k(int *out, int mode) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x;
+    int v = SYNC_AND(s[63 - threadIdx.x]) + mode;
+    out[threadIdx.x] = v;
+}""", lambda t: 63 - t + 1, "expression"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FALLBACKS))
+def test_fallback_keeps_fiber_path_and_right_results_block_64(managed, case):
+    src, want, why = FALLBACKS[case]
+    m = SourceModule(src)
+    assert m.compiled.block_kernels == ()
+    assert why in blocks(src).skipped["k"]
+    out = managed(np.zeros(64, np.int32))
+    fn = m.get_function("k")
+    if "mode" in src:
+        fn[2, 64](out, np.int32(1))
+    else:
+        fn[2, 64](out)
+    cudaDeviceSynchronize()
+    assert np.array_equal(out, want(np.arange(64)))
+
+
+def test_macro_barrier_statement_and_syncwarp_are_transformed(managed):
+    src = r"""
+#define SYNC() do { } while (0); __syncthreads()
+__global__ void k(int *out) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x;
+    SYNC();
+    int v = s[63 - threadIdx.x];
+    __syncwarp();
+    out[threadIdx.x] = v;
+}"""
+    k, _ = both(src, "k")
+    out = managed(np.zeros(64, np.int32))
+    k[1, 64](out)
+    cudaDeviceSynchronize()
+    assert np.array_equal(out, 63 - np.arange(64))
+
+
+def test_large_private_copies_decline_to_fibers_block_1024(managed):
+    """2 KiB of private array per thread crossing a barrier: with 1024 threads
+    the copies would take 8 MiB of the worker's stack, so the block function
+    declines and the block runs as fibers (64 KiB each), still right."""
+    src = r"""
+__global__ void big(int *out) {
+    __shared__ int s[1024];
+    int a[512];
+    for (int i = 0; i < 512; i++) a[i] = threadIdx.x + i;
+    s[threadIdx.x] = a[511];
+    __syncthreads();
+    out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x] + a[threadIdx.x % 512];
+}"""
+    k, _ = both(src, "big")
+    for threads in (64, 1024):
+        out = managed(np.zeros(threads, np.int32))
+        k[2, threads](out)
+        cudaDeviceSynchronize()
+        t = np.arange(threads)
+        assert np.array_equal(out, (threads - 1 - t + 511) + t + t % 512)
+
+
+# ------------------------------------------------------- switch, diagnostics
+
+def test_disabled_by_macro_and_kernels_without_barriers_untouched():
+    src = PLUS_REDUCE + "__global__ void plain(int *a) { a[threadIdx.x] = 1; }\n"
+    m = SourceModule(src, options=["-Dblocksize=64"])
+    assert m.compiled.block_kernels == ("plus_reduce",)
+    assert SourceModule(src, options=["-Dblocksize=64", NO_REGIONS]).compiled.block_kernels == ()
+    assert "plain" not in blocks(src, ["-Dblocksize=64"]).kernels
+
+
+def test_compile_error_in_barrier_kernel_reported_once_at_user_line():
+    src = "__global__ void k(int *a) {\n  __shared__ int s[4];\n  s[0] = 1;\n" \
+          "  __syncthreads();\n  a[0] = undefined_name + s[0];\n}\n"
+    with pytest.raises(CompileError) as e:
+        SourceModule(src)
+    text = str(e.value)
+    assert text.count("undefined_name") == 1 or text.count("kernel.cu:5") >= 1, text
+    assert len(re.findall(r"kernel\.cu:5:\d+: error", text)) == 1, text
+    assert "pyemu_rg" not in text, text
+
+
+def test_warnings_of_block_functions_not_duplicated():
+    src = "__global__ void k(int *a) {\n  __shared__ int s[4];\n  int unused_here = 3;\n" \
+          "  s[0] = a[0] / 0;\n  __syncthreads();\n  a[1] = s[0];\n}\n"
+    m = SourceModule(src)
+    assert m.compiled.block_kernels == ("k",)
+    assert m.compiled.log.count("division by zero") == 1, m.compiled.log
+    assert "pyemu_rg" not in m.compiled.log
+
+
+def test_generated_code_failing_where_kernel_compiles_falls_back(monkeypatch):
+    """A block function g++ rejects (a bug of the pass) costs a second build
+    without block functions, never a compile error."""
+    real = _regions.generate
+
+    def broken(*a, **k):
+        b = real(*a, **k)
+        b.text = b.text.replace("return true; }", "return this_is_not_declared; }")
+        return b
+    monkeypatch.setattr(_regions, "generate", broken)
+    src = PLUS_REDUCE.replace("plus_reduce", "plus_reduce_broken")
+    m = SourceModule(src, options=["-Dblocksize=32", "-DFORCE_NEW_KEY=1"])
+    assert m.compiled.block_kernels == ()
+    assert "this_is_not_declared" not in m.compiled.log
+    cudaGetLastError()
+
+
+def test_name_clashes_and_shadowing_keep_meaning(managed):
+    """Privatized names reused in inner scopes, in later loops and as locals."""
+    src = r"""
+__global__ void k(int *out, int n) {
+    __shared__ int s[64];
+    int i = threadIdx.x;               // private (modified below)
+    int total = 0;
+    i *= 2;
+    __syncthreads();
+    for (int i = 0; i < n; i++) {      // another i, uniform
+        s[threadIdx.x] = i;
+        __syncthreads();
+        total += s[(threadIdx.x + i) % 64];
+        __syncthreads();
+    }
+    { int total = 1000; s[threadIdx.x] = total; }
+    __syncthreads();
+    for (int i = 0; i < 2; i++) total += i;     // opaque loop, yet another i
+    out[threadIdx.x] = total * 1000 + i + s[0];
+}"""
+    k, _ = both(src, "k")
+    out = managed(np.zeros(64, np.int32))
+    k[1, 64](out, np.int32(5))
+    cudaDeviceSynchronize()
+    t = np.arange(64)
+    assert np.array_equal(out, (sum(range(5)) + 1) * 1000 + 2 * t + 1000)
