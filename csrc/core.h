@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "pyemu_core.h"
+#define PYEMU_CORE 1
 #include "../include/pyemu/abi.h"
 
 #define PYEMU_API __attribute__((visibility("default")))

@@ -1,7 +1,6 @@
 /* device.c - start-up, the per-thread error sentence, the clock. */
 #include "core.h"
 
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -29,16 +28,6 @@ uint64_t pyemu_clock_ns(void)
 
 PYEMU_API unsigned long long pyemu_now_ns(void) { return pyemu_clock_ns(); }
 
-/* Kernel modules call into the core (pyemu_barrier, pyemu_tctx, ...): make
- * the core's symbols global so the dynamic linker finds them there. */
-static int export_core_symbols(void)
-{
-    Dl_info info;
-    if (!dladdr((void *)&pyemu_init, &info) || !info.dli_fname)
-        return -1;
-    return dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) ? 0 : -1;
-}
-
 PYEMU_API int pyemu_init(int num_workers, size_t stack_size, unsigned long long device_memory)
 {
     int status = PYEMU_SUCCESS;
@@ -47,8 +36,6 @@ PYEMU_API int pyemu_init(int num_workers, size_t stack_size, unsigned long long 
         goto ERROR;
     PYEMU_FAIL_IF(stack_size && stack_size < 16384, PYEMU_E_INVALID_VALUE,
                   "a fiber stack of %zu bytes is too small (16384 at least)", stack_size);
-    PYEMU_FAIL_IF(export_core_symbols() != 0, PYEMU_E_SYSTEM,
-                  "cannot export the core's symbols to kernel modules: %s", dlerror());
     status = pyemu_mem_init(device_memory);
     if (status)
         goto ERROR;

@@ -5,6 +5,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a kernel module calls; it gets this table instead of looking the core
+ * up by symbol name, so nothing else in the process can stand in for it. */
+static const pyemu_core_api *pyemu_core_entry_points(void)
+{
+    static pyemu_core_api api;
+    if (!api.abi_version) {
+        api.tctx_offset = (long)((char *)&pyemu_tctx - (char *)__builtin_thread_pointer());
+        api.barrier = pyemu_barrier;
+        api.barrier_reduce = pyemu_barrier_reduce;
+        api.barrier_diverged = pyemu_barrier_diverged;
+        api.first_thread_done = pyemu_first_thread_done;
+        api.printf = pyemu_printf;
+        api.assert_fail = pyemu_assert_fail;
+        api.trap = pyemu_trap;
+        __atomic_store_n(&api.abi_version, PYEMU_ABI_VERSION, __ATOMIC_RELEASE);
+    }
+    return &api;
+}
+
 #define CHECK_MODULE(m) PYEMU_FAIL_IF(!(m) || (m)->magic != PYEMU_MAGIC_MODULE, \
                                       PYEMU_E_INVALID_HANDLE, "invalid module handle")
 
@@ -21,8 +40,10 @@ PYEMU_API int pyemu_module_load(const char *path, pyemu_module **module)
     PYEMU_FAIL_IF(info->abi_version != PYEMU_ABI_VERSION, PYEMU_E_MODULE,
                   "%s was built for kernel ABI %u; this core speaks %u", path, info->abi_version,
                   PYEMU_ABI_VERSION);
+    PYEMU_FAIL_IF(!info->bind, PYEMU_E_MODULE, "%s has no binding entry", path);
     m = calloc(1, sizeof *m);
     PYEMU_FAIL_IF(!m, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    info->bind(pyemu_core_entry_points());
     m->magic = PYEMU_MAGIC_MODULE;
     atomic_init(&m->refs, 1);
     m->handle = h;

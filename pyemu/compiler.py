@@ -271,10 +271,11 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None) ->
                          f"{k}::pyemu_args_size, {{0, 0, 0}}}},")
         lines.append("};")
     table = "pyemu_kernels" if entries else "0"
-    lines += ["namespace pyemu_generated {",
+    lines += ["PYEMU_MODULE_BINDING",
+              "namespace pyemu_generated {",
               'extern "C" __attribute__((__visibility__("default"))) const pyemu_module_info',
               f"    pyemu_module_info = {{PYEMU_ABI_VERSION, {len(entries)}, {table}, "
-              f"{c_string(source_name)}}};",
+              f"{c_string(source_name)}, pyemu_bind}};",
               "}", ""]
     return "\n".join(lines)
 

@@ -2,6 +2,9 @@
  *
  * A kernel module is a shared object built by pyemu's compiler from user
  * source.  It exports one symbol, `pyemu_module_info`, that lists its kernels.
+ * It imports nothing by name: when the core loads it, the core hands it a
+ * table of entry points (pyemu_core_api), so no other library in the process
+ * can capture a kernel's calls.
  * The core runs a block by calling a kernel's `run_block`, which runs every
  * thread of the block as a plain loop; if a thread reaches a barrier, the core
  * takes over and runs the rest of the block as fibers (see csrc/block.c).
@@ -14,7 +17,7 @@
 
 #include <stddef.h>
 
-#define PYEMU_ABI_VERSION 1
+#define PYEMU_ABI_VERSION 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,7 +38,6 @@ typedef struct pyemu_thread_ctx {
     void *dyn_smem_base;        /* where that memory starts (per worker) */
 } pyemu_thread_ctx;
 
-extern __thread pyemu_thread_ctx pyemu_tctx __attribute__((tls_model("initial-exec")));
 
 /* Kinds of kernel parameters, as the compiler reports them. */
 enum {
@@ -72,37 +74,96 @@ typedef struct pyemu_kernel_desc {
     unsigned int reqd_block[3]; /* reqd_work_group_size / 0 when none */
 } pyemu_kernel_desc;
 
+/* The core's entry points, handed to a module when it is loaded. */
+typedef struct pyemu_core_api {
+    unsigned int abi_version;
+    /* where the worker's pyemu_thread_ctx lies from the thread pointer: the
+     * same offset in every thread (static TLS of the core) */
+    long tctx_offset;
+    /* A barrier.  `site` names the call site ("file.cu:12"); all threads of
+     * the block must reach the same site, or the launch fails. */
+    void (*barrier)(const char *site);
+    /* A barrier that also reduces a predicate over the block: op 0 count, 1 and, 2 or. */
+    int (*barrier_reduce)(const char *site, int pred, int op);
+    /* Called by a kernel's block function (pyemu/_regions.py), which runs a
+     * block region by region between its barriers, without fibers: the
+     * barrier at `site` is reached by the thread pyemu_tctx.threadIdx names
+     * while `exited` threads of the block, the first of linear index `other`,
+     * returned before it; or, when `exited` is 0, this thread and thread
+     * `other` take different ways at a branch or loop around that barrier.
+     * Fails the launch; never returns. */
+    void (*barrier_diverged)(const char *site, unsigned int other, unsigned int exited);
+    /* Called by run_block after thread 0 returned.  Returns 1 when the block
+     * runs as a plain loop (go on with thread 1), 0 when the block already
+     * finished as fibers. */
+    int (*first_thread_done)(void);
+    /* Device printf: formatted now, written to the host at the next sync point. */
+    int (*printf)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+    /* A failed device assert or a trap; never return. */
+    void (*assert_fail)(const char *expr, const char *file, unsigned int line, const char *func);
+    void (*trap)(void);
+} pyemu_core_api;
+
 typedef struct pyemu_module_info {
     unsigned int abi_version;   /* PYEMU_ABI_VERSION */
     unsigned int nkernels;
     const pyemu_kernel_desc *kernels;
     const char *source_name;    /* the file name diagnostics use */
+    void (*bind)(const pyemu_core_api *api);   /* the core calls it once, at load */
 } pyemu_module_info;
 
-/* Called by kernel code; implemented by the core (csrc/block.c, csrc/kprintf.c). */
-/* A barrier.  `site` names the call site ("file.cu:12"); all threads of the
- * block must reach the same site, or the launch fails. */
+#ifdef PYEMU_CORE
+/* ---- the core's side: the real thing ---- */
+extern __thread pyemu_thread_ctx pyemu_tctx __attribute__((tls_model("initial-exec")));
 void pyemu_barrier(const char *site);
-/* A barrier that also reduces a predicate over the block: op 0 count, 1 and, 2 or. */
 int pyemu_barrier_reduce(const char *site, int pred, int op);
-/* Called by a kernel's block function (pyemu/_regions.py), which runs a block
- * region by region between its barriers, without fibers: the barrier at
- * `site` is reached by the thread pyemu_tctx.threadIdx names while `exited`
- * threads of the block, the first of linear index `other`, returned before it;
- * or, when `exited` is 0, this thread and thread `other` take different ways
- * at a branch or loop around that barrier.  Fails the launch; never returns. */
 void pyemu_barrier_diverged(const char *site, unsigned int other, unsigned int exited)
     __attribute__((noreturn));
-/* Called by run_block after thread 0 returned.  Returns 1 when the block runs
- * as a plain loop (go on with thread 1), 0 when the block already finished as
- * fibers. */
 int pyemu_first_thread_done(void);
-/* Device printf: formatted now, written to the host at the next sync point. */
 int pyemu_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* A failed device assert or a trap; never returns. */
 void pyemu_assert_fail(const char *expr, const char *file, unsigned int line,
                        const char *func) __attribute__((noreturn));
 void pyemu_trap(void) __attribute__((noreturn));
+#else
+/* ---- a kernel module's side: the same names, through the table ---- */
+extern const pyemu_core_api *pyemu_api __attribute__((visibility("hidden")));
+extern long pyemu_tctx_offset __attribute__((visibility("hidden")));
+#define pyemu_tctx \
+    (*(pyemu_thread_ctx *)((char *)__builtin_thread_pointer() + pyemu_tctx_offset))
+static inline void pyemu_barrier(const char *site) { pyemu_api->barrier(site); }
+static inline int pyemu_barrier_reduce(const char *site, int pred, int op)
+{
+    return pyemu_api->barrier_reduce(site, pred, op);
+}
+static inline __attribute__((noreturn)) void
+pyemu_barrier_diverged(const char *site, unsigned int other, unsigned int exited)
+{
+    pyemu_api->barrier_diverged(site, other, exited);
+    __builtin_unreachable();
+}
+static inline int pyemu_first_thread_done(void) { return pyemu_api->first_thread_done(); }
+#define pyemu_printf (pyemu_api->printf)
+static inline __attribute__((noreturn)) void
+pyemu_assert_fail(const char *expr, const char *file, unsigned int line, const char *func)
+{
+    pyemu_api->assert_fail(expr, file, line, func);
+    __builtin_unreachable();
+}
+static inline __attribute__((noreturn)) void pyemu_trap(void)
+{
+    pyemu_api->trap();
+    __builtin_unreachable();
+}
+/* What the compiler's generated code puts in every module, once. */
+#define PYEMU_MODULE_BINDING                                                   \
+    const pyemu_core_api *pyemu_api;                                           \
+    long pyemu_tctx_offset;                                                    \
+    static void pyemu_bind(const pyemu_core_api *pyemu_a)                      \
+    {                                                                          \
+        pyemu_api = pyemu_a;                                                   \
+        pyemu_tctx_offset = pyemu_a->tctx_offset;                              \
+    }
+#endif
 
 #ifdef __cplusplus
 }
