@@ -328,7 +328,8 @@ def cudaFuncGetAttributes(func) -> cudaFuncAttributes:
     """cudaFuncGetAttributes(func): what the device knows of a kernel."""
     if not isinstance(func, Function):
         E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaFuncGetAttributes")
-    return cudaFuncAttributes(maxDynamicSharedSizeBytes=func.max_dynamic_shared)
+    return cudaFuncAttributes(maxDynamicSharedSizeBytes=func.max_dynamic_shared,
+                              preferredShmemCarveout=getattr(func, "shmem_carveout", -1))
 
 
 def cudaFuncSetAttribute(func, attr, value):
@@ -347,8 +348,11 @@ def cudaFuncSetAttribute(func, attr, value):
                    f"{v} is over the opt-in limit of {lib.PYEMU_MAX_SHARED_OPTIN} bytes",
                    "cudaFuncSetAttribute")
         func.max_dynamic_shared = v
-    elif not -1 <= v <= 100:
-        E.fail(E.cudaErrorInvalidValue, f"carveout {v} is not a percentage", "cudaFuncSetAttribute")
+    else:
+        if not -1 <= v <= 100:
+            E.fail(E.cudaErrorInvalidValue, f"carveout {v} is not a percentage",
+                   "cudaFuncSetAttribute")
+        func.shmem_carveout = v
     return cudaSuccess
 
 
