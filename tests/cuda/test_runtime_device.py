@@ -327,12 +327,24 @@ def test_cudaFuncSetAttribute_negative_size_invalid_value():
                 cudaFuncAttributeMaxDynamicSharedMemorySize, -1)
 
 
-def test_cudaFuncSetAttribute_carveout_percentage():
+# Measured on an H200 with CUDA 13.0 (not in tests/data/ground_truth): a carveout
+# of 50 reads back as 50; 101, a dynamic shared size of -1 and attribute 1234
+# give cudaErrorInvalidValue.
+
+def test_cudaFuncSetAttribute_carveout_is_read_back():
     k = fresh_kernel()
+    assert cudaFuncGetAttributes(k).preferredShmemCarveout == -1
     assert cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 50) == \
         cudaSuccess
+    assert cudaFuncGetAttributes(k).preferredShmemCarveout == 50
+
+
+def test_cudaFuncSetAttribute_carveout_over_100_invalid_value():
+    k = fresh_kernel()
     raises_code(cudaErrorInvalidValue, cudaFuncSetAttribute, k,
                 cudaFuncAttributePreferredSharedMemoryCarveout, 101)
+    assert cudaGetLastError() == cudaErrorInvalidValue
+    assert cudaFuncGetAttributes(k).preferredShmemCarveout == -1
 
 
 def test_cudaFuncSetAttribute_unknown_attribute_invalid_value():

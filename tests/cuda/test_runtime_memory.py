@@ -18,6 +18,7 @@ from pyemu.cuda import (CudaError, DevicePointer, ManagedArray, SourceModule, cu
                         cudaGetLastError, cudaMalloc, cudaMallocManaged, cudaMemAttachGlobal,
                         cudaMemAttachHost, cudaMemcpy, cudaMemcpyDefault, cudaMemcpyDeviceToDevice,
                         cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemcpyHostToHost,
+                        cudaMemcpyKind,
                         cudaMemGetInfo, cudaMemset, cudaPeekAtLastError, cudaSuccess)
 from pyemu.cuda import _errors
 
@@ -245,13 +246,22 @@ def test_cudaMallocManaged_attach_host_flag_accepted():
 
 
 @pytest.mark.parametrize("args,kwargs", [
-    ((0,), {}),                                      # size 0: cudaErrorInvalidValue in CUDA
-    ((64, 7), {}),                                   # flags neither Global nor Host
+    ((64, 7), {}),                                   # flags neither Global nor Host (H200: 1)
     ((10,), {"dtype": np.float32}),                  # not a whole number of items
-], ids=["zero_size", "bad_flags", "size_not_multiple_of_dtype"])
+], ids=["bad_flags", "size_not_multiple_of_dtype"])
 def test_cudaMallocManaged_invalid_arguments_invalid_value(args, kwargs):
     raises_code(cudaErrorInvalidValue, cudaMallocManaged, *args, **kwargs)
     assert cudaGetLastError() == cudaErrorInvalidValue
+
+
+@pytest.mark.xfail(strict=True, reason="cudaMallocManaged(0) raises cudaErrorInvalidValue; an "
+                   "H200 (CUDA 13.0) returns cudaSuccess and a NULL pointer, which cudaFree "
+                   "accepts (pyemu has no object for an empty managed allocation yet)")
+@pytest.mark.parametrize("dtype", [None, np.float32])
+def test_cudaMallocManaged_zero_size_is_success(dtype):
+    m = cudaMallocManaged(0, dtype=dtype)
+    assert cudaGetLastError() == cudaSuccess
+    assert cudaFree(m) == cudaSuccess
 
 
 def test_cudaMallocManaged_flags_global_is_default():
@@ -446,9 +456,14 @@ def test_cudaMemcpy_zero_bytes_is_success(gt):
         cudaFree(d)
 
 
-def test_cudaMemcpy_zero_bytes_between_null_pointers_is_success(gt):
+@pytest.mark.parametrize("kind", ["cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost",
+                                  "cudaMemcpyDeviceToDevice", "cudaMemcpyHostToHost",
+                                  "cudaMemcpyDefault"])
+def test_cudaMemcpy_zero_bytes_between_null_pointers_is_success(gt, kind):
+    """The H100 ground truth has HostToDevice; an H200 (CUDA 13.0) gave
+    cudaSuccess for every kind."""
     expected = gt("memory", "memcpy_size_0", "return_null_ptrs_size_0.code", default=0)
-    assert cudaMemcpy(0, 0, 0, cudaMemcpyHostToDevice) == expected == cudaSuccess
+    assert cudaMemcpy(0, 0, 0, getattr(cudaMemcpyKind, kind)) == expected == cudaSuccess
     assert cudaGetLastError() == cudaSuccess
 
 
