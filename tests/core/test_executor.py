@@ -673,6 +673,11 @@ def test_null_pointer_access_illegal_address(run_cuda, access):
     assert "address 0x0 " in R["message"]
 
 
+# Divergent barriers are undefined behaviour in CUDA; an H200 (sm_90, CUDA 13.0)
+# runs both kernels below without an error (exited threads count as arrived, and
+# the two __syncthreads() of an if/else meet as one barrier).  pyemu reports them
+# as a launch failure on purpose, naming the kernel and the block.
+
 def test_early_return_before_a_barrier_launch_failure(run_cuda):
     R = fault(run_cuda, "o = cudaMalloc(4 * 64)", "m.early_return[3, 64](o, 1, 10)")
     assert R["code"] == 719 and R["last"] == 719, R
@@ -729,19 +734,44 @@ def test_trap_launch_failure(run_cuda):
     assert "__trap()" in R["message"] and "block (2,0,0)" in R["message"]
 
 
-def test_fiber_stack_overflow_launch_failure(run_cuda):
+# An H200 (CUDA 13.0) reports a kernel's stack overflow (100000 frames of 512
+# bytes) as cudaErrorIllegalAddress (700); pyemu says cudaErrorLaunchFailure (719)
+# and names the overflow.  Either is a failure of the launch, not of the process.
+
+def test_fiber_stack_overflow_fails_the_launch(run_cuda):
     """Thread 1 runs on a fiber stack (the block has a barrier): 2000 frames of
     512 bytes do not fit in the default 64 KiB."""
     R = fault(run_cuda, "o = cudaMalloc(4 * 4)", "m.deep[1, 4](o, 2000, 1, 1)")
-    assert R["code"] == 719, R
+    assert R["code"] in (700, 719), R
     assert "stack overflow" in R["message"] and "thread (1,0,0)" in R["message"]
 
 
-def test_thread0_stack_overflow_launch_failure(run_cuda):
+def test_thread0_stack_overflow_fails_the_launch(run_cuda):
     """Thread 0 runs on the worker's own stack (16 MiB)."""
     R = fault(run_cuda, "o = cudaMalloc(4 * 4)", "m.deep[1, 4](o, 100000, 0, 1)")
-    assert R["code"] == 719, R
+    assert R["code"] in (700, 719), R
     assert "stack overflow" in R["message"] and "thread (0,0,0)" in R["message"]
+
+
+@pytest.mark.xfail(strict=True, reason="pyemu reports a stack overflow as cudaErrorLaunchFailure "
+                   "(719, csrc/fault.c); an H200 with CUDA 13.0 reports cudaErrorIllegalAddress "
+                   "(700) for the same recursion")
+def test_stack_overflow_code_as_on_the_H200(run_cuda):
+    R = fault(run_cuda, "o = cudaMalloc(4 * 4)", "m.deep[1, 4](o, 100000, 0, 0)")
+    assert R["code"] == 700, R
+
+
+def test_small_overrun_inside_the_allocation_granule_does_not_fault():
+    """As on an H200: a[100] and a[-1] of a 400-byte allocation run without an
+    error (allocations are 256-byte granules; pyemu maps the whole granule)."""
+    m = SourceModule("__global__ void poke(int *a, long long i) { ((volatile int *)a)[i] = 1; }")
+    a = cudaMalloc(400)
+    try:
+        m.poke[1, 1](a, 100)
+        m.poke[1, 1](a, -1)
+        assert cudaDeviceSynchronize() == cudaSuccess
+    finally:
+        cudaFree(a)
 
 
 def test_PYEMU_STACK_SIZE_makes_room_for_deep_recursion(run_cuda):

@@ -163,6 +163,19 @@ def test_cudaGetLastError_is_per_host_thread():
     assert cudaGetLastError() == cudaErrorInvalidValue       # this thread's own, untouched
 
 
+def test_cudaDeviceReset_keeps_the_last_error(run_cuda):
+    """Measured on an H200 (CUDA 13.0): cudaSetDevice(7); cudaDeviceReset();
+    cudaGetLastError() gives cudaErrorInvalidDevice: the reset does not clear it."""
+    run = run_cuda(r"""
+        R["set"] = code_of(cudaSetDevice, 7)
+        R["reset"] = code_of(cudaDeviceReset)
+        R["get1"] = int(cudaGetLastError())
+        R["get2"] = int(cudaGetLastError())
+    """)
+    assert run.returncode == 0, run.explain()
+    assert run.R == {"set": 101, "reset": 0, "get1": 101, "get2": 0}
+
+
 @pytest.fixture(scope="module")
 def flag_kernel():
     return SourceModule("__global__ void set_flag(int *flag) { flag[0] = 1; }").set_flag
