@@ -413,6 +413,9 @@ class _Kernel:
 
         def block(stmts):
             for i, st in enumerate(stmts):
+                if st.kind == "other":
+                    raise Unsupported(f"a local type, alias or assertion between barriers "
+                                      f"(line {self.toks[st.lo].line})")
                 if st.kind == "decl":
                     nxt = next((k for k in range(i + 1, len(stmts)) if stmts[k].barrier), None)
                     later = set()

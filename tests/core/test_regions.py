@@ -729,3 +729,168 @@ __global__ void k(int *out, int n) {
     cudaDeviceSynchronize()
     t = np.arange(64)
     assert np.array_equal(out, (sum(range(5)) + 1) * 1000 + 2 * t + 1000)
+
+
+# ------------------------------------------------ more kernels of the course
+
+REDUCE6 = r"""
+template <unsigned int blockSize>
+__device__ int pair(const int *g, unsigned int i, unsigned int n) {
+    return g[i] + (i + blockSize < n ? g[i + blockSize] : 0);
+}
+template <unsigned int blockSize>
+__global__ void reduce6(int *g_idata, int *g_odata, unsigned int n) {
+    extern __shared__ int sdata[];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x*(blockSize*2) + tid;
+    unsigned int gridSize = blockSize*2*gridDim.x;
+    sdata[tid] = 0;
+    while (i < n) { sdata[tid] += pair<blockSize>(g_idata, i, n); i += gridSize; }
+    __syncthreads();
+    if (blockSize >= 512) { if (tid < 256) { sdata[tid] += sdata[tid + 256]; } __syncthreads(); }
+    if (blockSize >= 256) { if (tid < 128) { sdata[tid] += sdata[tid + 128]; } __syncthreads(); }
+    if (blockSize >= 128) { if (tid < 64) { sdata[tid] += sdata[tid + 64]; } __syncthreads(); }
+    for (unsigned int s = 32; s > 0; s >>= 1) {     // the last warp, with barriers
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [64, 128, 256, 512])
+def test_harris_reduce6_template_extern_shared_grid_7_block_threads(managed, threads):
+    name = f"reduce6<{threads}>"
+    k, fib = both(REDUCE6, name, name_expressions=[name])
+    n = 100_000
+    data = np.random.default_rng(threads).integers(-50, 50, n, dtype=np.int32)
+    for fn in (k, fib):
+        out = managed(np.zeros(7, np.int32))
+        fn[7, threads, threads * 4](managed(data), out, np.uint32(n))
+        cudaDeviceSynchronize()
+        assert int(np.asarray(out).sum()) == int(data.sum())
+    text = blocks(REDUCE6).text
+    assert re.search(r"if \(\s*blockSize >= 512 \)", text)      # uniform: a template parameter
+
+
+HISTO_SHARED = r"""
+__global__ void histo_kernel(unsigned char *buffer, long size, unsigned int *histo)
+{
+    __shared__ unsigned int temp[256];
+    temp[threadIdx.x] = 0;
+    __syncthreads();
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    int offset = blockDim.x * gridDim.x;
+    while (i < size) {
+        atomicAdd(&temp[buffer[i]], 1);
+        i += offset;
+    }
+    __syncthreads();
+    atomicAdd(&(histo[threadIdx.x]), temp[threadIdx.x]);
+}
+"""
+
+
+def test_shared_memory_histogram_grid_8_block_256(managed):
+    k, fib = both(HISTO_SHARED, "histo_kernel")
+    data = np.random.default_rng(3).integers(0, 256, 50_000, dtype=np.uint8)
+    for fn in (k, fib):
+        histo = managed(np.zeros(256, np.uint32))
+        fn[8, 256](managed(data), np.int64(data.size), histo)
+        cudaDeviceSynchronize()
+        assert np.array_equal(histo, np.bincount(data, minlength=256))
+
+
+ALIASES = r"""
+__device__ void bump(int &x) { x += (int)threadIdx.x; }
+__global__ void aliases(int *out, int n)
+{
+    __shared__ int s[64];
+    int a = n;                 // looks uniform, but bump() changes it per thread
+    int b = n * 2;             // looks uniform, but a pointer changes it
+    int c = n + 1;             // uniform indeed
+    int *pb = &b;
+    bump(a);
+    *pb += threadIdx.x % 3;
+    __syncthreads();
+    for (int k = 0; k < c % 4 + 1; k++) {
+        s[threadIdx.x] = a + b + c + k;
+        __syncthreads();
+        out[threadIdx.x] += s[(threadIdx.x + 1) % 64];
+        __syncthreads();
+    }
+}
+"""
+
+
+def test_aliased_variables_stay_per_thread_block_64(managed):
+    k, fib = both(ALIASES, "aliases")
+    text = blocks(ALIASES).text
+    assert "int c = n + 1 ;" in text               # c: one copy for the block
+    t = np.arange(64)
+    n = 5
+    a, b, c = n + t, n * 2 + t % 3, n + 1
+    v = np.zeros(64, np.int64)
+    for kk in range(c % 4 + 1):
+        s = a + b + c + kk
+        v += s[(t + 1) % 64]
+    for fn in (k, fib):
+        out = managed(np.zeros(64, np.int32))
+        fn[1, 64](out, np.int32(n))
+        cudaDeviceSynchronize()
+        assert np.array_equal(out, v)
+
+
+def test_non_uniform_loop_condition_that_agrees_at_run_time_block_32(managed):
+    """The bound is read from shared memory: every thread is checked, all agree."""
+    src = r"""
+__global__ void k(int *out) {
+    __shared__ int bound;
+    __shared__ int s[32];
+    if (threadIdx.x == 0) bound = 4;
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    int i = 0;
+    while (i < bound) {
+        int v = s[(threadIdx.x + 1) % 32];
+        __syncthreads();
+        s[threadIdx.x] = v;
+        __syncthreads();
+        i++;
+    }
+    out[threadIdx.x] = s[threadIdx.x];
+}"""
+    k, _ = both(src, "k")
+    out = managed(np.zeros(32, np.int32))
+    k[3, 32](out)
+    cudaDeviceSynchronize()
+    assert np.array_equal(out, (np.arange(32) + 4) % 32)
+
+
+def test_kernels_in_namespaces_and_overloads_block_32(managed):
+    src = r"""
+namespace outer { namespace {
+__global__ void k(int *out) {
+    __shared__ int s[32];
+    s[threadIdx.x] = threadIdx.x * 3;
+    __syncthreads();
+    out[threadIdx.x] = s[31 - threadIdx.x];
+}
+} }
+namespace other {
+__global__ void k(int *out) {
+    __shared__ int s[32];
+    s[threadIdx.x] = 7;
+    __syncthreads();
+    out[threadIdx.x] = s[31 - threadIdx.x] + 1;
+}
+}
+"""
+    m = SourceModule(src)
+    assert set(m.compiled.block_kernels) == {"outer::k", "other::k"}
+    for name, want in (("outer::k", (31 - np.arange(32)) * 3), ("other::k", np.full(32, 8))):
+        out = managed(np.zeros(32, np.int32))
+        m.get_function(name)[1, 32](out)
+        cudaDeviceSynchronize()
+        assert np.array_equal(out, want)
