@@ -383,7 +383,7 @@ class _Gen:
                 if dim is not None:
                     j = dim[2]
                     continue
-                t, w = toks[j], toks[j].text
+                w = toks[j].text
                 j += 1
                 if w in ("/", "%", "/=", "%=", "->", "->*", ".*", "new", "delete", "throw"):
                     return True

@@ -1,0 +1,59 @@
+"""Helpers for the block-function tests (test_regions*.py): compile a kernel
+with and without block functions, run the pass on a source directly, and the
+`managed` fixture (import it into the test module to use it)."""
+import shlex
+
+import numpy as np
+import pytest
+
+from pyemu import _regions, compiler
+from pyemu._compiler_source import rewrite_source
+from pyemu.cuda import SourceModule, cudaDeviceSynchronize, cudaFree, cudaMallocManaged
+
+NO_REGIONS = "-D" + _regions.DISABLE_MACRO
+
+
+@pytest.fixture
+def managed():
+    """managed(data, dtype=None): a managed copy of an array, freed after the test."""
+    made = []
+
+    def make(data, dtype=None):
+        a = np.asarray(data, dtype=dtype)
+        m = cudaMallocManaged(max(a.size, 1) * a.itemsize, dtype=a.dtype)
+        m[:a.size] = a.ravel()
+        made.append(m)
+        return m
+
+    yield make
+    cudaDeviceSynchronize()
+    for m in made:
+        cudaFree(m)
+
+
+def both(src, name, options=(), expect_block=True, **kw):
+    """The kernel compiled with and without block functions (asserting which
+    one has one), as (block path, fiber path)."""
+    m = SourceModule(src, options=list(options), **kw)
+    f = SourceModule(src, options=list(options) + [NO_REGIONS], **kw)
+    assert (name in m.compiled.block_kernels) == expect_block, m.compiled.block_kernels
+    assert f.compiled.block_kernels == ()
+    return m.get_function(name), f.get_function(name)
+
+
+def preprocessed(src, options=()):
+    """What the compiler's kernel scan sees: g++ -E of the rewritten source."""
+    root = compiler._include_root()
+    opts = compiler._parse_options(list(options))
+    flags = compiler._base_flags(compiler._DIALECTS["cuda"], root, opts)
+    head = '#include "pyemu/detail/kernel_entry.hpp"\n#line 1 "kernel.cu"\n'
+    r = compiler._run(shlex.split(compiler._config.cxx()) + flags + list(opts.user)
+                      + ["-E", "-D__PYEMU_SCAN__", "-x", "c++", "-"],
+                      stdin=head + rewrite_source(src, "kernel.cu"))
+    assert r.returncode == 0, r.stderr
+    return r.stdout, str(root)
+
+
+def blocks(src, options=()):
+    pre, root = preprocessed(src, options)
+    return _regions.generate(pre, "__pyemu_global__", root)
