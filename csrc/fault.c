@@ -152,13 +152,13 @@ void pyemu_fault_report(pyemu_worker *w)
     const char *what = w->cmd->type == CMD_KERNEL ? "kernel" : "command";
     const char *name = w->cmd->type == CMD_KERNEL ? w->desc->name : "copy";
     if (sig == SIGSEGV && in_worker_guard(w, addr)) {
-        pyemu_cmd_fail(w->cmd, PYEMU_E_LAUNCH_FAILURE,
+        pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS, /* as a GPU reports it */
                        "%s '%s' failed in block %s, thread %s: stack overflow (deep recursion? "
                        "the thread used all of its worker's 16 MiB stack)", what, name, bid, tid);
         return;
     }
     if (sig == SIGSEGV && in_fiber_guard(w, addr)) {
-        pyemu_cmd_fail(w->cmd, PYEMU_E_LAUNCH_FAILURE,
+        pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS, /* as a GPU reports it */
                        "%s '%s' failed in block %s, thread %s: stack overflow (the thread "
                        "used more than its %zu bytes of stack; set PYEMU_STACK_SIZE)",
                        what, name, bid, tid, pyemu_pool_stack_size());

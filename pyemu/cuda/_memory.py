@@ -85,9 +85,9 @@ def device_address(obj):
     if isinstance(obj, int) and not isinstance(obj, bool):
         return int(obj)
     addr = getattr(obj, "_pyemu_devptr", None)
-    if addr:
+    if addr is not None and (addr or isinstance(obj, ManagedArray)):
         if isinstance(obj, np.ndarray):
-            return obj.__array_interface__["data"][0]
+            return obj.__array_interface__["data"][0] if addr else 0
         return int(obj)
     if isinstance(obj, np.integer):
         return int(obj)

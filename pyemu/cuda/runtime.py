@@ -242,13 +242,14 @@ def cudaDeviceGetAttribute(attr, device=0) -> int:
 
 
 def cudaRuntimeGetVersion() -> int:
-    """cudaRuntimeGetVersion: the CUDA version pyemu follows (12.4 = 12040)."""
-    return 12040
+    """cudaRuntimeGetVersion: the CUDA version pyemu follows (13.0 = 13000), the
+    one its error table and launch checks were taken from."""
+    return 13000
 
 
 def cudaDriverGetVersion() -> int:
     """cudaDriverGetVersion: as cudaRuntimeGetVersion."""
-    return 12040
+    return 13000
 
 
 # ---- synchronisation ----
@@ -326,13 +327,14 @@ def cudaMallocManaged(size, flags=cudaMemAttachGlobal, dtype=None):
     if int(flags) not in (cudaMemAttachGlobal, cudaMemAttachHost):
         E.fail(E.cudaErrorInvalidValue, f"flags must be cudaMemAttachGlobal or cudaMemAttachHost, "
                f"not {flags!r}", "cudaMallocManaged")
-    if n == 0:
-        E.fail(E.cudaErrorInvalidValue, "size is 0", "cudaMallocManaged")
     if dtype is not None:
         dt = np.dtype(dtype)
         if n % dt.itemsize:
             E.fail(E.cudaErrorInvalidValue, f"{n} bytes is not a whole number of {dt} items",
                    "cudaMallocManaged")
+    if n == 0:   # success and a null pointer, as CUDA 13 on an H200
+        E.check_sticky("cudaMallocManaged")
+        return DevicePointer(0) if dtype is None else np.empty(0, dt).view(ManagedArray)
     ptr = cudaMalloc(n)
     if dtype is None:
         host = managed_bytes(int(ptr), n)

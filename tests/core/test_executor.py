@@ -720,10 +720,6 @@ def test_device_assert_cudaErrorAssert(run_cuda):
     assert "kernel 'assert_in'" in R["message"] and "block (1,0,0), thread (3,0,0)" in R["message"]
 
 
-@pytest.mark.xfail(strict=True, reason="include/pyemu/detail/cuda_builtins.h: assert(e) expands "
-                   "to PYEMU_DEVICE_ASSERT(e), so #e stringifies the macro-expanded expression "
-                   "(blockIdx.x becomes '((*(pyemu_thread_ctx *)((char *)__builtin_thread_pointer()"
-                   " + pyemu_tctx_offset)).blockIdx).x'); a GPU prints the source text")
 def test_device_assert_prints_the_assertion_line_as_written(run_cuda):
     run = run_cuda(FAULT_SCRIPT.replace("SETUP", "o = cudaMalloc(4)")
                    .replace("LAUNCH", "m.assert_in[3, 16](o, 1, 3)"),
@@ -745,27 +741,23 @@ def test_trap_launch_failure(run_cuda):
 
 
 # An H200 (CUDA 13.0) reports a kernel's stack overflow (100000 frames of 512
-# bytes) as cudaErrorIllegalAddress (700); pyemu says cudaErrorLaunchFailure (719)
-# and names the overflow.  Either is a failure of the launch, not of the process.
+# bytes) as cudaErrorIllegalAddress (700); so does pyemu, and names the overflow.
 
 def test_fiber_stack_overflow_fails_the_launch(run_cuda):
     """Thread 1 runs on a fiber stack (the block has a barrier): 2000 frames of
     512 bytes do not fit in the default 64 KiB."""
     R = fault(run_cuda, "o = cudaMalloc(4 * 4)", "m.deep[1, 4](o, 2000, 1, 1)")
-    assert R["code"] in (700, 719), R
+    assert R["code"] == 700, R
     assert "stack overflow" in R["message"] and "thread (1,0,0)" in R["message"]
 
 
 def test_thread0_stack_overflow_fails_the_launch(run_cuda):
     """Thread 0 runs on the worker's own stack (16 MiB)."""
     R = fault(run_cuda, "o = cudaMalloc(4 * 4)", "m.deep[1, 4](o, 100000, 0, 1)")
-    assert R["code"] in (700, 719), R
+    assert R["code"] == 700, R
     assert "stack overflow" in R["message"] and "thread (0,0,0)" in R["message"]
 
 
-@pytest.mark.xfail(strict=True, reason="pyemu reports a stack overflow as cudaErrorLaunchFailure "
-                   "(719, csrc/fault.c); an H200 with CUDA 13.0 reports cudaErrorIllegalAddress "
-                   "(700) for the same recursion")
 def test_stack_overflow_code_as_on_the_H200(run_cuda):
     R = fault(run_cuda, "o = cudaMalloc(4 * 4)", "m.deep[1, 4](o, 100000, 0, 0)")
     assert R["code"] == 700, R

@@ -254,9 +254,6 @@ def test_cudaMallocManaged_invalid_arguments_invalid_value(args, kwargs):
     assert cudaGetLastError() == cudaErrorInvalidValue
 
 
-@pytest.mark.xfail(strict=True, reason="cudaMallocManaged(0) raises cudaErrorInvalidValue; an "
-                   "H200 (CUDA 13.0) returns cudaSuccess and a NULL pointer, which cudaFree "
-                   "accepts (pyemu has no object for an empty managed allocation yet)")
 @pytest.mark.parametrize("dtype", [None, np.float32])
 def test_cudaMallocManaged_zero_size_is_success(dtype):
     m = cudaMallocManaged(0, dtype=dtype)

@@ -10,5 +10,5 @@
 #ifdef NDEBUG
 #define assert(e) ((void)0)
 #else
-#define assert(e) PYEMU_DEVICE_ASSERT(e)
+#define assert(e) PYEMU_DEVICE_ASSERT(e, #e)
 #endif

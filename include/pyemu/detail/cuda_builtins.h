@@ -32,12 +32,13 @@ static inline void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_S
 /* Device assert: fails the launch with cudaErrorAssert, naming block and
  * thread, instead of aborting the process.  include/pyemu/cuda/assert.h
  * keeps a later #include <assert.h> from undoing this. */
-#define PYEMU_DEVICE_ASSERT(e) ((e) ? (void)0 : pyemu_assert_fail(#e, __FILE__, __LINE__, __func__))
+/* the text is taken by assert itself, before its argument's macros expand */
+#define PYEMU_DEVICE_ASSERT(e, text) ((e) ? (void)0 : pyemu_assert_fail(text, __FILE__, __LINE__, __func__))
 #undef assert
 #ifdef NDEBUG
 #define assert(e) ((void)0)
 #else
-#define assert(e) PYEMU_DEVICE_ASSERT(e)
+#define assert(e) PYEMU_DEVICE_ASSERT(e, #e)
 #endif
 #define __trap() pyemu_trap()
 #define __brkpt() pyemu_trap()

@@ -28,7 +28,7 @@
 #define __CUDACC__ 1
 #define __NVCC__ 1
 #define __CUDA_ARCH__ 900
-#define __CUDACC_VER_MAJOR__ 12
-#define __CUDACC_VER_MINOR__ 4
-#define CUDART_VERSION 12040
+#define __CUDACC_VER_MAJOR__ 13
+#define __CUDACC_VER_MINOR__ 0
+#define CUDART_VERSION 13000
 #define __PYEMU__ 1
