@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from regions_util import blocks, both, managed  # noqa: F401  (managed: a fixture)
+from regions_util import NO_REGIONS, blocks, both, managed  # noqa: F401  (managed: a fixture)
 from pyemu.cuda import SourceModule, cudaDeviceSynchronize
 
 # ------------------------------------------------------------ classic kernels
@@ -612,3 +612,82 @@ __global__ void k(int *out) {
         m.get_function(name)[1, 32](out)
         cudaDeviceSynchronize()
         assert np.array_equal(out, want)
+
+
+# --------------------------------------------- random kernels, both paths agree
+
+def random_kernel(rng, name):
+    """A random race-free kernel: barriers in straight code, for/while/do loops
+    and ifs, uniform and per-thread variables, a parameter changed per thread.
+    Shared memory is double-buffered (read s, write s2[t], copy at SYNC)."""
+    names = ["a", "b", "c", "u", "w", "m"]
+
+    def expr(d=0):
+        ch = rng.integers(9 if d < 2 else 5)
+        return [lambda: str(rng.integers(1, 9)), lambda: str(rng.choice(names)),
+                lambda: "t", lambda: "n", lambda: f"s[(t + {rng.integers(64)}) % 64]",
+                lambda: f"({expr(d + 1)} + {expr(d + 1)})",
+                lambda: f"({expr(d + 1)} * {rng.integers(1, 4)})",
+                lambda: f"({expr(d + 1)} ^ {expr(d + 1)})",
+                lambda: f"(({expr(d + 1)}) & 255)"][ch]()
+
+    def stmt():
+        v = rng.choice(names)
+        return [f"{v} = {expr()};", f"{v} += {expr()};", f"s2[t] = {expr()};",
+                f"if (t % {rng.integers(1, 5)} == 0) {{ {v} ^= {expr()}; }}",
+                f"for (int i = 0; i < {rng.integers(4)}; i++) {{ {v} += i * {expr()}; }}",
+                f"m ^= (t + {rng.integers(9)}) & 3;",
+                f"arr[{rng.integers(3)}] += {expr()} & 15;"][rng.integers(7)]
+
+    def block(d):
+        out = []
+        for _ in range(rng.integers(1, 4)):
+            ch = rng.integers(11 if d < 3 else 5)
+            inner = (lambda: " ".join(block(d + 1)))
+            out.append(stmt() if ch < 4 else [
+                lambda: "SYNC;",
+                lambda: f"for (int r{d} = 0; r{d} < n % 3 + {rng.integers(2)}; r{d}++) "
+                        f"{{ {inner()} SYNC; }}",
+                lambda: f"if (n > {rng.integers(6)}) {{ {inner()} SYNC; }} else {{ {inner()} }}",
+                lambda: f"{{ int q{d} = 0; while (q{d} < {rng.integers(3)}) {{ {inner()} SYNC; "
+                        f"q{d}++; }} }}",
+                lambda: f"{{ int z{d} = {rng.integers(3)}; do {{ {inner()} SYNC; }} "
+                        f"while (z{d}-- > 0); }}",
+                lambda: f"{{ int e{d} = {expr()}; SYNC; a += e{d}; }}",
+                lambda: f"for (int h{d} = n + {rng.integers(5)}; h{d} > 0; h{d} /= 2) "
+                        f"{{ c += h{d}; {inner()} SYNC; }}"][ch - 4]())
+        return out
+
+    return f"""
+__global__ void {name}(int *out, int n, int m) {{
+    __shared__ int s[64], s2[64];
+    int t = threadIdx.x + 16 * threadIdx.y;
+    int a = t * 3 + n, b = n * 2, c = 7;
+    int u = n + 1, w = t;
+    int arr[3] = {{t, n, 1}};
+    s[t] = a; s2[t] = a;
+    __syncthreads();
+    {" ".join(block(0))}
+    SYNC;
+    out[blockIdx.x * 64 + t] = m * 19 + a + 3 * b + 5 * c + 7 * u + 11 * w + s[t]
+                               + arr[0] + arr[1] * 13 + arr[2] * 17;
+}}"""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_structured_kernels_agree_with_fibers_grid_3_block_16x4(managed, seed):
+    rng = np.random.default_rng(seed)
+    names = [f"r{i}" for i in range(6)]
+    src = "#define SYNC __syncthreads(); s[t] = s2[t]; __syncthreads()\n" + "\n".join(
+        random_kernel(rng, name) for name in names)
+    mb, mf = SourceModule(src), SourceModule(src, options=[NO_REGIONS])
+    assert set(mb.compiled.block_kernels) == set(names)
+    for name in names:
+        for n in (0, 1, 4, 9):
+            outs = []
+            for m in (mb, mf):
+                out = managed(np.zeros(3 * 64, np.int32))
+                m.get_function(name)[3, (16, 4)](out, np.int32(n), np.int32(n + 5))
+                cudaDeviceSynchronize()
+                outs.append(np.array(out))
+            assert np.array_equal(*outs), (name, n)
