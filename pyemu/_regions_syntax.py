@@ -31,7 +31,6 @@ _TOKEN_RE = re.compile(r"""
 | (?P<id>[A-Za-z_$][\w$]*)
 | (?P<op>>>=|<<=|->\*|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|\.\*|\#\#|.)
 """, re.S | re.X)
-_MARK_RE = re.compile(r'[ \t]*\#[ \t]*(?:line[ \t]+)?(\d+)[ \t]+"((?:[^"\\]|\\.)*)"([ \d]*)')
 
 
 class Tok:
@@ -49,19 +48,41 @@ def _unescape(s: str) -> str:
     return re.sub(r"\\(.)", r"\1", s)
 
 
+_MARKLINE_RE = re.compile(r'^[ \t]*\#[ \t]*(\d+)[ \t]+"((?:[^"\\\n]|\\.)*)"([ \d]*)$', re.M)
+
+
 def tokenize(pre: str, files: list, skip_system: bool = True) -> list:
     """Tokens of preprocessed text, each with the file and line it came from.
 
     `files` collects the file names (Tok.file indexes it).  Text from system
-    headers (flag 3 of a line marker) is left out when skip_system; #pragma
-    lines become single 'pragma' tokens; other directives are dropped.
+    headers (flag 3 of a line marker) is left out when skip_system, without
+    being scanned; #pragma lines become single 'pragma' tokens; other
+    directives are dropped.
     """
-    out, line, fidx, system = [], 1, 0, False
     index = {name: i for i, name in enumerate(files)}
-    if not files:
-        files.append("<stdin>")
-        index["<stdin>"] = 0
-    for m in _TOKEN_RE.finditer(pre):
+
+    def file_index(name: str) -> int:
+        if name not in index:
+            index[name] = len(files)
+            files.append(name)
+        return index[name]
+
+    out, pos, fidx, line, system = [], 0, file_index("<stdin>"), 1, False
+    for mk in list(_MARKLINE_RE.finditer(pre)) + [None]:
+        end = mk.start() if mk else len(pre)
+        if not (system and skip_system):
+            _scan(pre, pos, end, fidx, line, out)
+        if mk is None:
+            break
+        fidx, line = file_index(_unescape(mk.group(2))), int(mk.group(1))
+        system = " 3" in mk.group(3)
+        pos = mk.end() + 1
+    return out
+
+
+def _scan(pre: str, pos: int, end: int, fidx: int, line: int, out: list):
+    """Appends the tokens of pre[pos:end], which starts at `line`."""
+    for m in _TOKEN_RE.finditer(pre, pos, end):
         kind = m.lastgroup if m.lastgroup != "delim" else "raw"
         text = m.group()
         if kind == "nl":
@@ -71,23 +92,11 @@ def tokenize(pre: str, files: list, skip_system: bool = True) -> list:
             line += text.count("\n")
             continue
         if kind == "dir":
-            mk = _MARK_RE.match(text)
-            if mk:
-                name = _unescape(mk.group(2))
-                if name not in index:
-                    index[name] = len(files)
-                    files.append(name)
-                fidx, line = index[name], int(mk.group(1)) - 1
-                system = " 3" in mk.group(3)
-            elif not (system and skip_system) and re.match(r"[ \t]*#[ \t]*pragma\b", text):
+            if re.match(r"[ \t]*#[ \t]*pragma\b", text):
                 out.append(Tok("pragma", text.strip(), fidx, line))
-            continue
-        if system and skip_system:
-            line += text.count("\n")
             continue
         out.append(Tok(kind, text, fidx, line))
         line += text.count("\n")
-    return out
 
 
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
