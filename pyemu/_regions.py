@@ -2,31 +2,37 @@
 
 A kernel whose __syncthreads() calls sit in "structured" places (straight
 code, the bodies of for/while/do loops and if statements) gets a second C++
-function, `pyemu_rg_<name>`, that runs a whole block at once, the way PoCL
-runs OpenCL work-groups ("work-item loops"):
+function, `bool pyemu_rg_<name>(params)`, that runs a whole block at once,
+the way PoCL runs OpenCL work-groups ("work-item loops"):
 
 * the body is split at its barriers into regions; each region becomes a loop
-  over the threads of the block (z, y, x; x innermost), which sets
-  pyemu_tctx.threadIdx and runs the region's statements for that thread;
+  over the threads of the block (z, y, x; x innermost) in which threadIdx is
+  the loop counters (stored in pyemu_tctx too where the region calls out or
+  can fault, so messages name the right thread; elsewhere g++ may vectorize);
 * a local variable whose lifetime crosses a barrier gets one copy per thread
-  (an array on the worker's stack, indexed by the linear thread index),
-  unless it is *uniform* (its value cannot differ between threads: set from
-  literals, blockIdx/blockDim/gridDim, unmodified parameters, only in loop
-  increments outside regions; one copy), or *recomputable* (never modified
-  and set from threadIdx and uniform values; recomputed in each region);
-* a condition around a barrier is evaluated once when it is uniform, else
-  by every thread, and the launch fails if the threads disagree (as the fiber
-  path fails when they reach different barriers); loop inits and increments
-  run per thread, uniform parts once;
+  (an array on the worker's stack, indexed by the linear thread index; a
+  block needing more than 4 MiB of copies is declined and runs on fibers),
+  unless it is *uniform* (one copy: set from literals, blockIdx/blockDim/
+  gridDim, unmodified parameters, and changed only by increments of loops
+  that hold barriers) or *recomputed* (never modified, set from threadIdx and
+  uniform values: recomputed in each region);
+* a condition around a barrier is evaluated once when it is uniform, else by
+  every thread, and the launch fails if the threads disagree (the fiber path
+  fails when they then reach different barriers); loop inits and increments
+  run per thread, their uniform parts once;
 * `return` marks the thread as exited; a barrier reached by the others then
   fails the launch through pyemu_barrier_diverged (abi.h), like the fiber path.
 
 The pass reads the preprocessed translation unit (what g++ -E printed for the
 kernel scan), so macros are expanded and __syncthreads() is the call
 `pyemu_barrier("file:line")`; it writes the block functions after the user's
-source, each identifier it uses protected from the user's macros, with #line
-directives that keep diagnostics at the user's lines.  Anything it cannot
-place raises Unsupported inside and the kernel keeps the fiber path.
+source, each identifier of the user's protected from the user's macros, with
+#line directives that keep diagnostics at the user's lines.  What it cannot
+place safely (goto, switch or break around a barrier, __syncthreads_count,
+barriers in device functions, recursion, lambdas, references or `auto`
+crossing a barrier, ...) raises Unsupported and the kernel keeps the fiber
+path; so does any internal error.  pyemu.compiler calls generate(); see
+block_expr, own_errors and drop_duplicates for the rest of its hook.
 """
 from __future__ import annotations
 
