@@ -10,13 +10,16 @@ import pytest
 from pyemu import bench
 
 
-def _pocl_available() -> bool:
-    device, _why = bench.find_pocl_device()
-    return device is not None
+def needs_pocl(test):
+    """Marks a test that compares with PoCL.  PoCL is part of the test set-up
+    (the README's test command installs it), so a missing PoCL fails these
+    tests instead of skipping them; test_pocl_is_installed says why."""
+    return test
 
 
-needs_pocl = pytest.mark.skipif(not _pocl_available(),
-                                reason="PyOpenCL with a PoCL CPU device is not installed")
+def test_pocl_is_installed():
+    device, why = bench.find_pocl_device()
+    assert device is not None, f"PyOpenCL with a PoCL CPU device is needed: {why}"
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,12 @@
 """The programs of examples/cuda: each runs, verifies itself and says so.
 
-Two kinds of tests:
+Three kinds of tests:
   * every example runs as a program (a subprocess with this interpreter), at
     a small size, and must exit 0 and print its success line;
   * the examples are imported in-process and their kernels launched directly
     on edge cases, against NumPy.
-PYEMU_EXAMPLES_FULL=1 also runs every program at its default (original) size.
+  * every program also runs at its default (original) size, as the README's main
+    command runs it.
 """
 import importlib.util
 import os
@@ -62,8 +63,6 @@ def test_example_runs(program, args, success):
     assert success in proc.stdout.splitlines(), proc.stdout
 
 
-@pytest.mark.skipif(os.environ.get("PYEMU_EXAMPLES_FULL") != "1",
-                    reason="set PYEMU_EXAMPLES_FULL=1 to run the examples at full size")
 @pytest.mark.parametrize("program,args,success", PROGRAMS, ids=[p for p, _, _ in PROGRAMS])
 def test_example_runs_full_size(program, args, success):
     proc = _run(program, [], timeout=1800)
