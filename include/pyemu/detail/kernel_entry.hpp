@@ -269,12 +269,16 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F, pyemu_Block> {
         pyemu_indexed::pyemu_call(pyemu_buf); /* thread 0 */
         if (!pyemu_first_thread_done())
             return;
+        /* Take the context again after the call, as the kernel's own threadIdx
+         * does: g++ then sees one address, forwards each threadIdx.x store
+         * to the kernel's reads, and can vectorize the loop over x. */
+        pyemu_thread_ctx &pyemu_t = pyemu_tctx;
         for (unsigned pyemu_z = 0; pyemu_z < pyemu_bz; ++pyemu_z) {
             for (unsigned pyemu_y = 0; pyemu_y < pyemu_by; ++pyemu_y) {
-                pyemu_c.threadIdx.y = pyemu_y;
-                pyemu_c.threadIdx.z = pyemu_z;
+                pyemu_t.threadIdx.y = pyemu_y;
+                pyemu_t.threadIdx.z = pyemu_z;
                 for (unsigned pyemu_x = (pyemu_y | pyemu_z) ? 0u : 1u; pyemu_x < pyemu_bx; ++pyemu_x) {
-                    pyemu_c.threadIdx.x = pyemu_x;
+                    pyemu_t.threadIdx.x = pyemu_x;
                     pyemu_indexed::pyemu_call(pyemu_buf);
                 }
             }
