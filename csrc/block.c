@@ -24,9 +24,8 @@ void pyemu_fmt_dim(char *buf, size_t len, pyemu_uint3 v)
     snprintf(buf, len, "(%u,%u,%u)", v.x, v.y, v.z);
 }
 
-static pyemu_uint3 tid_of(const pyemu_worker *w, unsigned int linear)
+static pyemu_uint3 tid_of(unsigned int linear)
 {
-    (void)w;
     pyemu_uint3 t;
     const pyemu_uint3 d = pyemu_tctx.blockDim;
     t.x = linear % d.x;
@@ -131,7 +130,7 @@ static void enter_fiber_mode(pyemu_worker *w)
 
 static void describe_thread(const pyemu_worker *w, unsigned int i, char *buf, size_t len)
 {
-    pyemu_fmt_dim(buf, len, tid_of(w, i));
+    pyemu_fmt_dim(buf, len, tid_of(i));
 }
 
 /* The ways a barrier goes wrong; kept out of line so the barrier stays small. */

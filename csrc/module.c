@@ -109,15 +109,3 @@ PYEMU_API int pyemu_module_param(pyemu_module *m, unsigned int index, unsigned i
 ERROR:
     return status;
 }
-
-/* The address of a global in the module (for __device__ / __constant__ symbols). */
-PYEMU_API int pyemu_module_symbol(pyemu_module *m, const char *name, unsigned long long *addr)
-{
-    int status = PYEMU_SUCCESS;
-    CHECK_MODULE(m);
-    void *p = dlsym(m->handle, name);
-    PYEMU_FAIL_IF(!p, PYEMU_E_INVALID_VALUE, "no symbol '%s' in the module", name);
-    *addr = (unsigned long long)(uintptr_t)p;
-ERROR:
-    return status;
-}

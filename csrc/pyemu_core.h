@@ -91,7 +91,6 @@ int pyemu_module_kernel_count(pyemu_module *module, unsigned int *count);
 int pyemu_module_kernel(pyemu_module *module, unsigned int index, pyemu_kernel_view *view);
 int pyemu_module_param(pyemu_module *module, unsigned int index, unsigned int param,
                        pyemu_param_view *view);
-int pyemu_module_symbol(pyemu_module *module, const char *name, unsigned long long *addr);
 
 /* queues and commands (csrc/engine.c) */
 int pyemu_queue_create(int flags, pyemu_queue **queue);
