@@ -14,6 +14,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#define PYEMU_SPIN_NS 50000ull   /* 50 us */
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
 __thread pyemu_worker *pyemu_self __attribute__((tls_model("initial-exec")));
 
 static struct {
@@ -22,9 +33,11 @@ static struct {
     pyemu_cmd *head, *tail;     /* the run list */
     pyemu_worker *workers;
     int nworkers;
+    int sleepers;               /* workers waiting on work_cv */
+    atomic_int pending;         /* commands in the run list, read without the lock */
     size_t stack_size;
     int started;
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0};
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0, 0, 0};
 
 int pyemu_pool_size(void) { return pool.nworkers; }
 size_t pyemu_pool_stack_size(void) { return pool.stack_size; }
@@ -40,11 +53,13 @@ void pyemu_pool_submit(pyemu_cmd *cmd)
     else
         pool.head = cmd;
     pool.tail = cmd;
-    /* wake as many workers as there are items, no more */
-    if (cmd->nitems >= (uint64_t)pool.nworkers)
+    atomic_fetch_add(&pool.pending, 1);
+    /* wake as many sleeping workers as there are items, no more; a worker
+     * that has just finished is still spinning and takes it without a wake */
+    if (pool.sleepers && cmd->nitems >= (uint64_t)pool.nworkers)
         pthread_cond_broadcast(&pool.work_cv);
     else
-        for (uint64_t i = 0; i < cmd->nitems; i++)
+        for (uint64_t i = 0; i < cmd->nitems && (int)i < pool.sleepers; i++)
             pthread_cond_signal(&pool.work_cv);
     pthread_mutex_unlock(&pool.lock);
 }
@@ -63,6 +78,7 @@ static void unlink_cmd(pyemu_cmd *cmd)
                 pool.head = c->run_next;
             if (pool.tail == c)
                 pool.tail = prev;
+            atomic_fetch_sub(&pool.pending, 1);
             found = 1;
             break;
         }
@@ -135,9 +151,18 @@ static void *worker_main(void *arg)
     pthread_sigmask(SIG_BLOCK, &all, NULL);
 
     for (;;) {
+        /* Spin a little before sleeping: launches often come back to back,
+         * and a sleep and a wake cost more than the launch itself. */
+        uint64_t spin_end = pyemu_clock_ns() + PYEMU_SPIN_NS;
+        while (!atomic_load_explicit(&pool.pending, memory_order_acquire) &&
+               pyemu_clock_ns() < spin_end)
+            cpu_relax();
         pthread_mutex_lock(&pool.lock);
-        while (!pool.head)
+        while (!pool.head) {
+            pool.sleepers++;
             pthread_cond_wait(&pool.work_cv, &pool.lock);
+            pool.sleepers--;
+        }
         pyemu_cmd *cmd = pool.head;
         atomic_fetch_add(&cmd->refs, 1);
         pthread_mutex_unlock(&pool.lock);

@@ -149,6 +149,8 @@ class Function:
 
     def pack(self, args) -> bytes:
         """The kernel's argument buffer for `args`, as the C ABI lays it out."""
+        if not args and not self.params:
+            return b""
         if len(args) != len(self.params):
             sig = ", ".join(p.type_name for p in self.params)
             E.set_last(E.cudaErrorInvalidValue)
@@ -200,6 +202,8 @@ class Function:
         return cudaSuccess
 
     def __getitem__(self, config):
+        if type(config) is tuple and len(config) == 2:   # the common <<<grid, block>>>
+            return _Launch(self, config[0], config[1])
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise TypeError("launch as kernel[grid, block], kernel[grid, block, sharedBytes] or "
                             "kernel[grid, block, sharedBytes, stream]")
