@@ -87,6 +87,7 @@ PYEMU_API int pyemu_module_kernel(pyemu_module *m, unsigned int index, pyemu_ker
     view->nparams = d->nparams;
     view->args_size = d->args_size;
     memcpy(view->reqd_block, d->reqd_block, sizeof view->reqd_block);
+    view->max_threads = d->max_threads;
 ERROR:
     return status;
 }

@@ -58,6 +58,7 @@ typedef struct pyemu_kernel_view {
     unsigned int nparams;
     unsigned int args_size;
     unsigned int reqd_block[3];
+    unsigned int max_threads;
 } pyemu_kernel_view;
 
 typedef struct pyemu_param_view {

@@ -203,6 +203,7 @@ class _Kernel:
     where: str       # "file:line" of its declaration
     defined: bool    # a definition (not only a prototype) was seen
     template: bool   # only instantiated through name expressions
+    max_threads: str = ""   # the maxThreadsPerBlock of __launch_bounds__, as written
 
 
 _MARKER_RE = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
@@ -263,13 +264,14 @@ def discover_kernels(pre: str, marker: str) -> list:
         elif None not in stack:
             k = _kernel_after_marker(_decl_tokens(pre, m.start()), 0)
             if k is not None:
-                name, defined = k
+                name, defined, bounds = k
                 qual = "::".join([s for s in stack if s] + [name])
                 where = _where(markers, pre, m.start())
                 old = found.get(qual)
                 found[qual] = _Kernel(qual, where if old is None or defined else old.where,
                                       defined or (old is not None and old.defined),
-                                      in_template or (old is not None and old.template))
+                                      in_template or (old is not None and old.template),
+                                      bounds or (old.max_threads if old else ""))
     return list(found.values())
 
 
@@ -305,11 +307,14 @@ def _decl_tokens(text: str, pos: int) -> list:
 
 
 def _kernel_after_marker(toks: list, i: int):
-    """(name, is_definition) of the declaration after the marker at toks[i]."""
-    j = i + 1
+    """(name, is_definition, launch bounds) of the declaration after the marker
+    at toks[i]; the bounds are the text of __launch_bounds__' first argument."""
+    j, bounds = i + 1, ""
     while j < len(toks):
         k = _skip_attribute(toks, j)
         if k != j:
+            if toks[j].text == "__launch_bounds__":
+                bounds = _first_argument(toks, j + 1, k)
             j = k
             continue
         if toks[j].text in (";", "{", "}"):
@@ -327,7 +332,18 @@ def _kernel_after_marker(toks: list, i: int):
     end = _skip_group(toks, j)
     while end < len(toks) and toks[end].text not in ("{", ";", "}"):
         end += 1
-    return "".join(name), end < len(toks) and toks[end].text == "{"
+    return "".join(name), end < len(toks) and toks[end].text == "{", bounds
+
+
+def _first_argument(toks: list, open_paren: int, end: int) -> str:
+    """The text of the first argument of the group toks[open_paren:end]."""
+    out, depth = [], 0
+    for t in toks[open_paren + 1:end - 1]:
+        depth += (t.text in "([") - (t.text in ")]")
+        if depth == 0 and t.text == ",":
+            break
+        out.append(t.text)
+    return " ".join(out)
 
 
 def _where(markers: list, pre: str, pos: int) -> str:

@@ -221,6 +221,7 @@ class _Entry:
     name: str    # what users look the kernel up by
     expr: str    # C++ expression naming the function
     where: str   # where to report errors about it
+    max_threads: str = "0"   # C++ expression: __launch_bounds__' maxThreadsPerBlock
 
 
 def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
@@ -231,7 +232,8 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
     """
     plain = [k for k in kernels if not k.template]
     short = [k.qualified.rsplit("::", 1)[-1] for k in plain]
-    out = [_Entry(s if short.count(s) == 1 else k.qualified, "::" + k.qualified, k.where)
+    out = [_Entry(s if short.count(s) == 1 else k.qualified, "::" + k.qualified, k.where,
+                  k.max_threads or "0")
            for s, k in zip(short, plain) if k.defined]
     templates = {k.qualified: k.where for k in kernels if k.template}
     seen = {e.name for e in out}
@@ -268,7 +270,7 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None) ->
             k = f"pyemu_k{n}"
             lines.append(f" {{{c_string(e.name)}, {k}::pyemu_run_block, {k}::pyemu_run_thread, "
                          f"{k}::pyemu_nparams, {k}::pyemu_indexed::pyemu_params, "
-                         f"{k}::pyemu_args_size, {{0, 0, 0}}}},")
+                         f"{k}::pyemu_args_size, {{0, 0, 0}}, (unsigned)({e.max_threads})}},")
         lines.append("};")
     table = "pyemu_kernels" if entries else "0"
     lines += ["PYEMU_MODULE_BINDING",

@@ -72,6 +72,7 @@ typedef struct pyemu_kernel_desc {
     const pyemu_param_desc *params;
     unsigned int args_size;     /* bytes of the packed argument buffer */
     unsigned int reqd_block[3]; /* reqd_work_group_size / 0 when none */
+    unsigned int max_threads;   /* __launch_bounds__ maxThreadsPerBlock / 0 when none */
 } pyemu_kernel_desc;
 
 /* The core's entry points, handed to a module when it is loaded. */

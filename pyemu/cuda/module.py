@@ -119,6 +119,9 @@ class Function:
         _core.check(lib.pyemu_module_kernel(module.handle, index, view))
         self.name = ffi.string(view.name).decode()
         self.args_size = view.args_size
+        # __launch_bounds__(maxThreadsPerBlock): a bigger block is refused, as on a GPU
+        self.max_threads = min(view.max_threads or lib.PYEMU_MAX_THREADS_PER_BLOCK,
+                               lib.PYEMU_MAX_THREADS_PER_BLOCK)
         self.params = []
         pview = ffi.new("pyemu_param_view *")
         for j in range(view.nparams):
@@ -187,6 +190,9 @@ class Function:
         if shared < 0 or shared > 0xFFFFFFFF:
             E.fail(E.cudaErrorInvalidValue, f"sharedMem {shared} is out of range", "kernel launch")
         smem = shared
+        if self.max_threads < lib.PYEMU_MAX_THREADS_PER_BLOCK and b[0] * b[1] * b[2] > self.max_threads:
+            E.fail(E.cudaErrorInvalidValue, f"{self.name} has __launch_bounds__({self.max_threads}); "
+                   f"block {b} has {b[0] * b[1] * b[2]} threads", "kernel launch")
         queue = _queue_of(stream)
         data = self.pack(args)
         status = lib.pyemu_enqueue_kernel(queue, self.module.handle, self.index,
@@ -332,7 +338,8 @@ def cudaFuncGetAttributes(func) -> cudaFuncAttributes:
     """cudaFuncGetAttributes(func): what the device knows of a kernel."""
     if not isinstance(func, Function):
         E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaFuncGetAttributes")
-    return cudaFuncAttributes(maxDynamicSharedSizeBytes=func.max_dynamic_shared,
+    return cudaFuncAttributes(maxThreadsPerBlock=func.max_threads,
+                              maxDynamicSharedSizeBytes=func.max_dynamic_shared,
                               preferredShmemCarveout=getattr(func, "shmem_carveout", -1))
 
 

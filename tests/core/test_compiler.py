@@ -124,7 +124,8 @@ RunFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 class KernelDesc(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("run_block", RunFn), ("run_thread", RunFn),
                 ("nparams", ctypes.c_uint), ("params", ctypes.POINTER(ParamDesc)),
-                ("args_size", ctypes.c_uint), ("reqd_block", ctypes.c_uint * 3)]
+                ("args_size", ctypes.c_uint), ("reqd_block", ctypes.c_uint * 3),
+                ("max_threads", ctypes.c_uint)]
 
 
 BindFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -627,3 +628,15 @@ def test_real_headers(tmp_path, monkeypatch, host):
     host.host_reset(1, 1, 1)
     kernels["t"].run_block(ptr(args_buffer((ctypes.c_void_p, ptr(x).value))))
     assert x[0] == 4.0
+
+
+def test_launch_bounds_recorded_with_macros_expanded(tree):
+    src = """__global__ void __launch_bounds__(BS, 2) bounded(int *p) { p[0] = 1; }
+__global__ void __launch_bounds__((BS) * 2) twice(int *p) { p[0] = 2; }
+__global__ void plain(int *p) { p[0] = 3; }
+"""
+    m = compile_source(src, options=["-DBS=64"])
+    _, _, kernels = module_info(m.path)
+    assert kernels["bounded"].max_threads == 64
+    assert kernels["twice"].max_threads == 128
+    assert kernels["plain"].max_threads == 0

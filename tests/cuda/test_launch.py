@@ -508,9 +508,6 @@ def test_launch_optin_dynamic_shared_memory_is_all_usable(managed):
     assert bad[0] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="__launch_bounds__(128) is not enforced: the compiler "
-                   "does not record it, so a launch of 256 threads runs; an H100 refuses it "
-                   "with cudaErrorInvalidValue")
 def test_launch_more_threads_than_launch_bounds_invalid_value(gt, mod, managed):
     flag = managed(1)
     try:

@@ -260,9 +260,6 @@ def test_cudaFuncGetAttributes_registers_are_reported(mod):
     assert cudaFuncGetAttributes(mod.simple).numRegs > 0
 
 
-@pytest.mark.xfail(strict=True, reason="__launch_bounds__ is not recorded by the compiler (the "
-                   "kernel descriptor of include/pyemu/abi.h has no field for it): "
-                   "cudaFuncGetAttributes reports maxThreadsPerBlock 1024 instead of 128")
 def test_cudaFuncGetAttributes_launch_bounds_max_threads(gt, mod):
     expected = gt("properties", "func_attributes_k_lb128(__launch_bounds__(128))",
                   "maxThreadsPerBlock", default=128)

@@ -21,7 +21,11 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __align__(n) __attribute__((aligned(n)))
+#ifdef __PYEMU_SCAN__
+#define __launch_bounds__(...) __launch_bounds__(__VA_ARGS__) /* read by the kernel scan */
+#else
 #define __launch_bounds__(...)
+#endif
 #define __grid_constant__
 #define __cudart_builtin__
 
