@@ -39,7 +39,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
 
@@ -47,11 +47,18 @@ from . import _regions_syntax as S
 from ._regions_syntax import Unsupported
 
 __all__ = ["Blocks", "generate", "block_expr", "own_errors", "drop_duplicates", "VERSION",
-           "DISABLE_MACRO"]
+           "DISABLE_MACRO", "IMPLICIT_MACRO"]
 
 BARRIER = "pyemu_barrier"
 DISABLE_MACRO = "PYEMU_NO_REGIONS"   # -DPYEMU_NO_REGIONS keeps every kernel on fibers
 PREFIX = "pyemu_rg_"
+# -DPYEMU_IMPLICIT_BARRIERS: implicit barriers at the end of the uniform loops of
+# barrier-free kernels (see _implicit).  Off by default: a float loop body may
+# round differently from the thread-by-thread path, because g++ contracts
+# a * b + c into an FMA in one and not in the other (it does not contract in
+# the vectorized k loop of the thread-by-thread matmul, but does in its tail).
+IMPLICIT_MACRO = "PYEMU_IMPLICIT_BARRIERS"
+IMPLICIT_SITE = "<implicit barrier>"
 VERSION = hashlib.sha256(b"".join(
     p.read_bytes() for p in sorted(Path(__file__).parent.glob("_regions*.py")))).hexdigest()[:16]
 
@@ -88,12 +95,14 @@ class Blocks:
     skipped: dict = field(default_factory=dict)   # qualified kernel -> reason
 
 
-def generate(pre: str, marker: str, internal_root: Optional[str] = None) -> Blocks:
+def generate(pre: str, marker: str, internal_root: Optional[str] = None,
+             implicit: bool = False) -> Blocks:
     """Block functions for the barrier kernels of a preprocessed unit.
 
     `pre` is the g++ -E output in which __global__ became `marker`;
     `internal_root` is the directory of pyemu's own headers (functions
-    defined there are not the user's)."""
+    defined there are not the user's); `implicit`: also barrier-free kernels
+    with uniform loops (_implicit)."""
     files: list = []
     try:
         toks = S.tokenize(pre, files)
@@ -106,6 +115,7 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None) -> Bloc
     unnamed = any(g.kind == "kernel" and g.name in ("", "::") for g in groups)
     out = Blocks()
     texts, failed = {}, set()
+    gtoks = {}      # (kernel, overload) -> its own tokens (implicit barriers added)
     for g in groups:
         if g.kind != "kernel" or g.name in ("", "::"):
             continue
@@ -118,6 +128,10 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None) -> Bloc
             if unnamed and k.template:
                 raise Unsupported("the unit specializes a kernel template")
             text = k.generate()
+            if text is None and implicit and not holders & user_funcs:
+                found = _implicit(toks, files, g, user_funcs)
+                if found is not None:
+                    g, text, gtoks[g.qualified, len(texts.get(g.qualified, ()))] = found
         except Unsupported as e:
             failed.add(g.qualified)
             out.skipped[g.qualified] = str(e)
@@ -133,12 +147,80 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None) -> Bloc
         if q in failed:
             out.skipped[q] = "an overload of it cannot be transformed"
             continue
-        for g, text in items:
-            parts.append(_in_namespaces(toks, g, text))
+        for n, (g, text) in enumerate(items):
+            parts.append(_in_namespaces(gtoks.get((q, n), toks), g, text))
         out.kernels[q] = "::".join(q.split("::")[:-1] + [PREFIX + g.name])
     if parts:
         out.text = _protect(_PRELUDE + "".join(parts))
     return out
+
+
+def _implicit(toks: list, files: list, g: S.Group, user_funcs: set):
+    """(group, block function text, tokens) for a kernel without barriers
+    whose top-level for loops have uniform headers: the end of each such
+    loop's body becomes an implicit barrier (PoCL's implicit loop barriers),
+    so the loop runs once per block and the thread loop goes inside it, where
+    g++ can vectorize across threads.  None when no loop qualifies or the
+    block function would need any check that could fail (a condition not
+    proven uniform, a return): the kernel then keeps running thread by thread.
+
+    Each thread still does its own operations in the same order; only the
+    interleaving between threads changes, which CUDA leaves open without a
+    barrier."""
+    try:
+        k = _Kernel(toks, files, g, user_funcs)
+        params = {v.name for v in k._parse_params()}
+        body = S.BodyParser(toks, params).block(k.lo, k.hi)
+    except Exception:
+        return None
+    for st in S.walk(body):
+        if st.kind in ("return", "goto", "label", "barrier", "other"):
+            return None
+    if any(t.text in ("return", "goto", "co_return", "co_await", "co_yield", "throw",
+                      "setjmp", "longjmp", "__builtin_setjmp")
+           for t in toks[k.lo:k.hi]):
+        return None
+
+    def candidates(stmts):
+        for st in stmts:
+            if st.kind == "compound":
+                yield from candidates(st.kids)
+            elif (st.kind == "for" and not st.flags & {"rangefor", "condecl", "constexpr"}
+                  and st.cond[0] < st.cond[1] and not _escapes(st.kids[0])
+                  and not any(x.kind in ("switch",) and _escapes_continue(x)
+                              for x in S.walk(st.kids))):
+                yield st
+
+    loops = sorted(candidates(body), key=lambda st: st.lo, reverse=True)
+    if not loops:
+        return None
+    new = list(toks)
+    added = 0
+    for st in loops:                          # last first: earlier indices stay valid
+        b = st.kids[0]
+        end = toks[b.hi - 1]
+        bar = [S.Tok("id", BARRIER, end.file, end.line), S.Tok("op", "(", end.file, end.line),
+               S.Tok("str", '"' + IMPLICIT_SITE + '"', end.file, end.line),
+               S.Tok("op", ")", end.file, end.line), S.Tok("op", ";", end.file, end.line)]
+        if b.kind == "compound" and end.text == "}":
+            new[b.hi - 1:b.hi - 1] = bar
+            added += len(bar)
+        else:
+            new[b.hi:b.hi] = bar + [S.Tok("op", "}", end.file, end.line)]
+            new[b.lo:b.lo] = [S.Tok("op", "{", toks[b.lo].file, toks[b.lo].line)]
+            added += len(bar) + 2
+    ng = replace(g, body=(g.body[0], g.body[1] + added))
+    try:
+        k = _Kernel(new, files, ng, user_funcs)
+        k.implicit = True
+        text = k.generate()
+    except Exception:
+        return None
+    # Only loops proven uniform: no check that could fail the launch.
+    if text is None or "pyemu_barrier_diverged" in text or PREFIX + "exited" in text \
+            or PREFIX + "ex" in text.replace(PREFIX + "exited", ""):
+        return None
+    return ng, text, new
 
 
 def block_expr(expr: str, kernels: dict) -> Optional[str]:
@@ -314,6 +396,7 @@ class _Kernel:
         self.lo, self.hi = lo, hi
         self.tmpl, self.params = S.kernel_parts(toks, g)
         self.template = self.tmpl is not None
+        self.implicit = False     # its barriers are implicit ones (see _implicit)
 
     # ---------------------------------------------------------- analysis
 
@@ -561,6 +644,9 @@ class _Kernel:
                 k -= 1
             name = toks[k - 1].text
             return name in _CASTS
+        if before.text == ")" and open_at - 5 >= self.lo and [
+                t.text for t in toks[open_at - 5:open_at]] == ["(", "pyemu_api", "->", "printf", ")"]:
+            return True                # printf in a module: (pyemu_api->printf)(...)
         if before.kind != "id":
             return before.text not in (")", "]")
         w = before.text

@@ -355,8 +355,12 @@ class _Gen:
         binds = self.bindings(chain, names)
         precise = precise or self.may_fault(ranges + [v.d.init for v in binds if v.kind == "remat"])
         def index(c: str) -> str:
-            return f"{P}vt->{c} = {P}t{c};" if precise else ""
-        self.raw(f"{{ unsigned {P}lin = 0; for (unsigned {P}tz = 0; {P}tz < {P}bdz; ++{P}tz) {{ "
+            if not precise:
+                return ""
+            if self.k.implicit:   # as run_block does: g++ may sink them where nothing reads them
+                return f"{P}c.threadIdx.{c} = {P}t{c};"
+            return f"{P}vt->{c} = {P}t{c};"
+        self.raw(f"{{ unsigned long {P}lin = 0; for (unsigned {P}tz = 0; {P}tz < {P}bdz; ++{P}tz) {{ "
                  f"{index('z')} for (unsigned {P}ty = 0; {P}ty < {P}bdy; ++{P}ty) {{ "
                  f"{index('y')} for (unsigned {P}tx = 0; {P}tx < {P}bdx; "
                  f"++{P}tx, ++{P}lin) {{ {index('x')}")

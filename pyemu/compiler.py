@@ -437,7 +437,8 @@ def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fai
     blocks = _regions.Blocks()
     if d is _DIALECTS["cuda"] and not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO
                                           for o in opts.user):
-        blocks = _regions.generate(r.stdout, d.marker, str(root))
+        implicit = any(o.split("=")[0] == "-D" + _regions.IMPLICIT_MACRO for o in opts.user)
+        blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
     so = tmp / "module.so"
     for attempt in (blocks, _regions.Blocks()):
         (tmp / _TU_NAME).write_text(head + rewritten + attempt.text
