@@ -43,7 +43,12 @@ struct pyemu_module {
     const pyemu_module_info *info;
 };
 
-enum { CMD_KERNEL = 1, CMD_COPY, CMD_FILL, CMD_MARKER };
+enum { CMD_KERNEL = 1, CMD_COPY, CMD_FILL, CMD_MARKER, CMD_USER };
+
+typedef struct pyemu_cmd_callback {
+    pyemu_callback fn;
+    void *data;
+} pyemu_cmd_callback;
 
 struct pyemu_cmd {
     uint32_t magic;
@@ -75,6 +80,8 @@ struct pyemu_cmd {
             pyemu_uint3 grid, block, offset;
             unsigned int work_dim, dyn_smem;
             void *args;
+            unsigned int *local_args;   /* (offset, size) pairs, see pyemu_enqueue_kernel */
+            unsigned int num_local;
         } k;
         struct {
             char *dst;
@@ -91,6 +98,9 @@ struct pyemu_cmd {
 
     int err_code;               /* PYEMU_E_* of the failure, 0 if none */
     char *err_msg;
+    int user_status;            /* a user event's negative status */
+    pyemu_cmd_callback *callbacks;  /* run once it is complete */
+    int ncallbacks;
 
     char *out;                  /* device printf output */
     size_t out_len, out_cap;
@@ -134,6 +144,8 @@ typedef struct pyemu_worker {
     size_t stack_stride;        /* guard page + stack */
     unsigned int stacks_ready;  /* stacks with their guard page set up */
     char *dyn_smem;             /* dynamic shared memory of the block */
+    unsigned char *argbuf;      /* the arguments, with local pointers patched in */
+    size_t argbuf_cap;
     /* fault capture */
     volatile int in_kernel;
     sigjmp_buf recover;

@@ -161,11 +161,13 @@ PYEMU_API int pyemu_cmd_release(pyemu_cmd *cmd)
     if (atomic_fetch_sub(&cmd->refs, 1) == 1) {
         if (cmd->type == CMD_KERNEL) {
             free(cmd->u.k.args);
+            free(cmd->u.k.local_args);
             pyemu_module_release(cmd->u.k.module);
         }
         if (cmd->queue)
             queue_unref(cmd->queue);
         free(cmd->succ);
+        free(cmd->callbacks);
         free(cmd->err_msg);
         free(cmd->out);
         cmd->magic = PYEMU_MAGIC_DEAD;
@@ -194,6 +196,53 @@ void pyemu_cmd_fail(pyemu_cmd *cmd, int code, const char *fmt, ...)
     pthread_mutex_unlock(&eng.lock);
 }
 
+/* Callbacks of commands that completed while this thread held the engine
+ * lock; run once it is let go (a callback may call into the engine, or wait
+ * for Python's GIL). */
+static __thread struct {
+    pyemu_cmd_callback *cb;
+    pyemu_cmd **cmd;
+    int n, cap;
+} deferred;
+
+static void defer_callbacks(pyemu_cmd *c)
+{
+    for (int i = 0; i < c->ncallbacks; i++) {
+        if (deferred.n == deferred.cap) {
+            int cap = deferred.cap ? deferred.cap * 2 : 16;
+            pyemu_cmd_callback *cb = realloc(deferred.cb, (size_t)cap * sizeof *cb);
+            pyemu_cmd **cm = realloc(deferred.cmd, (size_t)cap * sizeof *cm);
+            if (cb)
+                deferred.cb = cb;
+            if (cm)
+                deferred.cmd = cm;
+            if (!cb || !cm)
+                return; /* out of host memory: the callback is lost, not a crash */
+            deferred.cap = cap;
+        }
+        atomic_fetch_add(&c->refs, 1);
+        deferred.cb[deferred.n] = c->callbacks[i];
+        deferred.cmd[deferred.n++] = c;
+    }
+    c->ncallbacks = 0;
+}
+
+static int cmd_exec_status(const pyemu_cmd *c)
+{
+    return c->user_status ? c->user_status : c->status;
+}
+
+/* Not under the engine lock. */
+static void run_deferred(void)
+{
+    while (deferred.n > 0) {
+        int i = --deferred.n;
+        pyemu_cmd *c = deferred.cmd[i];
+        deferred.cb[i].fn(c, cmd_exec_status(c), deferred.cb[i].data);
+        pyemu_cmd_release(c);
+    }
+}
+
 static void make_ready(pyemu_cmd *cmd);
 
 /* engine lock held: finish cmd and start what waited only for it */
@@ -209,8 +258,11 @@ static void finish_locked(pyemu_cmd *cmd)
             c->t_start = c->t_end;
         c->status = c->err_code ? -c->err_code : PYEMU_CMD_COMPLETE;
         pyemu_printf_collect(c);
-        c->queue->outstanding--;
-        eng.outstanding--;
+        if (c->queue) { /* user events belong to no queue */
+            c->queue->outstanding--;
+            eng.outstanding--;
+        }
+        defer_callbacks(c);
         for (int i = 0; i < c->nsucc; i++) {
             /* the low bit tags an edge that only orders, without passing failure on */
             int order_only = (int)((uintptr_t)c->succ[i] & 1);
@@ -264,6 +316,7 @@ void pyemu_cmd_complete(pyemu_cmd *cmd)
     pthread_mutex_lock(&eng.lock);
     finish_locked(cmd);
     pthread_mutex_unlock(&eng.lock);
+    run_deferred();
 }
 
 /* engine lock held: cmd waits for dep (unless dep is done).  Only an
@@ -368,6 +421,7 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
     if (cmd->pending == 0)
         make_ready(cmd);
     pthread_mutex_unlock(&eng.lock);
+    run_deferred();
     return PYEMU_SUCCESS;
 ERROR:
     pyemu_cmd_release(cmd);
@@ -380,6 +434,7 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, pyemu_module *module, uns
                                    unsigned int ox, unsigned int oy, unsigned int oz,
                                    unsigned int work_dim, unsigned int dyn_smem,
                                    unsigned int smem_limit, const void *args, size_t args_size,
+                                   const unsigned int *local_args, unsigned int num_local,
                                    pyemu_cmd **wait, unsigned int nwait, pyemu_cmd **event)
 {
     int status = PYEMU_SUCCESS;
@@ -410,12 +465,33 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, pyemu_module *module, uns
     PYEMU_FAIL_IF(dyn_smem > smem_limit, PYEMU_E_SMEM_TOO_LARGE,
                   "%u bytes of dynamic shared memory asked for; the limit is %u", dyn_smem,
                   smem_limit);
+    PYEMU_FAIL_IF(args_size > PYEMU_MAX_ARGS_SIZE, PYEMU_E_INVALID_VALUE,
+                  "%zu bytes of kernel arguments; at most %u", args_size, PYEMU_MAX_ARGS_SIZE);
+    PYEMU_FAIL_IF(num_local && !local_args, PYEMU_E_INVALID_VALUE, "no local argument list");
+    unsigned long long local_total = dyn_smem;
+    for (unsigned int i = 0; i < num_local; i++) {
+        PYEMU_FAIL_IF(local_args[2 * i] % sizeof(void *) ||
+                          local_args[2 * i] + sizeof(void *) > args_size,
+                      PYEMU_E_INVALID_VALUE, "local argument at offset %u is not a pointer slot",
+                      local_args[2 * i]);
+        PYEMU_FAIL_IF(local_args[2 * i + 1] == 0, PYEMU_E_INVALID_VALUE,
+                      "local argument at offset %u has size 0", local_args[2 * i]);
+        local_total = ((local_total + 15) & ~15ull) + local_args[2 * i + 1];
+    }
+    PYEMU_FAIL_IF(local_total > smem_limit, PYEMU_E_SMEM_TOO_LARGE,
+                  "%llu bytes of local memory asked for; the limit is %u", local_total, smem_limit);
     cmd = new_cmd(CMD_KERNEL);
     PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
     cmd->u.k.args = malloc(args_size ? args_size : 1);
     PYEMU_FAIL_IF(!cmd->u.k.args, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
     if (args_size)
         memcpy(cmd->u.k.args, args, args_size);
+    if (num_local) {
+        cmd->u.k.local_args = malloc(2 * num_local * sizeof *local_args);
+        PYEMU_FAIL_IF(!cmd->u.k.local_args, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+        memcpy(cmd->u.k.local_args, local_args, 2 * num_local * sizeof *local_args);
+        cmd->u.k.num_local = num_local;
+    }
     atomic_fetch_add(&module->refs, 1);
     cmd->u.k.module = module;
     cmd->u.k.desc = d;
@@ -432,7 +508,9 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, pyemu_module *module, uns
 ERROR:
     if (cmd) {
         free(cmd->u.k.args);
+        free(cmd->u.k.local_args);
         cmd->u.k.args = NULL;
+        cmd->u.k.local_args = NULL;
         cmd->type = CMD_MARKER;
         pyemu_cmd_release(cmd);
     }
@@ -529,6 +607,70 @@ void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
     }
 }
 
+PYEMU_API int pyemu_user_event_create(pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    PYEMU_FAIL_IF(!event, PYEMU_E_INVALID_VALUE, "no place to return the event");
+    pyemu_cmd *cmd = new_cmd(CMD_USER);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->status = PYEMU_CMD_SUBMITTED;
+    cmd->seq = 0;
+    *event = cmd; /* the caller's reference; the engine's is the one new_cmd made */
+    atomic_fetch_add(&cmd->refs, 1);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_user_event_set(pyemu_cmd *cmd, int exec_status)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    PYEMU_FAIL_IF(cmd->type != CMD_USER, PYEMU_E_INVALID_HANDLE, "not a user event");
+    PYEMU_FAIL_IF(exec_status > 0, PYEMU_E_INVALID_VALUE,
+                  "a user event is set to complete (0) or to a negative error, not %d",
+                  exec_status);
+    pthread_mutex_lock(&eng.lock);
+    if (cmd->status <= PYEMU_CMD_COMPLETE) {
+        pthread_mutex_unlock(&eng.lock);
+        PYEMU_FAIL_IF(1, PYEMU_E_NOT_READY, "the user event was set already");
+    }
+    if (exec_status < 0) {
+        cmd->user_status = exec_status;
+        cmd->err_code = PYEMU_E_DEP_FAILED;
+        cmd->err_msg = strdup("the user event was set to an error status");
+    }
+    cmd->t_submit = cmd->t_start = pyemu_clock_ns();
+    finish_locked(cmd); /* drops the engine's reference */
+    pthread_mutex_unlock(&eng.lock);
+    run_deferred();
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_cmd_on_complete(pyemu_cmd *cmd, pyemu_callback fn, void *data)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    PYEMU_FAIL_IF(!fn, PYEMU_E_INVALID_VALUE, "no callback");
+    pthread_mutex_lock(&eng.lock);
+    if (cmd->status > PYEMU_CMD_COMPLETE) {
+        pyemu_cmd_callback *cb = realloc(cmd->callbacks,
+                                         (size_t)(cmd->ncallbacks + 1) * sizeof *cb);
+        if (!cb) {
+            pthread_mutex_unlock(&eng.lock);
+            PYEMU_FAIL_IF(1, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+        }
+        cmd->callbacks = cb;
+        cb[cmd->ncallbacks++] = (pyemu_cmd_callback){fn, data};
+        pthread_mutex_unlock(&eng.lock);
+        return PYEMU_SUCCESS;
+    }
+    pthread_mutex_unlock(&eng.lock);
+    fn(cmd, cmd_exec_status(cmd), data); /* complete already: now, on this thread */
+ERROR:
+    return status;
+}
+
 PYEMU_API int pyemu_cmd_wait(pyemu_cmd *cmd)
 {
     int status = PYEMU_SUCCESS;
@@ -548,7 +690,7 @@ PYEMU_API int pyemu_cmd_status(pyemu_cmd *cmd)
     CHECK_CMD(cmd);
     if (cmd->status == PYEMU_CMD_SUBMITTED && atomic_load(&cmd->started))
         return PYEMU_CMD_RUNNING;
-    return cmd->status;
+    return cmd_exec_status(cmd);
 ERROR:
     return -status;
 }

@@ -98,6 +98,18 @@ static void begin_cmd(pyemu_worker *w, pyemu_cmd *cmd)
     }
     w->desc = cmd->u.k.desc;
     w->args = cmd->u.k.args;
+    if (cmd->u.k.num_local && w->desc->args_size <= w->argbuf_cap) {
+        /* OpenCL __local pointer arguments: this worker's local memory */
+        memcpy(w->argbuf, cmd->u.k.args, w->desc->args_size);
+        uintptr_t at = (uintptr_t)w->dyn_smem + cmd->u.k.dyn_smem;
+        for (unsigned int i = 0; i < cmd->u.k.num_local; i++) {
+            at = (at + 15) & ~(uintptr_t)15;
+            void *p = (void *)at;
+            memcpy(w->argbuf + cmd->u.k.local_args[2 * i], &p, sizeof p);
+            at += cmd->u.k.local_args[2 * i + 1];
+        }
+        w->args = w->argbuf;
+    }
     w->nthreads = cmd->u.k.block.x * cmd->u.k.block.y * cmd->u.k.block.z;
     pyemu_tctx.blockDim = cmd->u.k.block;
     pyemu_tctx.gridDim = cmd->u.k.grid;
@@ -216,10 +228,12 @@ int pyemu_pool_start(int nworkers, size_t stack_size)
         pyemu_worker *w = &pool.workers[i];
         w->index = i;
         w->fibers = calloc(PYEMU_MAX_THREADS_PER_BLOCK, sizeof *w->fibers);
+        w->argbuf_cap = PYEMU_MAX_ARGS_SIZE;
+        w->argbuf = aligned_alloc(64, w->argbuf_cap);
         /* dynamic shared memory, a guard page past its end */
         w->dyn_smem = mmap(NULL, smem_span + page, PROT_READ | PROT_WRITE,
                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        PYEMU_FAIL_IF(!w->fibers || w->dyn_smem == MAP_FAILED, PYEMU_E_SYSTEM,
+        PYEMU_FAIL_IF(!w->fibers || !w->argbuf || w->dyn_smem == MAP_FAILED, PYEMU_E_SYSTEM,
                       "out of memory for worker %d", i);
         mprotect(w->dyn_smem + smem_span, page, PROT_NONE);
         PYEMU_FAIL_IF(pthread_create(&w->thread, &attr, worker_main, w) != 0, PYEMU_E_SYSTEM,

@@ -48,6 +48,7 @@
 #define PYEMU_MAX_GRID_Z 65535
 #define PYEMU_MAX_SHARED_PER_BLOCK 49152
 #define PYEMU_MAX_SHARED_OPTIN 232448
+#define PYEMU_MAX_ARGS_SIZE 32764
 
 typedef struct pyemu_module pyemu_module;
 typedef struct pyemu_queue pyemu_queue;
@@ -93,7 +94,11 @@ int pyemu_module_kernel(pyemu_module *module, unsigned int index, pyemu_kernel_v
 int pyemu_module_param(pyemu_module *module, unsigned int index, unsigned int param,
                        pyemu_param_view *view);
 
-/* queues and commands (csrc/engine.c) */
+/* queues and commands (csrc/engine.c)
+ * pyemu_enqueue_kernel's local_args: num_local pairs (byte offset of a
+ * pointer argument, bytes of local memory it gets in each block): OpenCL's
+ * __local pointer arguments, carved from the block's shared memory after
+ * the dynamic part. */
 int pyemu_queue_create(int flags, pyemu_queue **queue);
 int pyemu_queue_release(pyemu_queue *queue);
 int pyemu_queue_finish(pyemu_queue *queue);
@@ -109,6 +114,7 @@ int pyemu_enqueue_kernel(pyemu_queue *queue, pyemu_module *module, unsigned int 
                          unsigned int work_dim, unsigned int dyn_smem,
                          unsigned int smem_limit,
                          const void *args, size_t args_size,
+                         const unsigned int *local_args, unsigned int num_local,
                          pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
 int pyemu_enqueue_copy(pyemu_queue *queue, void *dst, const void *src, size_t size,
                        pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
@@ -117,6 +123,16 @@ int pyemu_enqueue_fill(pyemu_queue *queue, void *dst, const void *pattern,
                        pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
 int pyemu_enqueue_marker(pyemu_queue *queue, int barrier,
                          pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+
+/* user events (OpenCL clCreateUserEvent): not in a queue; complete when set.
+ * status 0 completes it, a negative status fails it (and what waits on it). */
+int pyemu_user_event_create(pyemu_cmd **event);
+int pyemu_user_event_set(pyemu_cmd *event, int status);
+/* fn(cmd, status, data) once cmd is complete (status 0) or failed (negative),
+ * on whichever thread completes it, never under the engine's lock; at once if
+ * it already is. */
+typedef void (*pyemu_callback)(pyemu_cmd *cmd, int status, void *data);
+int pyemu_cmd_on_complete(pyemu_cmd *cmd, pyemu_callback fn, void *data);
 
 int pyemu_cmd_wait(pyemu_cmd *cmd);
 int pyemu_cmd_status(pyemu_cmd *cmd);

@@ -68,3 +68,38 @@ def take_printf() -> str:
     buf = ffi.new("char[]", n)
     got = lib.pyemu_printf_take(buf, n)
     return ffi.unpack(buf, got).decode("utf-8", "replace")
+
+
+# ---- completion callbacks (clSetEventCallback, cudaLaunchHostFunc, ...) ----
+
+_callbacks_lock = threading.Lock()
+_callbacks = {}     # key -> the Python function, kept alive until it has run
+
+
+@ffi.def_extern()
+def pyemu_py_on_complete(cmd, status, data):
+    with _callbacks_lock:
+        fn = _callbacks.pop(int(ffi.cast("uintptr_t", data)), None)
+    if fn is not None:
+        try:
+            fn(status)
+        except Exception:   # a callback's own bug must not reach the worker thread
+            import traceback
+            traceback.print_exc()
+
+
+_next_callback = [1]
+
+
+def on_complete(cmd, fn) -> None:
+    """Call fn(status) once `cmd` completes (status 0) or fails (negative), on
+    the thread that completes it (at once if it is complete already)."""
+    with _callbacks_lock:
+        key = _next_callback[0]
+        _next_callback[0] += 1
+        _callbacks[key] = fn
+    status = lib.pyemu_cmd_on_complete(cmd, lib.pyemu_py_on_complete, ffi.cast("void *", key))
+    if status:
+        with _callbacks_lock:
+            _callbacks.pop(key, None)
+        check(status)

@@ -198,7 +198,7 @@ class Function:
         status = lib.pyemu_enqueue_kernel(queue, self.module.handle, self.index,
                                           g[0], g[1], g[2], b[0], b[1], b[2], 0, 0, 0, 3,
                                           smem, self.max_dynamic_shared,
-                                          data, len(data), ffi.NULL, 0, ffi.NULL)
+                                          data, len(data), ffi.NULL, 0, ffi.NULL, 0, ffi.NULL)
         if status:
             code = E.from_core(status)
             if status >= lib.PYEMU_E_ILLEGAL_ADDRESS:   # the sticky error of an earlier fault

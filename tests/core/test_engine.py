@@ -1,0 +1,100 @@
+"""The command engine (csrc/engine.c) through the core API: user events,
+completion callbacks, wait lists, local-memory kernel arguments."""
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from pyemu import _core
+from pyemu._core import ffi, lib
+from pyemu.cuda import SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy
+from pyemu.cuda import cudaMemcpyDeviceToHost
+from pyemu.cuda.runtime import default_queue
+
+
+def _event():
+    return ffi.new("pyemu_cmd **")
+
+
+def test_user_event_gates_a_copy_and_callbacks_run_once():
+    q = default_queue()
+    user, ev = _event(), _event()
+    assert lib.pyemu_user_event_create(user) == 0
+    d = cudaMalloc(16)
+    src = np.arange(4, dtype=np.int32)
+    got = []
+    done = threading.Event()
+    assert lib.pyemu_enqueue_copy(q, ffi.cast("void *", int(d)), ffi.from_buffer(src), 16,
+                                  user, 1, ev) == 0
+    _core.on_complete(ev[0], lambda st: (got.append(st), done.set()))
+    time.sleep(0.05)
+    assert lib.pyemu_cmd_status(ev[0]) == lib.PYEMU_CMD_QUEUED     # still waiting for the user
+    assert got == []
+    assert lib.pyemu_user_event_set(user[0], 0) == 0
+    assert done.wait(10)
+    out = np.zeros(4, np.int32)
+    cudaMemcpy(out, d, 16, cudaMemcpyDeviceToHost)
+    assert out.tolist() == [0, 1, 2, 3] and got == [0]
+    cudaFree(d)
+    for e in (user, ev):
+        lib.pyemu_cmd_release(e[0])
+
+
+def test_user_event_failure_fails_what_waits_for_it():
+    q = default_queue()
+    user, marker = _event(), _event()
+    lib.pyemu_user_event_create(user)
+    lib.pyemu_enqueue_marker(q, 0, user, 1, marker)
+    assert lib.pyemu_user_event_set(user[0], -5) == 0
+    assert lib.pyemu_cmd_wait(marker[0]) == lib.PYEMU_E_DEP_FAILED
+    assert lib.pyemu_cmd_status(user[0]) == -5
+    assert lib.pyemu_user_event_set(user[0], 0) == lib.PYEMU_E_NOT_READY   # set once only
+    late = []
+    _core.on_complete(user[0], late.append)                            # already failed: at once
+    assert late == [-5]
+    for e in (user, marker):
+        lib.pyemu_cmd_release(e[0])
+
+
+def test_user_event_set_to_positive_status_is_invalid():
+    user = _event()
+    lib.pyemu_user_event_create(user)
+    assert lib.pyemu_user_event_set(user[0], 1) == lib.PYEMU_E_INVALID_VALUE
+    assert lib.pyemu_user_event_set(user[0], 0) == 0
+    lib.pyemu_cmd_release(user[0])
+
+
+def test_local_pointer_arguments_get_per_block_memory():
+    m = SourceModule(r"""
+__global__ void k(int *out, int *a, int *b) {
+    a[threadIdx.x] = 2 * threadIdx.x; b[threadIdx.x] = 1;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] =
+        a[blockDim.x - 1 - threadIdx.x] + b[threadIdx.x] + (int)((char *)b - (char *)a);
+}""")
+    out = cudaMalloc(4 * 64 * 3)
+    data = m.k.pack((out, 0, 0))
+    local = ffi.new("unsigned int[]", [8, 64 * 4, 16, 64 * 4])   # (offset, bytes) pairs
+    assert lib.pyemu_enqueue_kernel(default_queue(), m.handle, 0, 3, 1, 1, 64, 1, 1, 0, 0, 0,
+                                    3, 0, 49152, data, len(data), local, 2,
+                                    ffi.NULL, 0, ffi.NULL) == 0
+    cudaDeviceSynchronize()
+    h = np.zeros(64 * 3, np.int32)
+    cudaMemcpy(h, out, h.nbytes, cudaMemcpyDeviceToHost)
+    t = np.tile(np.arange(64), 3)
+    assert np.array_equal(h, 2 * (63 - t) + 1 + 256)
+    cudaFree(out)
+
+
+@pytest.mark.parametrize("local,why", [([4, 16], "not a pointer slot"),
+                                       ([8, 0], "size 0"),
+                                       ([8, 60000], "over the limit")])
+def test_local_pointer_arguments_checked(local, why):
+    m = SourceModule("__global__ void k(int *out, int *a) { }")
+    data = m.k.pack((0, 0))
+    arr = ffi.new("unsigned int[]", local)
+    st = lib.pyemu_enqueue_kernel(default_queue(), m.handle, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 3, 0,
+                                  49152, data, len(data), arr, 1, ffi.NULL, 0, ffi.NULL)
+    assert st in (lib.PYEMU_E_INVALID_VALUE, lib.PYEMU_E_SMEM_TOO_LARGE), why
+    assert st == (lib.PYEMU_E_SMEM_TOO_LARGE if why == "over the limit" else lib.PYEMU_E_INVALID_VALUE)
