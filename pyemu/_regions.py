@@ -47,17 +47,17 @@ from . import _regions_syntax as S
 from ._regions_syntax import Unsupported
 
 __all__ = ["Blocks", "generate", "block_expr", "own_errors", "drop_duplicates", "VERSION",
-           "DISABLE_MACRO", "IMPLICIT_MACRO"]
+           "DISABLE_MACRO", "NO_IMPLICIT_MACRO"]
 
 BARRIER = "pyemu_barrier"
 DISABLE_MACRO = "PYEMU_NO_REGIONS"   # -DPYEMU_NO_REGIONS keeps every kernel on fibers
 PREFIX = "pyemu_rg_"
-# -DPYEMU_IMPLICIT_BARRIERS: implicit barriers at the end of the uniform loops of
-# barrier-free kernels (see _implicit).  Off by default: a float loop body may
-# round differently from the thread-by-thread path, because g++ contracts
-# a * b + c into an FMA in one and not in the other (it does not contract in
-# the vectorized k loop of the thread-by-thread matmul, but does in its tail).
-IMPLICIT_MACRO = "PYEMU_IMPLICIT_BARRIERS"
+# Implicit barriers at the end of the uniform loops of barrier-free kernels
+# (see _implicit), so the loop over threads goes inside them and vectorizes,
+# as PoCL does; -DPYEMU_NO_IMPLICIT_BARRIERS turns them off.  Kernels are
+# built with -ffp-contract=fast (nvcc's -fmad=true), so a*b+c is one FMA in
+# every path a block may take.
+NO_IMPLICIT_MACRO = "PYEMU_NO_IMPLICIT_BARRIERS"
 IMPLICIT_SITE = "<implicit barrier>"
 VERSION = hashlib.sha256(b"".join(
     p.read_bytes() for p in sorted(Path(__file__).parent.glob("_regions*.py")))).hexdigest()[:16]

@@ -132,6 +132,12 @@ def _parse_options(options: Iterable[str] | str) -> _Options:
             opt = a
         elif a in ("-w", "-Werror"):
             user.append(a)
+        elif name in ("-fmad", "--fmad"):
+            # nvcc fuses a*b+c into one FMA unless told -fmad=false; so does pyemu
+            val = value if eq else take()
+            if val not in ("true", "false"):
+                raise ValueError(f"option {a!r}: -fmad takes true or false")
+            user.append("-ffp-contract=" + ("fast" if val == "true" else "off"))
         elif name in _IGNORED_VALUE:
             ignored.append(a if eq else f"{a} {take()}")
         elif a in _IGNORED_FLAG:
@@ -208,8 +214,11 @@ def _run(cmd: list, cwd: Optional[str] = None, stdin: Optional[str] = None):
 
 
 def _base_flags(dialect: _Dialect, root: Path, opts: _Options) -> list:
+    # -ffp-contract=fast: a*b+c becomes one FMA, as nvcc's default -fmad=true
+    # does (and the same way in every path a block may take: loop, fibers,
+    # block function); -fmad=false turns it off
     return [f"-std={opts.std}", opts.opt, "-march=native", "-fPIC", "-shared",
-            "-fno-exceptions", "-fno-math-errno", "-fvisibility=hidden",
+            "-ffp-contract=fast", "-fno-exceptions", "-fno-math-errno", "-fvisibility=hidden",
             "-fdiagnostics-color=never", f"-I{root}", f"-I{root / dialect.include_subdir}",
             "-include", dialect.device_header]
 
@@ -437,7 +446,8 @@ def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fai
     blocks = _regions.Blocks()
     if d is _DIALECTS["cuda"] and not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO
                                           for o in opts.user):
-        implicit = any(o.split("=")[0] == "-D" + _regions.IMPLICIT_MACRO for o in opts.user)
+        implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
+                           for o in opts.user)
         blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
     so = tmp / "module.so"
     for attempt in (blocks, _regions.Blocks()):
