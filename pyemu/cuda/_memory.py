@@ -11,6 +11,7 @@ import ctypes
 import numpy as np
 
 from .._core import ffi, lib, region
+from .._host import host_buffer  # noqa: F401 (the CUDA calls take it from here)
 
 
 class DevicePointer(int):
@@ -106,17 +107,3 @@ def allocation_of(addr: int):
     if lib.pyemu_mem_find(addr, start, size) != 0:
         return None
     return start[0], size[0]
-
-
-def host_buffer(obj, writable: bool):
-    """A cffi pointer to obj's bytes and their count; raises TypeError/ValueError."""
-    try:
-        mv = memoryview(obj)
-    except TypeError:
-        raise TypeError(f"{type(obj).__name__} is neither a device pointer nor a host buffer "
-                        "(an object with the buffer protocol, such as a NumPy array)") from None
-    if not mv.c_contiguous:
-        raise ValueError("the host buffer is not contiguous (use np.ascontiguousarray)")
-    if writable and mv.readonly:
-        raise ValueError("the host buffer is read-only")
-    return ffi.from_buffer(obj, require_writable=writable), mv.nbytes

@@ -8,8 +8,6 @@ ported from C still reads right.
 """
 from __future__ import annotations
 
-import os
-import platform
 import sys
 import threading
 import weakref
@@ -17,6 +15,7 @@ import weakref
 import numpy as np
 
 from .. import _core
+from .._host import clock_khz as _clock_khz, cpu_name as _cpu_name, l2_bytes as _l2_bytes
 from .._core import CoreError, ffi, lib
 from . import _errors as E
 from ._errors import CudaError, cudaError_t, cudaSuccess
@@ -118,35 +117,6 @@ def cudaSetDevice(device) -> cudaError_t:
     """cudaSetDevice: only device 0 exists; others give cudaErrorInvalidDevice."""
     _current_device.value = _check_device(device, "cudaSetDevice")
     return cudaSuccess
-
-
-def _cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def _clock_khz() -> int:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("cpu MHz"):
-                    return int(float(line.split(":", 1)[1]) * 1000)
-    except (OSError, ValueError):
-        pass
-    return 1000000
-
-
-def _l2_bytes() -> int:
-    try:
-        return os.sysconf("SC_LEVEL2_CACHE_SIZE") or 0
-    except (ValueError, OSError):
-        return 0
 
 
 def cudaMemGetInfo() -> tuple:

@@ -1,0 +1,24 @@
+"""pyemu.opencl: the OpenCL host API on the CPU.
+
+    from pyemu.opencl import *
+
+gives the cl* calls, the CL_* constants and error codes (real values) and
+CLError.  The C signatures become Python by one rule: a count with its array
+(num_devices and devices, num_events_in_wait_list and event_wait_list) is one
+list; every other argument keeps its C position; output parameters are
+returned (an enqueue returns its event); errcode_ret is a CLError.
+"""
+from ._errors import *  # noqa: F401,F403
+from ._errors import __all__ as _e
+from ._constants import *  # noqa: F401,F403
+from ._constants import __all__ as _c
+from .platform import *  # noqa: F401,F403
+from .platform import __all__ as _p
+from .queue import *  # noqa: F401,F403
+from .queue import __all__ as _q
+from .event import *  # noqa: F401,F403
+from .event import __all__ as _ev
+from .memory import *  # noqa: F401,F403
+from .memory import __all__ as _m
+
+__all__ = _e + _c + _p + _q + _ev + _m

@@ -1,0 +1,88 @@
+"""What every OpenCL object shares: a reference count that clRetain*/clRelease*
+move, and the check that an argument is a live object of the right kind.
+
+Reference counts are the user's: a create returns an object with count 1,
+clRetain* adds one, clRelease* takes one, and at 0 the object is invalid to
+every call (which answer with its CL_INVALID_* code) and its core resource
+is let go.  An object the program drops without releasing is let go when
+Python collects it.
+"""
+from __future__ import annotations
+
+import threading
+
+from ._errors import fail
+
+
+class CLObject:
+    _kind = "object"
+    _lock = threading.Lock()
+
+    def __init__(self):
+        self._refs = 1
+
+    @property
+    def _alive(self) -> bool:
+        return self._refs > 0
+
+    def _retain(self):
+        with CLObject._lock:
+            self._refs += 1
+
+    def _release(self) -> bool:
+        """Take one reference; True when it was the last."""
+        with CLObject._lock:
+            self._refs -= 1
+            return self._refs == 0
+
+    def _destroy(self):
+        """Let go of the core resource (the count reached 0)."""
+
+    def __repr__(self):
+        state = f"refs={self._refs}" if self._refs > 0 else "released"
+        return f"<{type(self).__name__} at 0x{id(self):x} {state}>"
+
+
+def check(obj, cls, code, call, what=None):
+    """obj, if it is a live `cls`; else CLError(code)."""
+    if not isinstance(obj, cls):
+        fail(code, f"{what or cls._kind} is {type(obj).__name__}, not a {cls.__name__}", call)
+    if not obj._alive:
+        fail(code, f"the {cls.__name__} was released", call)
+    return obj
+
+
+def retain(obj, cls, code, call):
+    check(obj, cls, code, call)._retain()
+    return 0
+
+
+def release(obj, cls, code, call):
+    check(obj, cls, code, call)
+    if obj._release():
+        obj._destroy()
+    return 0
+
+
+def as_int(value, call, what, code=None):
+    """value as a non-negative int; else CL_INVALID_VALUE (or `code`)."""
+    from ._errors import CL_INVALID_VALUE
+    try:
+        n = int(value.__index__() if hasattr(value, "__index__") else value)
+    except (TypeError, ValueError, AttributeError):
+        fail(code or CL_INVALID_VALUE, f"{what} must be an int, not {type(value).__name__}", call)
+    if isinstance(value, float):
+        fail(code or CL_INVALID_VALUE, f"{what} must be an int, not float", call)
+    if n < 0:
+        fail(code or CL_INVALID_VALUE, f"{what} {n} is negative", call)
+    return n
+
+
+def info(table: dict, param, call, what):
+    """The value for `param` of an info table of getters; CL_INVALID_VALUE if unknown."""
+    from ._errors import CL_INVALID_VALUE
+    try:
+        getter = table[int(param)]
+    except (KeyError, TypeError, ValueError):
+        fail(CL_INVALID_VALUE, f"{param!r} is not a {what} parameter", call)
+    return getter()
