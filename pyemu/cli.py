@@ -3,6 +3,7 @@
     examples     run every program under examples/ (the slides' programs)
     bench        pyemu against PoCL on the examples' kernels (see pyemu/bench.py)
     info         the emulated device, as cudaGetDeviceProperties reports it
+    terms        CUDA and OpenCL terms side by side (see pyemu/terms.py)
 """
 from __future__ import annotations
 
@@ -88,6 +89,9 @@ def main(argv=None) -> int:
     if cmd == "bench":
         from . import bench
         return bench.main(rest)
+    if cmd == "terms":
+        from . import terms
+        return terms.main(rest)
     if cmd not in commands:
         print(f"unknown command {cmd!r}\n\n{__doc__.strip()}", file=sys.stderr)
         return 2
