@@ -1,0 +1,140 @@
+"""pyemu.terms: the CUDA/OpenCL tables, their host functions, and `python -m pyemu terms`."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import pyemu.cuda
+import pyemu.opencl
+from pyemu import terms
+from pyemu.cli import main as cli_main
+
+FACADES = [("cuda", pyemu.cuda, terms.NOT_IN_PYEMU_CUDA),
+           ("opencl", pyemu.opencl, terms.NOT_IN_PYEMU_OPENCL)]
+
+
+def _resolve(module, dotted):
+    obj = module
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _named(side):
+    return sorted({n for r in terms.table("host").rows for n in getattr(r, f"{side}_calls")})
+
+
+@pytest.mark.parametrize("side,module,missing", FACADES, ids=[f[0] for f in FACADES])
+def test_every_host_function_exists_in_its_facade(side, module, missing):
+    absent = []
+    for name in _named(side):
+        if name in missing:
+            continue
+        try:
+            obj = _resolve(module, name)
+        except AttributeError:
+            absent.append(name)
+            continue
+        assert callable(obj), f"pyemu.{side}.{name} is not callable"
+        if name in module.__all__ or "." in name:
+            continue
+        absent.append(f"{name} (not in __all__, so `from pyemu.{side} import *` misses it)")
+    assert not absent, f"named in pyemu.terms but missing from pyemu.{side}: {absent}"
+
+
+@pytest.mark.parametrize("side,module,missing", FACADES, ids=[f[0] for f in FACADES])
+def test_not_yet_lists_are_current(side, module, missing):
+    # a name listed as missing must really be missing, and named in a row:
+    # when the facade gains it, the list (and the "(*)" marks) must shrink.
+    named = set(_named(side))
+    for name in missing:
+        assert name in named, f"{name} is listed as missing but named in no row"
+        with pytest.raises(AttributeError):
+            _resolve(module, name)
+
+
+def test_opencl_host_rows_name_cl_calls_and_cuda_rows_cuda_names():
+    for row in terms.table("host").rows:
+        assert all(n.startswith("cl") or n == "CLError" for n in row.opencl_calls), row
+        assert all(n.startswith(("cuda", "SourceModule", "CudaError")) for n in row.cuda_calls), row
+
+
+# The pairs the issue asks for, table by table (CUDA term, OpenCL term).
+REQUIRED = {
+    "execution": [("thread", "work-item"), ("thread block", "work-group"), ("grid", "NDRange"),
+                  ("warp", "sub-group")],
+    "memory": [("global (device) memory", "global memory"), ("constant memory", "constant memory"),
+               ("shared memory", "local memory"), ("local memory", "private memory")],
+    "qualifiers": [("__global__", "__kernel"), ("__device__", "(none)"),
+                   ("__shared__", "__local"), ("__constant__", "__constant")],
+    "indexing": [("gridDim", "get_num_groups"), ("blockDim", "get_local_size"),
+                 ("blockIdx", "get_group_id"), ("threadIdx", "get_local_id"),
+                 ("blockIdx.x * blockDim.x + threadIdx.x", "get_global_id"),
+                 ("gridDim.x * blockDim.x", "get_global_size")],
+    "sync": [("__syncthreads", "barrier"), ("atomicAdd", "atomic_add"),
+             ("atomicCAS", "atomic_cmpxchg")],
+    "host": [("cudaMalloc", "clCreateBuffer"), ("cudaMemcpy", "clEnqueueWriteBuffer"),
+             ("cudaMemcpy", "clEnqueueReadBuffer"), ("cudaLaunchKernel", "clEnqueueNDRangeKernel"),
+             ("cudaDeviceSynchronize", "clFinish"), ("stream", "command queue"),
+             ("event", "event")],
+}
+
+
+@pytest.mark.parametrize("name", list(REQUIRED))
+def test_required_pairs_are_in_the_table(name):
+    rows = terms.table(name).rows
+    for cuda, opencl in REQUIRED[name]:
+        assert any(cuda in r.cuda and opencl in r.opencl for r in rows), (cuda, opencl)
+
+
+def test_rows_are_complete_one_line_and_unique():
+    assert [t.name for t in terms.TABLES] == list(REQUIRED)
+    for t in terms.TABLES:
+        assert t.rows
+        pairs = [(r.cuda, r.opencl) for r in t.rows]
+        assert len(pairs) == len(set(pairs)), t.name
+        for r in t.rows:
+            for text in (r.cuda, r.opencl, r.note):
+                assert text.strip() and "\n" not in text, r
+            assert isinstance(r, terms.HostCall) == (t.name == "host"), r
+
+
+def test_table_rejects_unknown_name():
+    with pytest.raises(KeyError, match="execution, memory"):
+        terms.table("nope")
+
+
+def test_cli_terms_prints_every_row(capsys):
+    assert cli_main(["terms"]) == 0
+    out = capsys.readouterr().out
+    for t in terms.TABLES:
+        assert t.title in out.splitlines()
+        for r in t.rows:
+            line = next((l for l in out.splitlines() if l.startswith(r.cuda + " ")), None)
+            assert line is not None and r.opencl in line and r.note in line, r
+
+
+def test_cli_terms_one_table_markdown(capsys):
+    assert cli_main(["terms", "--markdown", "host"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "### Host API"
+    assert lines[2] == "| CUDA | OpenCL | pyemu.cuda | pyemu.opencl | note |"
+    rows = [l for l in lines[4:] if l.startswith("| ")]
+    assert len(rows) == len(terms.table("host").rows)
+    assert any(l.startswith("| cudaMalloc | clCreateBuffer | cudaMalloc | clCreateBuffer, "
+                            "clCreateSubBuffer |") for l in rows)
+    assert not any("Indexing" in l for l in lines)
+
+
+def test_cli_terms_unknown_table(capsys):
+    assert cli_main(["terms", "nope"]) == 2
+    assert "no table 'nope'" in capsys.readouterr().err
+
+
+def test_python_m_pyemu_terms():
+    proc = subprocess.run([sys.executable, "-m", "pyemu", "terms", "sync"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "__syncthreads()" in proc.stdout and "barrier(CLK_LOCAL_MEM_FENCE)" in proc.stdout
