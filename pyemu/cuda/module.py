@@ -14,6 +14,13 @@ import numpy as np
 
 from .. import _core
 from .._core import CoreError, ffi, lib
+from .._kernel import FLOAT_CODES as _FLOAT_CODES
+from .._kernel import INT_CODES as _INT_CODES
+from .._kernel import PARAM_FLOAT as _KIND_FLOAT
+from .._kernel import PARAM_POINTER as _KIND_POINTER
+from .._kernel import PARAM_SIGNED as _KIND_SIGNED
+from .._kernel import PARAM_UNSIGNED as _KIND_UNSIGNED
+from .._kernel import KernelDesc, Loaded, Param, code_of as _code_of  # noqa: F401 (Param: re-exported)
 from ..compiler import CompileError, compile_source
 from . import _errors as E
 from ._errors import CudaError, cudaSuccess
@@ -21,29 +28,9 @@ from ._memory import DevicePointer, device_address, device_region, is_device_add
 from ._types import as_dim3, cudaFuncAttribute, cudaFuncAttributes, dim3
 from .runtime import default_queue
 
-_KIND_SIGNED, _KIND_UNSIGNED, _KIND_FLOAT, _KIND_POINTER, _KIND_STRUCT = 1, 2, 3, 4, 5
-_INT_CODES = {(1, 1): "b", (1, 2): "h", (1, 4): "i", (1, 8): "q",
-              (2, 1): "B", (2, 2): "H", (2, 4): "I", (2, 8): "Q"}
-_FLOAT_CODES = {4: "f", 8: "d"}
-
 
 class KernelArgumentError(CudaError, TypeError, ValueError):
     """A kernel argument that cannot become its parameter (cudaErrorInvalidValue)."""
-
-
-class Param:
-    """One kernel parameter as the compiler reported it."""
-
-    __slots__ = ("type_name", "kind", "size", "align", "offset", "flags", "is_bool")
-
-    def __init__(self, view):
-        self.type_name = ffi.string(view.type_name).decode()
-        self.is_bool = self.type_name == "bool"
-        self.kind, self.size, self.align = view.kind, view.size, view.align
-        self.offset, self.flags = view.offset, view.flags
-
-    def __repr__(self):
-        return f"Param({self.type_name!r}, size={self.size}, offset={self.offset})"
 
 
 def _arg_error(fn, i, msg):
@@ -115,36 +102,15 @@ class Function:
     def __init__(self, module, index):
         self.module = module
         self.index = index
-        view = ffi.new("pyemu_kernel_view *")
-        _core.check(lib.pyemu_module_kernel(module.handle, index, view))
-        self.name = ffi.string(view.name).decode()
-        self.args_size = view.args_size
+        desc = KernelDesc(module, index)
+        self.name = desc.name
+        self.args_size = desc.args_size
         # __launch_bounds__(maxThreadsPerBlock): a bigger block is refused, as on a GPU
-        self.max_threads = min(view.max_threads or lib.PYEMU_MAX_THREADS_PER_BLOCK,
+        self.max_threads = min(desc.launch_bounds or lib.PYEMU_MAX_THREADS_PER_BLOCK,
                                lib.PYEMU_MAX_THREADS_PER_BLOCK)
-        self.params = []
-        pview = ffi.new("pyemu_param_view *")
-        for j in range(view.nparams):
-            _core.check(lib.pyemu_module_param(module.handle, index, j, pview))
-            self.params.append(Param(pview))
+        self.params = desc.params
         self.max_dynamic_shared = lib.PYEMU_MAX_SHARED_PER_BLOCK
-        fmt, end = "<", 0
-        for p in self.params:
-            if p.offset < end:
-                raise RuntimeError(f"bad parameter layout for {self.name}")
-            fmt += "x" * (p.offset - end)
-            if p.kind == _KIND_POINTER:
-                fmt += "Q" if p.size == 8 else "I"
-            elif p.kind in (_KIND_SIGNED, _KIND_UNSIGNED) and (p.kind, p.size) in _INT_CODES:
-                fmt += _INT_CODES[(p.kind, p.size)]
-            elif p.kind == _KIND_FLOAT and p.size in _FLOAT_CODES:
-                fmt += _FLOAT_CODES[p.size]
-            else:
-                p.kind = _KIND_STRUCT
-                fmt += f"{p.size}s"
-            end = p.offset + p.size
-        fmt += "x" * (self.args_size - end)
-        self._struct = struct.Struct(fmt)
+        self._struct = desc.struct
 
     def __repr__(self):
         sig = ", ".join(p.type_name for p in self.params)
@@ -220,16 +186,6 @@ class Function:
         return self.launch(grid, block, shared, stream, args)
 
 
-def _code_of(p):
-    if p.kind == _KIND_POINTER:
-        return "Q"
-    if p.kind == _KIND_FLOAT:
-        return _FLOAT_CODES[p.size]
-    if p.kind in (_KIND_SIGNED, _KIND_UNSIGNED):
-        return _INT_CODES[(p.kind, p.size)]
-    return f"{p.size}s"
-
-
 def _queue_of(stream):
     if stream is None or (isinstance(stream, int) and stream == 0):
         return default_queue()
@@ -249,22 +205,12 @@ class _Launch:
         return self.fn.launch(self.grid, self.block, self.shared, self.stream, args)
 
 
-class _Loaded:
+def _Loaded(path) -> Loaded:
     """A loaded kernel module; released when the last SourceModule/Function goes."""
-
-    def __init__(self, path):
-        _core.ensure_started()
-        h = ffi.new("pyemu_module **")
-        try:
-            _core.check(lib.pyemu_module_load(path.encode(), h))
-        except CoreError as exc:
-            E.raise_core(exc, "cuModuleLoad")
-        self.handle = h[0]
-
-    def __del__(self):
-        if getattr(self, "handle", None) is not None and lib is not None:
-            lib.pyemu_module_release(self.handle)
-            self.handle = None
+    try:
+        return Loaded(path)
+    except CoreError as exc:
+        E.raise_core(exc, "cuModuleLoad")
 
 
 class SourceModule:
@@ -288,9 +234,7 @@ class SourceModule:
         self._loaded = _Loaded(self.compiled.path)
         self.handle = self._loaded.handle
         self._functions = {}
-        count = ffi.new("unsigned int *")
-        _core.check(lib.pyemu_module_kernel_count(self.handle, count))
-        for i in range(count[0]):
+        for i in range(self._loaded.count):
             fn = Function(self._loaded, i)
             self._functions[fn.name] = fn
 
