@@ -20,7 +20,8 @@ from .._kernel import PARAM_FLOAT as _KIND_FLOAT
 from .._kernel import PARAM_POINTER as _KIND_POINTER
 from .._kernel import PARAM_SIGNED as _KIND_SIGNED
 from .._kernel import PARAM_UNSIGNED as _KIND_UNSIGNED
-from .._kernel import KernelDesc, Loaded, Param, code_of as _code_of  # noqa: F401 (Param: re-exported)
+from .._kernel import Param  # noqa: F401 (re-exported)
+from .._kernel import KernelDesc, Loaded, code_of as _code_of
 from ..compiler import CompileError, compile_source
 from . import _errors as E
 from ._errors import CudaError, cudaSuccess
