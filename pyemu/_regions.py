@@ -62,7 +62,10 @@ IMPLICIT_SITE = "<implicit barrier>"
 VERSION = hashlib.sha256(b"".join(
     p.read_bytes() for p in sorted(Path(__file__).parent.glob("_regions*.py")))).hexdigest()[:16]
 
-_DIMS = {"threadIdx": "t", "blockIdx": "bi", "blockDim": "bd", "gridDim": "gd"}
+# the block's indices as the headers spell them, and their short names in
+# generated code (global_offset: OpenCL's global work offset)
+_DIMS = {"threadIdx": "t", "blockIdx": "bi", "blockDim": "bd", "gridDim": "gd",
+         "global_offset": "go"}
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
 _KEYWORDS = {"return", "case", "sizeof", "alignof", "if", "while", "for", "switch", "do", "else",
              "new", "delete", "throw", "co_return", "co_yield", "decltype", "typeid", "noexcept",
@@ -333,7 +336,9 @@ def _protect(text: str) -> str:
     no macro of the user's source (or pyemu's headers) expands it again."""
     names = sorted(n for n in set(re.findall(r"(?<![\w$\"])[A-Za-z_$][\w$]*",
                                              _strip_literals(text)))
-                   if not n.startswith("pyemu_"))   # pyemu's own: macros or not, as abi.h says
+                   # pyemu's own: macros or not, as abi.h says; the scan's
+                   # markers (__pyemu_as_global__, ...) must expand to nothing
+                   if not n.startswith(("pyemu_", "__pyemu_")))
     push = "".join(f'#pragma push_macro("{n}")\n#undef {n}\n' for n in names)
     pop = "".join(f'#pragma pop_macro("{n}")\n' for n in names)
     diag = "".join(f'#pragma GCC diagnostic ignored "-W{w}"\n' for w in _QUIET)

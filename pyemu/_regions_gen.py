@@ -9,7 +9,7 @@ everything pyemu adds goes on the line of the user token before it.
 from __future__ import annotations
 
 from . import _regions_syntax as S
-from ._regions import (_CASTS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
+from ._regions import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
                        _value_end, _Var)
 
 _STORAGE = S.STORAGE_WORDS
@@ -59,7 +59,7 @@ class _Gen:
             t = toks[j]
             dim = _dim_at(toks, j, hi)
             if dim is not None and toks[j - 1].text != "&":
-                name = {"threadIdx": "t", "blockIdx": "bi", "blockDim": "bd", "gridDim": "gd"}[dim[0]]
+                name = _DIMS[dim[0]]
                 self.tok(t, f"{P}{name}{dim[1]}")
                 j = dim[2]
                 continue
@@ -90,7 +90,8 @@ class _Gen:
 
     def prologue(self):
         self.raw(f"pyemu_thread_ctx &{P}c = pyemu_tctx; volatile pyemu_uint3 *const {P}vt = &{P}c.threadIdx;")
-        for short, member in (("bd", "blockDim"), ("bi", "blockIdx"), ("gd", "gridDim")):
+        for short, member in (("bd", "blockDim"), ("bi", "blockIdx"), ("gd", "gridDim"),
+                              ("go", "global_offset")):
             self.raw(f"const unsigned {P}{short}x = {P}c.{member}.x, {P}{short}y = {P}c.{member}.y, "
                      f"{P}{short}z = {P}c.{member}.z;")
         self.raw(f"const unsigned {P}n = {P}bdx * {P}bdy * {P}bdz;")

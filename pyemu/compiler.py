@@ -1,12 +1,16 @@
 """Compiles kernel source into a module the core can dlopen (see abi.h).
 
-compile_source() is the one entry point: pyemu.cuda.SourceModule calls it,
-and so will OpenCL's clBuildProgram.  The steps:
+compile_source() is the one entry point: pyemu.cuda.SourceModule and
+OpenCL's clBuildProgram call it.  The steps:
 
-1. rewrite the source, keeping its line numbers: `extern __shared__ T s[];`
-   becomes a pointer into the launch's dynamic shared memory;
+1. rewrite the source, keeping its line numbers: CUDA's `extern __shared__
+   T s[];` becomes a pointer into the launch's dynamic shared memory; OpenCL
+   C gets what C++ lacks (pyemu._opencl_source: vector literals, __local
+   variables, C++-only keywords as names);
 2. find the kernels: preprocess once with __PYEMU_SCAN__ defined, which
-   turns __global__ into a marker token, and read the declarations after it;
+   turns __global__ / __kernel into a marker token, and read the
+   declarations after it (for OpenCL also the address spaces, names and
+   attributes of the arguments, which clGetKernelArgInfo reports);
 3. append one entry per kernel (include/pyemu/detail/kernel_entry.hpp) and
    the exported `pyemu_module_info` table;
 4. build it with g++ into the cache (pyemu._compiler_cache), keyed by
@@ -22,15 +26,16 @@ import platform
 import re
 import shlex
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from . import _config, _regions
 from ._compiler_cache import KernelCache, file_sha256
 from ._compiler_source import c_string, discover_kernels, rewrite_source
+from ._opencl_source import KERNEL_MARKER, kernel_info, rewrite_opencl
 
-__all__ = ["CompiledModule", "CompileError", "compile_source"]
+__all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_source"]
 
 GENERATED_NAME = "<pyemu-generated>"
 _TU_NAME = "pyemu_tu.cpp"
@@ -44,6 +49,10 @@ class CompiledModule:
     key: str             # cache key (hex)
     log: str             # compiler warnings and notes ('' if none)
     block_kernels: tuple = ()  # kernels run region by region, without fibers (pyemu._regions)
+    # OpenCL: {kernel: {"args": [{"name", "type_name", "address", "access",
+    # "type_qualifiers"}], "reqd_work_group_size", "work_group_size_hint",
+    # "attributes"}} (pyemu._opencl_source.kernel_info); {} for CUDA
+    kernel_info: dict = None
 
 
 class CompileError(Exception):
@@ -52,6 +61,7 @@ class CompileError(Exception):
     def __init__(self, message: str, *, source: str = "", options: Sequence[str] = (),
                  log: str = "", source_name: str = "kernel.cu"):
         super().__init__(f"compilation of {source_name} failed:\n{message}")
+        self.diagnostics = message     # the build log: diagnostics at the user's lines
         self.source = source
         self.options = tuple(options)
         self.log = log
@@ -64,17 +74,24 @@ class CompileError(Exception):
         return "\n".join(f"{i:>{width}} | {line}" for i, line in enumerate(lines, 1))
 
 
+class CompileOptionError(CompileError):
+    """An option the compiler does not take (OpenCL's CL_INVALID_BUILD_OPTIONS)."""
+
+
 @dataclass(frozen=True)
 class _Dialect:
+    name: str
     device_header: str    # given to g++ -include
-    include_subdir: str   # headers that shadow system ones (assert.h, ...)
+    include_subdir: str   # headers that shadow system ones (assert.h, ...), or ''
     marker: str           # what the kernel qualifier becomes under __PYEMU_SCAN__
-    rewrite_shared: bool  # rewrite CUDA's `extern __shared__ T s[];`
+    flags: tuple = ()     # g++ flags of the language
 
 
 _DIALECTS = {
-    "cuda": _Dialect("pyemu/cuda_device.h", "pyemu/cuda", "__pyemu_global__", True),
-    # "opencl": its own device header and a marker for __kernel, when it lands.
+    "cuda": _Dialect("cuda", "pyemu/cuda_device.h", "pyemu/cuda", "__pyemu_global__"),
+    # OpenCL C: `and`, `or`, `not` are names, as in C
+    "opencl": _Dialect("opencl", "pyemu/opencl_device.h", "", KERNEL_MARKER,
+                       ("-fno-operator-names",)),
 }
 
 # ---------------------------------------------------------------- options
@@ -147,6 +164,59 @@ def _parse_options(options: Iterable[str] | str) -> _Options:
     return _Options(std, opt, tuple(user), tuple(ignored))
 
 
+# OpenCL build options (OpenCL 1.2, 5.6.4): what each becomes for g++.
+_CL_STD = {"CL1.0": "100", "CL1.1": "110", "CL1.2": "120", "CL2.0": "200", "CL3.0": "300"}
+_CL_UNSAFE = ("-fno-signed-zeros", "-fno-trapping-math", "-fassociative-math", "-freciprocal-math")
+_CL_FLAGS = {
+    "-cl-single-precision-constant": ("-fsingle-precision-constant",),
+    "-cl-no-signed-zeros": ("-fno-signed-zeros",),
+    "-cl-unsafe-math-optimizations": _CL_UNSAFE,
+    "-cl-finite-math-only": ("-ffinite-math-only",),
+    "-cl-fast-relaxed-math": _CL_UNSAFE + ("-ffinite-math-only",),
+    # a*b+c is fused already (-ffp-contract=fast); denormals are kept, which
+    # the option allows; division and sqrt are correctly rounded anyway;
+    # work-groups are uniform on this device; argument info is always kept
+    "-cl-mad-enable": (), "-cl-denorms-are-zero": (), "-cl-fp32-correctly-rounded-divide-sqrt": (),
+    "-cl-uniform-work-group-size": (), "-cl-kernel-arg-info": (), "-g": (), "-cl-no-subgroup-ifp": (),
+}
+
+
+def _parse_cl_options(options: Iterable[str] | str) -> _Options:
+    """clBuildProgram's options; raises ValueError naming an invalid one."""
+    if isinstance(options, str):
+        options = shlex.split(options)
+    args = [str(o) for o in options]
+    opt, user, version = "-O3", [], "120"
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a[:2] in ("-D", "-U", "-I"):
+            val = a[2:]
+            if not val:
+                if i >= len(args) or args[i].startswith("-"):
+                    raise ValueError(f"option {a!r} needs a value")
+                val, i = args[i], i + 1
+            if a[:2] == "-I":
+                val = os.path.abspath(os.path.expanduser(val))
+            user.append(a[:2] + val)
+        elif a.startswith("-cl-std="):
+            version = _CL_STD.get(a[len("-cl-std="):])
+            if version is None:
+                raise ValueError(f"invalid option {a!r}: pyemu takes -cl-std=CL1.0, CL1.1, CL1.2, "
+                                 "CL2.0 or CL3.0")
+        elif a in ("-w", "-Werror"):
+            user.append(a)
+        elif a == "-cl-opt-disable":
+            opt = "-O0"
+        elif a in _CL_FLAGS:
+            user.extend(_CL_FLAGS[a])
+        else:
+            raise ValueError(f"invalid build option {a!r}")
+    user.insert(0, f"-D__OPENCL_C_VERSION__={version}")
+    return _Options("c++17", opt, tuple(user), ())
+
+
 # ---------------------------------------------------------- environment
 
 def _include_root() -> Path:
@@ -217,9 +287,10 @@ def _base_flags(dialect: _Dialect, root: Path, opts: _Options) -> list:
     # -ffp-contract=fast: a*b+c becomes one FMA, as nvcc's default -fmad=true
     # does (and the same way in every path a block may take: loop, fibers,
     # block function); -fmad=false turns it off
+    own = [f"-I{root / dialect.include_subdir}"] if dialect.include_subdir else []
     return [f"-std={opts.std}", opts.opt, "-march=native", "-fPIC", "-shared",
             "-ffp-contract=fast", "-fno-exceptions", "-fno-math-errno", "-fvisibility=hidden",
-            "-fdiagnostics-color=never", f"-I{root}", f"-I{root / dialect.include_subdir}",
+            "-fdiagnostics-color=never", *dialect.flags, f"-I{root}", *own,
             "-include", dialect.device_header]
 
 
@@ -231,6 +302,7 @@ class _Entry:
     expr: str    # C++ expression naming the function
     where: str   # where to report errors about it
     max_threads: str = "0"   # C++ expression: __launch_bounds__' maxThreadsPerBlock
+    reqd: tuple = (0, 0, 0)  # OpenCL reqd_work_group_size
 
 
 def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
@@ -279,7 +351,8 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None) ->
             k = f"pyemu_k{n}"
             lines.append(f" {{{c_string(e.name)}, {k}::pyemu_run_block, {k}::pyemu_run_thread, "
                          f"{k}::pyemu_nparams, {k}::pyemu_indexed::pyemu_params, "
-                         f"{k}::pyemu_args_size, {{0, 0, 0}}, (unsigned)({e.max_threads})}},")
+                         f"{k}::pyemu_args_size, {{{e.reqd[0]}, {e.reqd[1]}, {e.reqd[2]}}}, "
+                         f"(unsigned)({e.max_threads})}},")
         lines.append("};")
     table = "pyemu_kernels" if entries else "0"
     lines += ["PYEMU_MODULE_BINDING",
@@ -356,13 +429,15 @@ def _clean_diagnostics(text: str, entries: Sequence[_Entry] = ()) -> str:
 # ----------------------------------------------------------------- compile
 
 def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expressions=(),
-                   source_name: str = "kernel.cu") -> CompiledModule:
+                   source_name: Optional[str] = None) -> CompiledModule:
     """Compiles kernel source to a cached shared object and lists its kernels.
 
-    `options` (a list, or one string split like a shell would) are
-    nvcc/nvrtc-style: -D, -U, -I, -std=c++11/14/17/20, -O0..-O3,
+    `options` (a list, or one string split like a shell would) are, for
+    CUDA, nvcc/nvrtc-style: -D, -U, -I, -std=c++11/14/17/20, -O0..-O3,
     -w and -Werror; nvcc-only ones (-arch, -lineinfo, ...) are ignored with a
-    note in the log; anything else raises CompileError.  `name_expressions`
+    note in the log; for OpenCL, clBuildProgram's (-D, -I, -cl-std=,
+    -cl-fast-relaxed-math, ...).  Any other raises CompileOptionError.
+    `name_expressions` (CUDA)
     instantiate template kernels ("reduce<256>"); users look them up by that
     exact string.  Raises CompileError with g++'s diagnostics on failure.
     """
@@ -370,6 +445,8 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
         raise ValueError(f"unknown dialect {dialect!r} (have: {', '.join(_DIALECTS)})")
     if isinstance(source, bytes):
         source = source.decode("utf-8")
+    if source_name is None:
+        source_name = "program.cl" if dialect == "opencl" else "kernel.cu"
     options = options or ()
     opt_list = [options] if isinstance(options, str) else list(options)
     exprs = [name_expressions] if isinstance(name_expressions, str) else list(name_expressions or ())
@@ -378,7 +455,11 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
         return CompileError(msg, source=source, options=opt_list, log=log, source_name=source_name)
 
     try:
-        opts = _parse_options(options)
+        opts = _parse_cl_options(options) if dialect == "opencl" else _parse_options(options)
+    except ValueError as e:
+        raise CompileOptionError(str(e), source=source, options=opt_list,
+                                 source_name=source_name) from None
+    try:
         _entries([], exprs, source_name)  # validates the name expressions
     except ValueError as e:
         raise fail(str(e)) from None
@@ -398,14 +479,17 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
     if entry is not None and _deps_unchanged(entry.meta.get("deps", {})):
         return CompiledModule(str(entry.so_path), tuple(entry.meta["kernel_names"]), key,
                               notes + entry.meta.get("log", ""),
-                              tuple(entry.meta.get("block_kernels", ())))
+                              tuple(entry.meta.get("block_kernels", ())),
+                              entry.meta.get("kernel_info") or {})
 
     with cache.staging() as tmp:
-        so, names, log, deps, blocked = _build(source, source_name, d, root, cxx, flags, opts,
-                                               exprs, Path(tmp), fail)
+        so, names, log, deps, blocked, info = _build(source, source_name, d, root, cxx, flags,
+                                                     opts, exprs, Path(tmp), fail)
         entry = cache.store(key, so, {"kernel_names": names, "log": log, "deps": deps,
-                                      "source_name": source_name, "block_kernels": blocked})
-    return CompiledModule(str(entry.so_path), tuple(names), key, notes + log, tuple(blocked))
+                                      "source_name": source_name, "block_kernels": blocked,
+                                      "kernel_info": info})
+    return CompiledModule(str(entry.so_path), tuple(names), key, notes + log, tuple(blocked),
+                          info)
 
 
 def _deps_unchanged(deps: dict) -> bool:
@@ -418,8 +502,8 @@ def _deps_unchanged(deps: dict) -> bool:
 
 def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
     """Scans, generates and compiles in `tmp`; returns (so, names, log, deps,
-    names of the kernels with block functions)."""
-    rewritten = rewrite_source(source, source_name) if d.rewrite_shared else source
+    names of the kernels with block functions, OpenCL kernel info)."""
+    rewritten = rewrite_opencl(source) if d.name == "opencl" else rewrite_source(source, source_name)
     if not rewritten.endswith("\n"):
         rewritten += "\n"
     head = ('#include "pyemu/detail/kernel_entry.hpp"\n'
@@ -439,12 +523,15 @@ def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fai
         raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed",
                    r.stderr)
     kernels = discover_kernels(r.stdout, d.marker)
-    entries = _entries(kernels, exprs, source_name)
+    info = kernel_info(r.stdout) if d.name == "opencl" else {}
+    entries = [e if e.name not in info else
+               replace(e, reqd=tuple(info[e.name]["reqd_work_group_size"]))
+               for e in _entries(kernels, exprs, source_name)]
     log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
                   "it is not exported\n" for k in kernels if not k.defined and not k.template)
 
     blocks = _regions.Blocks()
-    if d is _DIALECTS["cuda"] and not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO
+    if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO
                                           for o in opts.user):
         implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
                            for o in opts.user)
@@ -466,7 +553,8 @@ def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fai
         raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
     deps = _read_deps(tmp / "deps.d", root, tmp)
     blocked = [e.name for e in entries if _regions.block_expr(e.expr, blocks.kernels)]
-    return so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps, blocked
+    return (so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps, blocked,
+            {e.name: info[e.name] for e in entries if e.name in info})
 
 
 def _read_deps(path: Path, root: Path, tmp: Path) -> dict:

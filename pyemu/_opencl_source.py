@@ -1,0 +1,279 @@
+"""OpenCL C source, made ready for g++, and what clGetKernelArgInfo reports.
+
+pyemu compiles OpenCL C 1.2 as C++17 against include/pyemu/opencl_device.h.
+The two languages differ in a few places that no header can bridge; the
+rewrite here closes them, token by token, keeping every line where it was
+(diagnostics point at the user's lines):
+
+* a vector literal `(float4)(a, b, c, d)` would be a C-style cast of a comma
+  expression in C++; it becomes `float4(a, b, c, d)`;
+* a kernel-scope `__local` variable is one per work-group: it becomes
+  `static __thread` (each worker runs one work-group at a time), as CUDA's
+  `__shared__` does; a kernel-scope `__constant` variable becomes `static`;
+* identifiers that are keywords in C++ only (`new`, `class`, `this`, ...)
+  are renamed `pyemu_kw_<name>` (g++ runs with -fno-operator-names, so
+  `and`, `or`, `not` need nothing).
+
+kernel_info() reads the kernels' declarations in the preprocessed scan
+(where the header turned `__kernel`, `__global`, ... into marker tokens):
+argument names, types, address and type qualifiers, and the attributes.
+
+Pure functions of text; no compiler runs here.
+"""
+from __future__ import annotations
+
+import re
+
+from ._compiler_source import (_TOKEN_RE, _Tok, _decl_tokens, _skip_group,
+                               _without_system_headers)
+
+__all__ = ["rewrite_opencl", "kernel_info", "KERNEL_MARKER"]
+
+KERNEL_MARKER = "__pyemu_kernel__"
+_SPACES = {"__pyemu_as_global__": "global", "__pyemu_as_local__": "local",
+           "__pyemu_as_constant__": "constant", "__pyemu_as_private__": "private"}
+_ACCESS = {"__pyemu_acc_read_only__": "read_only", "__pyemu_acc_write_only__": "write_only",
+           "__pyemu_acc_read_write__": "read_write"}
+
+# Keywords of C++17/20 that are ordinary identifiers in OpenCL C.
+CXX_ONLY = frozenset("""alignas alignof catch char8_t char16_t char32_t class concept
+    const_cast consteval constexpr constinit co_await co_return co_yield decltype delete
+    dynamic_cast explicit export friend mutable namespace new noexcept nullptr operator
+    protected public reinterpret_cast requires static_assert static_cast template this
+    thread_local throw try typeid typename using virtual wchar_t""".split())
+
+_SCALARS = r"(?:u?char|u?short|u?int|u?long|float|double|half|bool)"
+_VECTOR_RE = re.compile(_SCALARS + r"(?:2|3|4|8|16)")
+_LOCAL = {"__local", "local"}
+_CONSTANT = {"__constant", "constant"}
+_NOT_BEFORE_LITERAL = {"sizeof", "alignof", "__alignof__", "_Alignof", "vec_step"}
+
+
+def _tokens(text: str) -> list:
+    """Every token outside comments, with `directive` marking preprocessor lines."""
+    out, at_line_start, in_directive = [], True, False
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
+        if kind == "nl":
+            at_line_start, in_directive = True, False
+            continue
+        if kind in ("ws", "comment"):
+            continue
+        if at_line_start and m.group() == "#":
+            in_directive = True
+        at_line_start = False
+        out.append(_Tok("pp" + kind if in_directive else kind, m.group(), m.start(), m.end()))
+    return out
+
+
+def rewrite_opencl(source: str) -> str:
+    """OpenCL C source as g++ can read it, line for line (see the module doc)."""
+    toks = _tokens(source)
+    edits = []      # (start, end, replacement)
+    depth, stmt_start, directive_words = 0, 0, []
+    for i, t in enumerate(toks):
+        pp = t.kind.startswith("pp")
+        kind = t.kind[2:] if pp else t.kind
+        if pp and t.text == "#" and (i == 0 or not toks[i - 1].kind.startswith("pp")
+                                     or "\n" in source[toks[i - 1].end:t.start]):
+            directive_words = []    # a new directive
+            continue
+        if pp:
+            directive_words.append(t.text)
+        if t.text == "(" and _is_vector_literal(toks, i, directive_words if pp else None):
+            close = toks[i + 2]
+            edits.append((t.start, t.end, " "))
+            edits.append((close.start, close.end, " "))
+        elif kind == "id" and t.text in CXX_ONLY:
+            # in a directive: not the directive's name, nor what #include,
+            # #pragma or #error name
+            if not pp or (len(directive_words) > 1 and directive_words[0] not in
+                          ("include", "pragma", "error", "warning", "line")):
+                edits.append((t.start, t.end, "pyemu_kw_" + t.text))
+        elif pp:
+            continue
+        elif t.text == "{":
+            depth += 1
+            stmt_start = i + 1
+        elif t.text == "}":
+            depth = max(depth - 1, 0)
+            stmt_start = i + 1
+        elif t.text == ";":
+            stmt_start = i + 1
+        elif depth > 0 and i == stmt_start and (t.text in _LOCAL or t.text in _CONSTANT
+                                                or t.text in ("volatile", "const")):
+            prefix = _scope_prefix(toks, i)
+            if prefix:
+                edits.append((t.start, t.start, prefix))
+    out, last = [], 0
+    for start, end, text in sorted(edits):
+        out.append(source[last:start])
+        out.append(text)
+        last = end
+    out.append(source[last:])
+    return "".join(out)
+
+
+def _is_vector_literal(toks: list, i: int, directive=None) -> bool:
+    """toks[i:] is `( float4 ) (` in a place where a cast can stand.
+    `directive`: the words so far of the #directive it is in, if any."""
+    if i + 3 >= len(toks):
+        return False
+    a, b, c = toks[i + 1], toks[i + 2], toks[i + 3]
+    if not (a.kind in ("id", "ppid") and _VECTOR_RE.fullmatch(a.text) and b.text == ")"
+            and c.text == "("):
+        return False
+    if i == 0:
+        return True
+    p = toks[i - 1]
+    if directive is not None and len(directive) == 3 and directive[0] == "define":
+        return p.end < toks[i].start    # `#define ONE (float4)(1)`, not `#define F(x)`
+    if p.text in (")", "]") or p.text in _NOT_BEFORE_LITERAL:
+        return False
+    # after a name, `(float4)` is a call's or a declarator's parameter list
+    return p.kind not in ("id", "ppid") or p.text in ("return", "case", "else", "do")
+
+
+def _scope_prefix(toks: list, i: int) -> str:
+    """`static __thread ` for a __local variable declared at toks[i] in a
+    function body, `static ` for a __constant one, '' for anything else (a
+    pointer to __local memory, a cast, an expression)."""
+    words, j = [], i
+    while j < len(toks) and toks[j].text not in (";", "{", "}", "=", "(", "["):
+        words.append(toks[j].text)
+        j += 1
+    if "*" in words or not words:
+        return ""
+    if _LOCAL & set(words):
+        return "static __thread "
+    if _CONSTANT & set(words):
+        return "static "
+    return ""
+
+
+# ------------------------------------------------------------- argument info
+
+_UNSIGNED = {"char": "uchar", "short": "ushort", "int": "uint", "long": "ulong"}
+_TYPE_QUALS = ("const", "volatile", "restrict")
+
+
+def kernel_info(pre: str) -> dict:
+    """{kernel: info} for the kernels of a preprocessed scan (see module doc).
+
+    info = {"args": [{"name", "type_name", "address", "access",
+    "type_qualifiers"}], "reqd_work_group_size": [x, y, z],
+    "work_group_size_hint": [x, y, z], "attributes": str}."""
+    if KERNEL_MARKER not in pre:
+        return {}
+    pre = _without_system_headers(pre)
+    found = {}
+    for m in re.finditer(r"\b%s\b" % KERNEL_MARKER, pre):
+        toks = _decl_tokens(pre, m.start())
+        parsed = _parse_kernel(toks)
+        if parsed is not None:
+            name, info, defined = parsed
+            if defined or name not in found:
+                found[name] = info
+    return found
+
+
+def _parse_kernel(toks: list):
+    """(name, info, is_definition) of the declaration that starts at the marker."""
+    attrs, j = [], 1
+    while j < len(toks) and toks[j].text != "(":
+        if toks[j].text == "__attribute__" and j + 1 < len(toks) and toks[j + 1].text == "(":
+            end = _skip_group(toks, j + 1)
+            attrs.append(toks[j + 1:end])
+            j = end
+            continue
+        if toks[j].text in (";", "{", "}"):
+            return None
+        j += 1
+    if j >= len(toks) or toks[j - 1].kind != "id":
+        return None
+    name = toks[j - 1].text
+    end = _skip_group(toks, j)
+    params = _split_params(toks[j + 1:end - 1])
+    k = end
+    while k < len(toks) and toks[k].text not in ("{", ";"):
+        if toks[k].text == "__attribute__" and k + 1 < len(toks) and toks[k + 1].text == "(":
+            e = _skip_group(toks, k + 1)
+            attrs.append(toks[k + 1:e])
+            k = e
+            continue
+        k += 1
+    info = {"args": [_arg(p, n) for n, p in enumerate(params)],
+            "reqd_work_group_size": [0, 0, 0], "work_group_size_hint": [0, 0, 0],
+            "attributes": ""}
+    written = []
+    for group in attrs:
+        for attr in _split_params(group[2:-2] if len(group) > 4 else []):
+            text = "".join(t.text if t.kind != "id" or n == 0 else " " + t.text
+                           for n, t in enumerate(attr)).strip()
+            aname = attr[0].text.strip("_") if attr else ""
+            if aname in ("reqd_work_group_size", "work_group_size_hint"):
+                nums = [int(t.text.rstrip("uUlL"), 0) for t in attr if t.kind == "num"][:3]
+                info[aname] = (nums + [1, 1, 1])[:3]
+            if aname in ("reqd_work_group_size", "work_group_size_hint", "vec_type_hint"):
+                written.append(text.replace(" ", ""))
+    info["attributes"] = " ".join(written)
+    return name, info, k < len(toks) and toks[k].text == "{"
+
+
+def _split_params(toks: list) -> list:
+    """Top-level comma-separated groups of a parameter list."""
+    out, cur, depth = [], [], 0
+    for t in toks:
+        if t.text in ("(", "[", "{", "<"):
+            depth += 1
+        elif t.text in (")", "]", "}", ">"):
+            depth -= 1
+        if t.text == "," and depth == 0:
+            out.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    if cur:
+        out.append(cur)
+    if len(out) == 1 and [t.text for t in out[0]] == ["void"]:
+        return []
+    return out
+
+
+def _arg(toks: list, index: int) -> dict:
+    """One parameter's clGetKernelArgInfo values."""
+    address, access, words = "private", "none", []
+    for t in toks:
+        if t.text in _SPACES:
+            address = _SPACES[t.text]
+        elif t.text in _ACCESS:
+            access = _ACCESS[t.text]
+        elif t.text == "__attribute__":
+            continue
+        else:
+            words.append(t.text)
+    words = ["restrict" if w in ("__restrict__", "__restrict") else w for w in words]
+    name = f"arg{index}"
+    if words and re.fullmatch(r"[A-Za-z_]\w*", words[-1]) and len(words) > 1 \
+            and words[-1] not in _TYPE_QUALS and words[-2] not in ("struct", "union", "enum"):
+        name = words.pop()
+    while words and words[-1] == "]":      # T a[] is a pointer
+        k = len(words) - 1 - words[::-1].index("[")
+        words = words[:k] + ["*"]
+    star = words.index("*") if "*" in words else len(words)
+    pointee, after = words[:star], words[star:]
+    quals = [q for q in _TYPE_QUALS if q in (pointee if after else [])]
+    if "restrict" in after:
+        quals.append("restrict")
+    if address == "constant" and after and "const" not in quals:
+        quals.insert(0, "const")
+    base = [w for w in pointee if w not in _TYPE_QUALS]
+    if len(base) >= 2 and base[0] == "unsigned":
+        base = [_UNSIGNED.get(base[1], "u" + base[1])] + base[2:]
+    elif base == ["unsigned"]:
+        base = ["uint"]
+    elif base and base[0] == "signed" and len(base) > 1:
+        base = base[1:]
+    type_name = " ".join(base) + "*" * after.count("*")
+    return {"name": name, "type_name": type_name, "address": address, "access": access,
+            "type_qualifiers": [q for q in _TYPE_QUALS if q in quals]}
