@@ -253,13 +253,15 @@ def _arg(toks: list, index: int) -> dict:
         else:
             words.append(t.text)
     words = ["restrict" if w in ("__restrict__", "__restrict") else w for w in words]
-    name = f"arg{index}"
+    name, array = f"arg{index}", False
+    while words and words[-1] == "]":      # T a[] and T a[n] are pointers
+        words = words[:len(words) - 1 - words[::-1].index("[")]
+        array = True
     if words and re.fullmatch(r"[A-Za-z_]\w*", words[-1]) and len(words) > 1 \
             and words[-1] not in _TYPE_QUALS and words[-2] not in ("struct", "union", "enum"):
         name = words.pop()
-    while words and words[-1] == "]":      # T a[] is a pointer
-        k = len(words) - 1 - words[::-1].index("[")
-        words = words[:k] + ["*"]
+    if array:
+        words.append("*")
     star = words.index("*") if "*" in words else len(words)
     pointee, after = words[:star], words[star:]
     quals = [q for q in _TYPE_QUALS if q in (pointee if after else [])]
