@@ -277,5 +277,7 @@ def _arg(toks: list, index: int) -> dict:
     elif base and base[0] == "signed" and len(base) > 1:
         base = base[1:]
     type_name = " ".join(base) + "*" * after.count("*")
+    # names the rewrite renamed (C++ keywords) are reported as written
+    name, type_name = (x.replace("pyemu_kw_", "") for x in (name, type_name))
     return {"name": name, "type_name": type_name, "address": address, "access": access,
             "type_qualifiers": [q for q in _TYPE_QUALS if q in quals]}
