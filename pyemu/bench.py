@@ -2,18 +2,21 @@
 
 Each comparison case runs one CUDA C kernel in pyemu and, in the same
 process, the same kernel written as natural OpenCL C (same work-group sizes)
-on PoCL's CPU device through PyOpenCL.  The kernel sources live in
-``pyemu/bench_kernels/`` as ``NAME.cu`` / ``NAME.cl`` pairs, so the two sides
-can be read side by side; ``bench_kernels/cases.py`` holds the inputs, NumPy
-references and targets, ``bench_kernels/backends.py`` the two backends.
+twice: through pyemu's OpenCL API (the ``pyemu-CL`` column) and on PoCL's CPU
+device through PyOpenCL.  Each pyemu path has its own ratio to PoCL and its
+own target check (the case's target holds for both).  The kernel sources
+live in ``pyemu/bench_kernels/`` as ``NAME.cu`` / ``NAME.cl`` pairs, so the
+two can be read side by side; ``bench_kernels/cases.py`` holds the inputs,
+NumPy references and targets, ``bench_kernels/backends.py`` the three
+backends.
 
 Only kernels are timed: the data is on the device before the clock starts.
-Each side runs once to warm up, then ``repeat`` more times, the two sides
-taking turns so that a passing load on a shared machine hits both alike; a
+Each side runs once to warm up, then ``repeat`` more times, the sides
+taking turns so that a passing load on a shared machine hits all alike; a
 run is timed with :func:`time.perf_counter` from the launch to the end of a
-synchronise (``cudaDeviceSynchronize`` / ``queue.finish()``), and the row
-shows the median.  Every result, on both sides, is checked against NumPy: a wrong
-result is shown as FAIL, never as a time.
+synchronise (``cudaDeviceSynchronize`` / ``clFinish`` / ``queue.finish()``),
+and the row shows the median.  Every result, on every side, is checked
+against NumPy: a wrong result is shown as FAIL, never as a time.
 
 Two rows are pyemu's alone: the cost of one asynchronous launch of an empty
 kernel (1000 launches, then one synchronise) and the construction of a
@@ -40,8 +43,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .bench_kernels import KERNEL_DIR
-from .bench_kernels.backends import (Buffer, PoclBackend, PyemuBackend, check_cuda,
-                                     find_pocl_device, one_line)
+from .bench_kernels.backends import (Buffer, PoclBackend, PyemuBackend, PyemuOpenclBackend,
+                                     check_cuda, find_pocl_device, one_line)
 from .bench_kernels.cases import (COMPARE_CASES, Case, Histogram, MatmulNaive, MatmulTiled,
                                   Prepared, Reduce, Staged, Transpose, VectorAdd, cdiv,
                                   time_once, time_runs)
@@ -51,6 +54,7 @@ __all__ = [
     "machine_line", "notes", "Result", "Side", "Environment", "CASE_NAMES", "COMPARE_CASES",
     "PYEMU_ONLY", "OK", "FAIL", "ERROR", "NA", "KERNEL_DIR", "Buffer", "Case", "VectorAdd",
     "MatmulNaive", "MatmulTiled", "Reduce", "Histogram", "Transpose", "PyemuBackend",
+    "PyemuOpenclBackend", "HEADERS",
     "PoclBackend", "find_pocl_device",
 ]
 
@@ -61,7 +65,7 @@ __all__ = [
 OK = "ok"          # ran, and the result matched NumPy
 FAIL = "FAIL"      # ran, and the result was wrong
 ERROR = "error"    # raised before a result could be checked
-NA = "n/a"         # this side was not run (PoCL missing, --no-pocl)
+NA = "n/a"         # this side was not run (PoCL missing, --no-pocl, no pyemu OpenCL)
 
 
 @dataclass
@@ -88,8 +92,10 @@ class Side:
 class Result:
     """One row of the benchmark table.
 
-    For a comparison case ``target_ratio`` is the largest pyemu/PoCL time
-    ratio that meets the target; for a pyemu-only case ``target_seconds`` is
+    ``pyemu`` is the CUDA path, ``opencl`` the same ``.cl`` source as PoCL's
+    run through pyemu.opencl (n/a on pyemu-only rows).  For a comparison case
+    ``target_ratio`` is the largest pyemu/PoCL time ratio that meets the
+    target, on either path; for a pyemu-only case ``target_seconds`` is
     the time pyemu must stay under.  ``reference_pocl_seconds`` is the PoCL
     time the targets were set against (full sizes only), used for the ratio
     when PoCL itself could not run.
@@ -104,6 +110,7 @@ class Result:
     target_text: str = ""
     reference_pocl_seconds: float | None = None
     quick: bool = False
+    opencl: Side = field(default_factory=Side)
 
     @property
     def pyemu_only(self) -> bool:
@@ -114,27 +121,35 @@ class Result:
     def verified(self) -> bool:
         """True when every side that ran produced a correct result.
 
-        A side that was not run (``n/a``) does not spoil it, but pyemu's side
-        must always have run.
+        A side that was not run (``n/a``) does not spoil it, but pyemu's
+        (CUDA) side must always have run.
         """
         if not self.pyemu.ok:
             return False
-        return self.pocl.status in (OK, NA)
+        return self.pocl.status in (OK, NA) and self.opencl.status in (OK, NA)
+
+    def _ratio_of(self, side: Side) -> float | None:
+        if self.pyemu_only or not side.ok or side.seconds is None:
+            return None
+        if self.pocl.ok and self.pocl.seconds:
+            return side.seconds / self.pocl.seconds
+        if self.ratio_is_reference:
+            return side.seconds / self.reference_pocl_seconds
+        return None
 
     @property
     def ratio(self) -> float | None:
-        """pyemu time / PoCL time, or None when either is missing.
+        """pyemu (CUDA) time / PoCL time, or None when either is missing.
 
         When PoCL did not run but the case ran at its full size, the ratio
         is taken against the reference PoCL time (see ``ratio_is_reference``).
         """
-        if self.pyemu_only or not self.pyemu.ok or self.pyemu.seconds is None:
-            return None
-        if self.pocl.ok and self.pocl.seconds:
-            return self.pyemu.seconds / self.pocl.seconds
-        if self.ratio_is_reference:
-            return self.pyemu.seconds / self.reference_pocl_seconds
-        return None
+        return self._ratio_of(self.pyemu)
+
+    @property
+    def opencl_ratio(self) -> float | None:
+        """pyemu OpenCL time / PoCL time, as :attr:`ratio` for the OpenCL path."""
+        return self._ratio_of(self.opencl)
 
     @property
     def ratio_is_reference(self) -> bool:
@@ -144,14 +159,25 @@ class Result:
 
     @property
     def met(self) -> bool | None:
-        """Whether the target is met; None when it cannot be judged."""
-        if not self.verified:
+        """Whether the CUDA path meets the target; None when it cannot be judged."""
+        if not self.pyemu.ok or self.pocl.status not in (OK, NA):
             return False
         if self.pyemu_only:
             if self.pyemu.seconds is None:
                 return None
             return self.pyemu.seconds < self.target_seconds
         r = self.ratio
+        return None if r is None else r <= self.target_ratio
+
+    @property
+    def opencl_met(self) -> bool | None:
+        """Whether the OpenCL path meets the target; None when it did not run
+        or cannot be judged."""
+        if self.pyemu_only or self.opencl.status == NA:
+            return None
+        if not self.opencl.ok or self.pocl.status not in (OK, NA):
+            return False
+        r = self.opencl_ratio
         return None if r is None else r <= self.target_ratio
 
 
@@ -284,6 +310,8 @@ class Environment:
     pyemu_why: str = ""
     pocl: Any = None
     pocl_why: str = ""
+    opencl: Any = None
+    opencl_why: str = ""
 
     def multiprocessors(self) -> int:
         """pyemu's multiprocessor count (worker threads), else PoCL's compute
@@ -299,14 +327,15 @@ class Environment:
         return os.cpu_count() or 1
 
     def close(self) -> None:
-        """Release both backends."""
-        for be in (self.pyemu, self.pocl):
+        """Release every backend."""
+        for be in (self.pyemu, self.opencl, self.pocl):
             if be is not None:
                 be.close()
 
 
-def open_backends(pocl: bool = True) -> Environment:
-    """Start pyemu's runtime and (unless ``pocl`` is False) PoCL.
+def open_backends(pocl: bool = True, opencl: bool = True) -> Environment:
+    """Start pyemu's CUDA runtime, pyemu's OpenCL API (unless ``opencl`` is
+    False) and PoCL (unless ``pocl`` is False).
 
     Never raises: a backend that cannot start is None, with a one-line reason.
     """
@@ -315,6 +344,13 @@ def open_backends(pocl: bool = True) -> Environment:
         env.pyemu = PyemuBackend()
     except Exception as exc:
         env.pyemu_why = f"pyemu's CUDA runtime is not available ({one_line(exc)})"
+    if not opencl:
+        env.opencl_why = "pyemu's OpenCL path not run (--no-opencl)"
+    else:
+        try:
+            env.opencl = PyemuOpenclBackend()
+        except Exception as exc:
+            env.opencl_why = f"pyemu's OpenCL API is not available ({one_line(exc)})"
     if not pocl:
         env.pocl_why = "PoCL not run (--no-pocl)"
         return env
@@ -369,30 +405,34 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
     prep = case.prepare(size)
     if "blocks" in prep.params:
         prep.params["blocks"] = 2 * env.multiprocessors()
-    backends = {label: be for label, be in (("pyemu", env.pyemu), ("PoCL", env.pocl))
+    backends = {label: be for label, be in (("pyemu", env.pyemu), ("pyemu-CL", env.opencl),
+                                            ("PoCL", env.pocl))
                 if be is not None}
     sides = _compare(case, prep, backends, repeat, slow_repeat)
     pyemu_side = sides.get("pyemu") or Side(ERROR, None, env.pyemu_why)
     pocl_side = sides.get("PoCL") or Side(NA, None, env.pocl_why)
+    opencl_side = sides.get("pyemu-CL") or Side(NA, None, env.opencl_why)
     return Result(case.name, case.size_text(size), pyemu_side, pocl_side,
                   target_ratio=case.target_ratio, target_text=f"<= {case.target_ratio:.1f}x",
-                  reference_pocl_seconds=case.reference_pocl_seconds, quick=quick)
+                  reference_pocl_seconds=case.reference_pocl_seconds, quick=quick,
+                  opencl=opencl_side)
 
 
 def run_cases(names: Sequence[str] | None = None, quick: bool = False,
               repeat: int | None = None, pocl: bool = True,
-              env: Environment | None = None,
+              env: Environment | None = None, opencl: bool = True,
               progress: Callable[[Result], None] | None = None) -> list[Result]:
     """Run the named cases (default: all) and return their rows in table order.
 
     ``quick`` uses small sizes; ``repeat`` is the number of timed runs after
-    the warm-up (default 5, or 3 when quick); ``pocl=False`` skips PoCL.
+    the warm-up (default 5, or 3 when quick); ``pocl=False`` skips PoCL,
+    ``opencl=False`` pyemu's OpenCL path.
     ``progress`` is called with each row as it finishes.
     """
     selected = _select(names)
     own = env is None
     if env is None:
-        env = open_backends(pocl=pocl)
+        env = open_backends(pocl=pocl, opencl=opencl)
     try:
         rows = []
         for name in selected:
@@ -428,27 +468,38 @@ def _side_cell(side: Side) -> str:
     return side.status
 
 
+def _ratio_cell(row: Result, r: float | None) -> str:
+    return "-" if r is None else f"{r:.2f}x" + ("*" if row.ratio_is_reference else "")
+
+
+def _met_cell(met: bool | None, side: Side, pocl: Side) -> str:
+    if not side.ok and side.status != NA or pocl.status in (ERROR, FAIL):
+        return FAIL
+    if met is None:
+        return NA
+    return "yes" if met else "no"
+
+
 def _cells(row: Result) -> list[str]:
     if row.pyemu_only:
-        pocl, ratio = "-", "-"
+        pocl, ratio, opencl, cl_ratio, cl_met = "-", "-", "-", "-", "-"
     else:
         pocl = _side_cell(row.pocl)
-        r = row.ratio
-        ratio = "-" if r is None else f"{r:.2f}x" + ("*" if row.ratio_is_reference else "")
-    met = row.met
-    if not row.verified:
-        met_text = FAIL
-    elif met is None:
-        met_text = NA
-    else:
-        met_text = "yes" if met else "no"
+        ratio = _ratio_cell(row, row.ratio)
+        opencl = _side_cell(row.opencl)
+        cl_ratio = _ratio_cell(row, row.opencl_ratio)
+        cl_met = _met_cell(row.opencl_met, row.opencl, row.pocl)
+    met_text = _met_cell(row.met, row.pyemu, row.pocl)
     pyemu = _side_cell(row.pyemu)
     if row.name == "launch" and row.pyemu.ok:
         pyemu += "/launch"
-    return [row.name, row.size, pyemu, pocl, ratio, row.target_text, met_text]
+    return [row.name, row.size, pyemu, pocl, ratio, row.target_text, met_text,
+            opencl, cl_ratio, cl_met]
 
 
-HEADERS = ["case", "size", "pyemu", "PoCL", "pyemu/PoCL", "target", "met"]
+HEADERS = ["case", "size", "pyemu", "PoCL", "pyemu/PoCL", "target", "met",
+           "pyemu-CL", "CL/PoCL", "CL met"]
+"""The table's columns: the CUDA path (pyemu), PoCL, and the OpenCL path (pyemu-CL)."""
 
 
 def machine_line(env: Environment | None = None) -> str:
@@ -477,10 +528,12 @@ def notes(rows: Sequence[Result], env: Environment | None = None) -> list[str]:
         seen.add(("pyemu", env.pyemu_why))
     if env is not None and env.pocl is None and env.pocl_why:
         out.append(f"PoCL: n/a: {env.pocl_why}")
+    if env is not None and env.opencl is None and env.opencl_why:
+        out.append(f"pyemu-CL: n/a: {env.opencl_why}")
     if any(r.ratio_is_reference and r.ratio is not None for r in rows):
         out.append("*: ratio against the reference PoCL time the target was set with, not measured in this run")
     for r in rows:
-        for label, side in (("pyemu", r.pyemu), ("PoCL", r.pocl)):
+        for label, side in (("pyemu", r.pyemu), ("pyemu-CL", r.opencl), ("PoCL", r.pocl)):
             if side.status in (ERROR, FAIL) and side.detail:
                 key = (label, side.detail)
                 if key in seen:
@@ -522,7 +575,8 @@ def format_table(rows: Sequence[Result], markdown: bool = False,
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m pyemu bench",
-        description="Time pyemu against PoCL (through PyOpenCL) on the same kernels.")
+        description="Time pyemu (CUDA and OpenCL) against PoCL (through PyOpenCL) "
+                    "on the same kernels.")
     p.add_argument("--quick", action="store_true",
                    help="small sizes: a smoke test that checks every result")
     p.add_argument("--only", action="append", metavar="NAME",
@@ -532,6 +586,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="timed runs after the warm-up (default 5; 3 with --quick or "
                         "when one run takes over a second)")
     p.add_argument("--no-pocl", action="store_true", help="run pyemu only")
+    p.add_argument("--no-opencl", action="store_true",
+                   help="skip pyemu's OpenCL path (the pyemu-CL column)")
     p.add_argument("--markdown", action="store_true",
                    help="print a Markdown table with a date and machine line")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
@@ -578,7 +634,7 @@ def main(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
-    env = open_backends(pocl=not args.no_pocl)
+    env = open_backends(pocl=not args.no_pocl, opencl=not args.no_opencl)
     if not args.markdown:
         print(f"pyemu bench ({'quick' if args.quick else 'full sizes'}): {machine_line(env)}",
               flush=True)
@@ -593,7 +649,8 @@ def main(argv: list[str]) -> int:
                     faulthandler.cancel_dump_traceback_later()
             rows.append(row)
             if not args.markdown:
-                print(f"  {name}: pyemu {_side_cell(row.pyemu)}, PoCL {_side_cell(row.pocl)}",
+                print(f"  {name}: pyemu {_side_cell(row.pyemu)}, pyemu-CL "
+                      f"{_side_cell(row.opencl)}, PoCL {_side_cell(row.pocl)}",
                       file=sys.stderr, flush=True)
     finally:
         env.close()

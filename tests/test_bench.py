@@ -56,6 +56,61 @@ def test_quick_every_pocl_result_verifies(quick_rows):
             assert row.ratio is not None and row.ratio > 0
 
 
+def test_quick_every_pyemu_opencl_result_verifies(quick_rows):
+    """The OpenCL path: the .cl sources PoCL runs, through pyemu.opencl."""
+    compared = [r for r in quick_rows if not r.pyemu_only]
+    bad = [f"{r.name}: pyemu-CL {r.opencl.status} {r.opencl.detail!r}"
+           for r in compared if not r.opencl.ok]
+    assert not bad, "\n".join(bad)
+    for row in compared:
+        assert row.opencl.seconds is not None and row.opencl.seconds > 0
+        assert row.verified
+        if row.pocl.ok:
+            assert row.opencl_ratio == pytest.approx(row.opencl.seconds / row.pocl.seconds)
+            assert row.opencl_met is (row.opencl_ratio <= row.target_ratio)
+    for row in quick_rows:
+        if row.pyemu_only:
+            assert row.opencl.status == bench.NA and row.opencl_met is None
+
+
+def test_quick_table_has_the_opencl_column(quick_rows):
+    lines = bench.format_table(quick_rows).splitlines()
+    assert lines[0].split() == ["case", "size", "pyemu", "PoCL", "pyemu/PoCL", "target", "met",
+                                "pyemu-CL", "CL/PoCL", "CL", "met"]
+    for row in quick_rows:
+        cells = bench._cells(row)
+        assert len(cells) == len(bench.HEADERS)
+        cl_cell = cells[bench.HEADERS.index("pyemu-CL")]
+        if row.pyemu_only:
+            assert cl_cell == "-"
+        else:
+            assert cl_cell == bench.format_seconds(row.opencl.seconds)
+            assert cells[bench.HEADERS.index("CL met")] in ("yes", "no")
+
+
+def test_opencl_ratio_and_target_are_its_own():
+    row = bench.Result("reduce", "2^24", bench.Side(bench.OK, 0.010), bench.Side(bench.OK, 0.010),
+                       target_ratio=1.5, target_text="<= 1.5x", quick=False,
+                       opencl=bench.Side(bench.OK, 0.030))
+    assert row.ratio == pytest.approx(1.0) and row.met is True
+    assert row.opencl_ratio == pytest.approx(3.0) and row.opencl_met is False
+    cells = dict(zip(bench.HEADERS, bench._cells(row)))
+    assert (cells["met"], cells["pyemu-CL"], cells["CL/PoCL"], cells["CL met"]) == \
+        ("yes", "30.00 ms", "3.00x", "no")
+    row.opencl = bench.Side(bench.FAIL, 0.001, "1 of 1 elements differ")
+    assert not row.verified and row.met is True and row.opencl_met is False
+    assert bench._cells(row)[bench.HEADERS.index("CL met")] == bench.FAIL
+
+
+def test_main_no_opencl(capsys):
+    assert bench.main(["--quick", "--no-pocl", "--no-opencl", "--only", "vector_add",
+                       "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "pyemu-CL: n/a: pyemu's OpenCL path not run (--no-opencl)" in out
+    row = [line for line in out.splitlines() if line.startswith("vector_add ")]
+    assert len(row) == 1 and row[0].split()[-3:] == ["n/a", "-", "n/a"]
+
+
 def test_quick_table_has_every_row(quick_rows):
     text = bench.format_table(quick_rows)
     lines = text.splitlines()
@@ -145,7 +200,18 @@ def test_wrong_result_is_fail_not_a_time(name):
     assert row.met is False
     assert row.ratio is None
     cells = bench._cells(row)
-    assert cells[2] == bench.FAIL and cells[-1] == bench.FAIL
+    assert cells[2] == bench.FAIL and cells[bench.HEADERS.index("met")] == bench.FAIL
+
+
+@pytest.mark.parametrize("name", [c.name for c in bench.COMPARE_CASES])
+def test_wrong_opencl_result_is_fail_not_a_time(name):
+    env = bench.Environment(pyemu=_LazyBackend(), opencl=_LazyBackend(), pocl=None,
+                            pocl_why="test")
+    row = bench.run_case(name, env, quick=True, repeat=1)
+    assert row.opencl.status == bench.FAIL and row.opencl.detail
+    assert not row.verified and row.opencl_met is False and row.opencl_ratio is None
+    cells = dict(zip(bench.HEADERS, bench._cells(row)))
+    assert cells["pyemu-CL"] == bench.FAIL and cells["CL met"] == bench.FAIL
 
 
 def test_missing_pocl_is_reported_on_one_line():

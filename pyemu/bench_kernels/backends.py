@@ -1,11 +1,13 @@
-"""The two backends the benchmark runs its kernels on.
+"""The three backends the benchmark runs its kernels on.
 
-Both offer the same small interface (compile, kernel, to_device, empty,
+All offer the same small interface (compile, kernel, to_device, empty,
 upload, download, launcher, sync, free, close), so a case is written once:
 :class:`PyemuBackend` runs the ``.cu`` sources through pyemu's CUDA runtime,
-:class:`PoclBackend` the ``.cl`` sources on PoCL's CPU device through
-PyOpenCL.  A launch takes a CUDA grid and block; PoCL's global size is their
-product, its local size the block, so both sides use the same work-groups.
+:class:`PyemuOpenclBackend` the ``.cl`` sources through pyemu's OpenCL API,
+and :class:`PoclBackend` the same ``.cl`` sources on PoCL's CPU device
+through PyOpenCL.  A launch takes a CUDA grid and block; an OpenCL global
+size is their product, its local size the block, so every side uses the
+same work-groups.
 """
 from __future__ import annotations
 
@@ -117,6 +119,91 @@ class PyemuBackend:
 
     def close(self) -> None:
         """Nothing to release: the runtime lives as long as the process."""
+
+
+class PyemuOpenclBackend:
+    """Runs the ``.cl`` kernels through pyemu's OpenCL API (pyemu.opencl).
+
+    The calls are the C API's, as a host program makes them: one context and
+    one in-order queue on pyemu's device, a program built from source per
+    case, arguments set once with clSetKernelArg, and each timed launch one
+    clEnqueueNDRangeKernel.
+    """
+
+    name = "pyemu-CL"
+    NEEDS = ("clCreateProgramWithSource", "clBuildProgram", "clCreateKernel", "clSetKernelArg",
+             "clEnqueueNDRangeKernel", "clCreateBuffer", "clFinish")
+
+    def __init__(self) -> None:
+        import pyemu.opencl as cl  # imported late: the bench still runs without it
+
+        for name in self.NEEDS:
+            if not hasattr(cl, name):
+                raise ImportError(f"pyemu.opencl has no {name}")
+        self.cl = cl
+        platform = cl.clGetPlatformIDs()[0]
+        self.device = cl.clGetDeviceIDs(platform, cl.CL_DEVICE_TYPE_GPU)[0]
+        self.ctx = cl.clCreateContext(None, [self.device])
+        self.queue = cl.clCreateCommandQueue(self.ctx, self.device, 0)
+
+    def compile(self, case: str, options: Sequence[str] = ()) -> Any:
+        """clCreateProgramWithSource + clBuildProgram of ``bench_kernels/<case>.cl``."""
+        source = (KERNEL_DIR / f"{case}.cl").read_text()
+        program = self.cl.clCreateProgramWithSource(self.ctx, [source])
+        self.cl.clBuildProgram(program, [self.device], " ".join(options))
+        return program
+
+    def kernel(self, module: Any, name: str) -> Any:
+        """clCreateKernel(program, name)."""
+        return self.cl.clCreateKernel(module, name)
+
+    def to_device(self, host: np.ndarray) -> Buffer:
+        """clCreateBuffer with CL_MEM_COPY_HOST_PTR."""
+        host = np.ascontiguousarray(host)
+        flags = self.cl.CL_MEM_READ_WRITE | self.cl.CL_MEM_COPY_HOST_PTR
+        return Buffer(self.cl.clCreateBuffer(self.ctx, flags, max(host.nbytes, 1), host),
+                      host.nbytes)
+
+    def empty(self, nbytes: int) -> Buffer:
+        """clCreateBuffer of ``nbytes`` (CL_MEM_READ_WRITE)."""
+        return Buffer(self.cl.clCreateBuffer(self.ctx, self.cl.CL_MEM_READ_WRITE, nbytes), nbytes)
+
+    def upload(self, buf: Buffer, host: np.ndarray) -> None:
+        """A blocking clEnqueueWriteBuffer."""
+        host = np.ascontiguousarray(host)
+        self.cl.clEnqueueWriteBuffer(self.queue, buf.handle, self.cl.CL_TRUE, 0, host.nbytes, host)
+
+    def download(self, buf: Buffer, out: np.ndarray) -> np.ndarray:
+        """A blocking clEnqueueReadBuffer into ``out``."""
+        self.cl.clEnqueueReadBuffer(self.queue, buf.handle, self.cl.CL_TRUE, 0, out.nbytes, out)
+        return out
+
+    def launcher(self, kernel: Any, grid: tuple, block: tuple, args: Sequence[Any]) -> Callable[[], None]:
+        """Set the arguments once; the returned function enqueues the NDRange."""
+        gsize = [g * b for g, b in zip(grid, block)]
+        lsize = list(block)
+        for i, a in enumerate(args):
+            self.cl.clSetKernelArg(kernel, i, a.handle if isinstance(a, Buffer) else a)
+        enqueue, queue, dims = self.cl.clEnqueueNDRangeKernel, self.queue, len(gsize)
+
+        def go() -> None:
+            enqueue(queue, kernel, dims, None, gsize, lsize)
+
+        return go
+
+    def sync(self) -> None:
+        """clFinish(queue)."""
+        self.cl.clFinish(self.queue)
+
+    def free(self, buf: Buffer) -> None:
+        """clReleaseMemObject."""
+        self.cl.clReleaseMemObject(buf.handle)
+
+    def close(self) -> None:
+        """clFinish, then release the queue and the context."""
+        self.cl.clFinish(self.queue)
+        self.cl.clReleaseCommandQueue(self.queue)
+        self.cl.clReleaseContext(self.ctx)
 
 
 def find_pocl_device() -> tuple[Any, str]:
