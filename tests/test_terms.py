@@ -4,6 +4,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import pyemu.cuda
@@ -138,3 +139,86 @@ def test_python_m_pyemu_terms():
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "__syncthreads()" in proc.stdout and "barrier(CLK_LOCAL_MEM_FENCE)" in proc.stdout
+
+
+# --- the indexing table, run: each row's CUDA expression and OpenCL call give
+# the same value in every thread, for each dimension, on a 3-D launch --------
+
+GRID, BLOCK = (3, 2, 2), (4, 2, 3)
+
+
+def _index_rows():
+    rows = [r for r in terms.table("indexing").rows if r.opencl.endswith("(0)")
+            and not r.cuda.startswith("(")]
+    assert len(rows) == 6
+    return rows
+
+
+def _expected(rows):
+    """What each expression is for each thread, the threads in launch order."""
+    out = []
+    for bz, by, bx in np.ndindex(*GRID[::-1]):
+        for tz, ty, tx in np.ndindex(*BLOCK[::-1]):
+            values = {"blockIdx": (bx, by, bz), "threadIdx": (tx, ty, tz),
+                      "blockDim": BLOCK, "gridDim": GRID}
+            for r in rows:
+                for d, axis in enumerate("xyz"):
+                    expr = r.cuda.replace(".x", f"[{d}]")
+                    out.append(eval(expr, {}, values))
+    return np.array(out, dtype=np.uint32)
+
+
+def _body(rows, dialect):
+    lines = []
+    for r in rows:
+        for d, axis in enumerate("xyz"):
+            expr = r.cuda.replace(".x", f".{axis}") if dialect == "cuda" else \
+                r.opencl.replace("(0)", f"({d})")
+            lines.append(f"out[t * K + {len(lines)}] = (unsigned int)({expr});")
+    return "\n    ".join(lines)
+
+
+def test_indexing_rows_agree_when_run():
+    import pyemu.opencl as cl
+    rows = _index_rows()
+    k = 3 * len(rows)
+    expected = _expected(rows)
+    n = expected.size
+
+    cu_src = f"""#define K {k}
+__global__ void idx(unsigned int *out) {{
+    unsigned int t = ((blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x)
+                     * (blockDim.x * blockDim.y * blockDim.z)
+                     + (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    {_body(rows, "cuda")}
+}}"""
+    kern = pyemu.cuda.SourceModule(cu_src).get_function("idx")
+    d_out = pyemu.cuda.cudaMalloc(4 * n)
+    kern[GRID, BLOCK](d_out)
+    got_cuda = np.empty(n, np.uint32)
+    pyemu.cuda.cudaMemcpy(got_cuda, d_out, 4 * n, pyemu.cuda.cudaMemcpyDeviceToHost)
+    pyemu.cuda.cudaFree(d_out)
+
+    cl_src = f"""#define K {k}
+__kernel void idx(__global unsigned int *out) {{
+    size_t t = ((get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0)
+                + get_group_id(0)) * (get_local_size(0) * get_local_size(1) * get_local_size(2))
+               + (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0)
+               + get_local_id(0);
+    {_body(rows, "opencl")}
+}}"""
+    device = cl.clGetDeviceIDs(cl.clGetPlatformIDs()[0], cl.CL_DEVICE_TYPE_GPU)[0]
+    ctx = cl.clCreateContext(None, [device])
+    queue = cl.clCreateCommandQueue(ctx, device, 0)
+    program = cl.clCreateProgramWithSource(ctx, [cl_src])
+    cl.clBuildProgram(program)
+    kernel = cl.clCreateKernel(program, "idx")
+    buf = cl.clCreateBuffer(ctx, cl.CL_MEM_WRITE_ONLY, 4 * n)
+    cl.clSetKernelArg(kernel, 0, buf)
+    cl.clEnqueueNDRangeKernel(queue, kernel, 3, None, [g * b for g, b in zip(GRID, BLOCK)],
+                              list(BLOCK))
+    got_opencl = np.empty(n, np.uint32)
+    cl.clEnqueueReadBuffer(queue, buf, cl.CL_TRUE, 0, 4 * n, got_opencl)
+
+    assert np.array_equal(got_cuda, expected)
+    assert np.array_equal(got_opencl, expected)
