@@ -7,6 +7,9 @@ CLError.  The C signatures become Python by one rule: a count with its array
 (num_devices and devices, num_events_in_wait_list and event_wait_list) is one
 list; every other argument keeps its C position; output parameters are
 returned (an enqueue returns its event); errcode_ret is a CLError.
+clSetKernelArg takes (kernel, arg_index, arg_value) as well as the C form
+(kernel, arg_index, arg_size, arg_value); LocalMemory(size) is the value of
+a __local pointer argument, as in PyOpenCL.
 """
 from ._errors import *  # noqa: F401,F403
 from ._errors import __all__ as _e
@@ -20,5 +23,11 @@ from .event import *  # noqa: F401,F403
 from .event import __all__ as _ev
 from .memory import *  # noqa: F401,F403
 from .memory import __all__ as _m
+from .program import *  # noqa: F401,F403
+from .program import __all__ as _pr
+from .kernel import *  # noqa: F401,F403
+from .kernel import __all__ as _k
+from .ndrange import *  # noqa: F401,F403
+from .ndrange import __all__ as _nd
 
-__all__ = _e + _c + _p + _q + _ev + _m
+__all__ = _e + _c + _p + _q + _ev + _m + _pr + _k + _nd

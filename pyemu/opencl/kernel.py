@@ -1,0 +1,459 @@
+"""Kernels: clCreateKernel, clCreateKernelsInProgram, clSetKernelArg, the
+kernel Info calls, clRetainKernel, clReleaseKernel (their execution is
+pyemu/opencl/ndrange.py).
+
+A kernel object keeps the value of each argument as the bytes the argument
+buffer gets (a scalar, vector or struct converted by its declared OpenCL
+type), the cl_mem of a __global/__constant pointer, or the size of a __local
+pointer.  An enqueue packs them into a fresh buffer (pack_args; the core
+copies it), so changing an argument afterwards does not change a command
+already enqueued.
+"""
+from __future__ import annotations
+
+import ctypes
+import operator
+import re
+import struct
+
+import numpy as np
+
+from .._core import lib
+from .._kernel import (PARAM_FLOAT, PARAM_LOCAL, PARAM_POINTER, PARAM_SIGNED, PARAM_UNSIGNED,
+                       code_of)
+from . import _constants as K
+from ._base import CLObject, as_int, check, info, release, retain
+from ._errors import (CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,
+                      CL_INVALID_DEVICE, CL_INVALID_KERNEL,
+                      CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_NAME, CL_INVALID_MEM_OBJECT,
+                      CL_INVALID_VALUE, CL_KERNEL_ARG_INFO_NOT_AVAILABLE, fail)
+from .memory import cl_mem
+from .program import KernelEntry, _executable, check_program
+
+MEM_SIZE = ctypes.sizeof(ctypes.c_void_p)       # sizeof(cl_mem)
+PREFERRED_MULTIPLE = 32                          # CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
+_MEM, _LOCAL, _VALUE = 0, 1, 2                  # what an argument slot holds
+
+
+class LocalMemory:
+    """LocalMemory(size): the value of a __local pointer argument, `size` bytes of
+    local memory per work-group (PyOpenCL's cl.LocalMemory).  Passing it is the
+    C call clSetKernelArg(kernel, arg_index, size, NULL)."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, size):
+        self.size = operator.index(size)
+
+    def __repr__(self):
+        return f"LocalMemory({self.size})"
+
+
+# ---- the conversion rules of each argument, by its declared type ----
+
+_VEC_RE = re.compile(r"(char|uchar|short|ushort|int|uint|long|ulong|float|double|half)"
+                     r"(2|3|4|8|16)")
+_ELEM = {"char": (PARAM_SIGNED, "b"), "uchar": (PARAM_UNSIGNED, "B"),
+         "short": (PARAM_SIGNED, "h"), "ushort": (PARAM_UNSIGNED, "H"),
+         "int": (PARAM_SIGNED, "i"), "uint": (PARAM_UNSIGNED, "I"),
+         "long": (PARAM_SIGNED, "q"), "ulong": (PARAM_UNSIGNED, "Q"),
+         "float": (PARAM_FLOAT, "f"), "double": (PARAM_FLOAT, "d"), "half": (PARAM_FLOAT, "e")}
+_ADDRESS = {"global": K.CL_KERNEL_ARG_ADDRESS_GLOBAL, "local": K.CL_KERNEL_ARG_ADDRESS_LOCAL,
+            "constant": K.CL_KERNEL_ARG_ADDRESS_CONSTANT,
+            "private": K.CL_KERNEL_ARG_ADDRESS_PRIVATE}
+_ACCESS = {"none": K.CL_KERNEL_ARG_ACCESS_NONE, "read_only": K.CL_KERNEL_ARG_ACCESS_READ_ONLY,
+           "write_only": K.CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+           "read_write": K.CL_KERNEL_ARG_ACCESS_READ_WRITE}
+_QUALIFIER = {"const": K.CL_KERNEL_ARG_TYPE_CONST, "restrict": K.CL_KERNEL_ARG_TYPE_RESTRICT,
+              "volatile": K.CL_KERNEL_ARG_TYPE_VOLATILE, "pipe": K.CL_KERNEL_ARG_TYPE_PIPE}
+
+
+class ArgSpec:
+    """One kernel argument: its parameter, what it is (memory object, __local
+    size, value) and, for a vector, its element format and count."""
+
+    __slots__ = ("index", "param", "info", "what", "address", "type_name", "vec")
+
+    def __init__(self, index, param, ainfo):
+        self.index, self.param, self.info = index, param, ainfo
+        self.address = ainfo.get("address", "private")
+        self.type_name = ainfo.get("type_name", param.type_name)
+        self.vec = None
+        if self.address == "local" or param.kind == PARAM_LOCAL:
+            self.what, self.address = _LOCAL, "local"
+        elif param.kind == PARAM_POINTER:
+            self.what = _MEM
+        else:
+            self.what = _VALUE
+            m = _VEC_RE.fullmatch(self.type_name.replace(" ", ""))
+            if m:
+                kind, code = _ELEM[m.group(1)]
+                n = int(m.group(2))
+                stored = 4 if n == 3 else n
+                if struct.calcsize("<" + code) * stored == param.size:
+                    self.vec = (kind, "<" + code, n, stored)
+
+    def where(self, kernel_name) -> str:
+        return f"argument {self.index} ({self.info.get('name', '?')}: {self.type_name}) of " \
+               f"{kernel_name}"
+
+
+def specs_of(entry: KernelEntry) -> list:
+    if entry.specs is None:
+        entry.specs = [ArgSpec(i, p, a) for i, (p, a) in
+                       enumerate(zip(entry.desc.params, entry.args))]
+        entry.bytes_struct = entry.desc.bytes_struct()
+    return entry.specs
+
+
+def _raw(value):
+    """The bytes of a buffer-protocol value (bytes, NumPy, ctypes), or None."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return np.ascontiguousarray(value).tobytes()
+    if isinstance(value, (str, int, float, complex)):
+        return None
+    try:
+        return bytes(memoryview(value).cast("B"))
+    except (TypeError, ValueError):
+        return None
+
+
+def _number(kind, code, v, bad):
+    """v packed with struct format `code` as a number of `kind`; bad(code, msg) raises."""
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        v = v[()]
+    if isinstance(v, (bool, np.bool_)):
+        v = int(v)
+    if kind == PARAM_FLOAT:
+        if isinstance(v, (str, bytes)) or not isinstance(v, (int, float, np.integer, np.floating)):
+            bad(CL_INVALID_ARG_VALUE, f"is a floating-point number; got {type(v).__name__}")
+        try:
+            return struct.pack(code, float(v))
+        except (OverflowError, struct.error):
+            bad(CL_INVALID_ARG_VALUE, f"cannot hold the value {v!r} (out of range)")
+    if isinstance(v, (float, np.floating, complex, np.complexfloating)):
+        bad(CL_INVALID_ARG_VALUE, f"is an integer; got the floating-point value {v!r}")
+    try:
+        n = operator.index(v)
+    except TypeError:
+        bad(CL_INVALID_ARG_VALUE, f"is an integer; got {type(v).__name__}")
+    try:
+        return struct.pack(code, n)
+    except struct.error:
+        bits = 8 * struct.calcsize(code)
+        lo, hi = (-(1 << bits - 1), (1 << bits - 1) - 1) if kind == PARAM_SIGNED \
+            else (0, (1 << bits) - 1)
+        bad(CL_INVALID_ARG_VALUE, f"cannot hold the value {n} (range {lo} to {hi})")
+
+
+def _value_bytes(spec, value, bad) -> bytes:
+    """The argument buffer's bytes for a value argument (scalar, vector, struct)."""
+    p = spec.param
+    if isinstance(value, (cl_mem, LocalMemory)) or value is None:
+        what = "a memory object" if isinstance(value, cl_mem) else \
+            "NULL" if value is None else "LocalMemory"
+        bad(CL_INVALID_ARG_VALUE, f"is a value, not a pointer; got {what}")
+    if isinstance(value, CLObject):
+        bad(CL_INVALID_ARG_VALUE, f"is a value; got a {type(value).__name__}")
+    if p.kind in (PARAM_SIGNED, PARAM_UNSIGNED, PARAM_FLOAT):
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            value = value[()]
+        if isinstance(value, (int, float, bool, np.number, np.bool_)):
+            return _number(p.kind, "<" + code_of(p), value, bad)
+        data = _raw(value)
+        if data is None:
+            bad(CL_INVALID_ARG_VALUE, f"is a number; got {type(value).__name__}")
+        if len(data) != p.size:
+            bad(CL_INVALID_ARG_SIZE, f"is {p.size} bytes; got {len(data)} bytes")
+        return data
+    if spec.vec is not None:
+        kind, code, n, stored = spec.vec
+        if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and
+                                                value.dtype.fields is None):
+            items = list(np.ravel(value)) if isinstance(value, np.ndarray) else list(value)
+            if len(items) not in (n, stored):
+                bad(CL_INVALID_ARG_SIZE, f"has {n} components; got {len(items)} values")
+            items += [0] * (stored - len(items))
+            return b"".join(_number(kind, code, v, bad) for v in items)
+        if isinstance(value, (int, float, np.number)):
+            bad(CL_INVALID_ARG_VALUE, f"is a vector of {n}; got the scalar {value!r} "
+                "(pass a tuple or a NumPy array)")
+    data = _raw(value)
+    if data is None:
+        bad(CL_INVALID_ARG_VALUE, f"is {p.size} bytes by value; got {type(value).__name__} "
+            "(pass bytes, a NumPy structured scalar or a ctypes.Structure)")
+    if len(data) != p.size:
+        bad(CL_INVALID_ARG_SIZE, f"is {p.size} bytes; got {len(data)} bytes")
+    return data
+
+
+# ---- kernel objects ----
+
+class cl_kernel(CLObject):
+    _kind = "kernel"
+
+    def __init__(self, program, entry: KernelEntry):
+        super().__init__()
+        self.program = program
+        self.context = program.context
+        self.entry = entry
+        self.name = entry.name
+        self.specs = specs_of(entry)
+        self.args = [None] * len(self.specs)     # (what, payload) of each set argument
+        with CLObject._lock:
+            program._refs += 1                   # a kernel holds its program
+            program.live_kernels += 1
+
+    def _destroy(self):
+        p = self.program
+        with CLObject._lock:
+            p.live_kernels -= 1
+        if p._release():
+            p._destroy()
+        self.args = []
+
+    def __del__(self):
+        if getattr(self, "_refs", 0) > 0 and getattr(self, "program", None) is not None:
+            self._refs = 0
+            self._destroy()
+
+
+def check_kernel(kernel, call) -> cl_kernel:
+    return check(kernel, cl_kernel, CL_INVALID_KERNEL, call)
+
+
+def clCreateKernel(program, kernel_name) -> cl_kernel:
+    """clCreateKernel(program, kernel_name): the __kernel function of that name."""
+    call = "clCreateKernel"
+    p = check_program(program, call)
+    if kernel_name is None:
+        fail(CL_INVALID_VALUE, "kernel_name is NULL", call)
+    if isinstance(kernel_name, (bytes, bytearray)):
+        kernel_name = bytes(kernel_name).decode("utf-8", "replace")
+    if not isinstance(kernel_name, str):
+        fail(CL_INVALID_VALUE, f"kernel_name is {type(kernel_name).__name__}, not a string", call)
+    _executable(p, call)
+    entry = p.kernels.get(kernel_name)
+    if entry is None:
+        known = ", ".join(p.kernels) or "none"
+        fail(CL_INVALID_KERNEL_NAME, f"no __kernel '{kernel_name}' in the program "
+             f"(kernels: {known})", call)
+    return cl_kernel(p, entry)
+
+
+def clCreateKernelsInProgram(program) -> list:
+    """clCreateKernelsInProgram(program): a kernel object for each __kernel, in source order."""
+    call = "clCreateKernelsInProgram"
+    p = _executable(check_program(program, call), call)
+    return [cl_kernel(p, e) for e in p.kernels.values()]
+
+
+_NOT_GIVEN = object()
+
+
+def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_NOT_GIVEN):
+    """clSetKernelArg(kernel, arg_index, arg_value) or, as in C,
+    clSetKernelArg(kernel, arg_index, arg_size, arg_value).
+
+    arg_value is a cl_mem (or None / 0 for NULL) for a __global or __constant
+    pointer; a number for a scalar (converted to the declared type: a value
+    that does not fit is CL_INVALID_ARG_VALUE); a tuple, list or NumPy array of
+    n values (or bytes) for a vector type; bytes, a NumPy structured scalar or
+    a ctypes.Structure of the right size for a struct.  A __local pointer
+    takes LocalMemory(size), or arg_size with arg_value None in the C form.
+    In the C form arg_size must be the declared type's size (sizeof(cl_mem)
+    for a memory object), else CL_INVALID_ARG_SIZE."""
+    call = "clSetKernelArg"
+    k = check_kernel(kernel, call)
+    if arg_size_or_value is _NOT_GIVEN:
+        fail(CL_INVALID_VALUE, "clSetKernelArg takes (kernel, arg_index, arg_value) or "
+             "(kernel, arg_index, arg_size, arg_value)", call)
+    if arg_value is _NOT_GIVEN:
+        size, value = None, arg_size_or_value
+        if isinstance(value, LocalMemory):
+            size, value = value.size, None
+    else:
+        size, value = arg_size_or_value, arg_value
+        if isinstance(value, LocalMemory):
+            fail(CL_INVALID_ARG_VALUE, "LocalMemory goes without arg_size: "
+                 "clSetKernelArg(kernel, arg_index, LocalMemory(n))", call)
+        size = as_int(size, call, "arg_size", CL_INVALID_ARG_SIZE)
+    try:
+        i = operator.index(arg_index)
+    except TypeError:
+        fail(CL_INVALID_ARG_INDEX, f"arg_index is {type(arg_index).__name__}, not an int", call)
+    if not 0 <= i < len(k.specs):
+        fail(CL_INVALID_ARG_INDEX, f"{k.name} has {len(k.specs)} argument(s); arg_index is {i}",
+             call)
+    spec = k.specs[i]
+
+    def bad(code, msg):
+        fail(code, f"{spec.where(k.name)} {msg}", call)
+
+    if spec.what == _LOCAL:
+        if isinstance(value, cl_mem):
+            bad(CL_INVALID_ARG_VALUE, "is a __local pointer; a memory object cannot be one")
+        if value is not None:
+            bad(CL_INVALID_ARG_VALUE, "is a __local pointer: pass LocalMemory(bytes), or "
+                "arg_size with arg_value None")
+        if size is None or size <= 0:
+            bad(CL_INVALID_ARG_SIZE, "is a __local pointer and needs a size > 0 "
+                "(LocalMemory(bytes))")
+        if size > 0xFFFFFFFF:
+            bad(CL_INVALID_ARG_SIZE, f"asks for {size} bytes of local memory")
+        k.args[i] = (_LOCAL, size)
+    elif spec.what == _MEM:
+        if size is not None and size != MEM_SIZE:
+            bad(CL_INVALID_ARG_SIZE, f"is a memory object: arg_size must be sizeof(cl_mem) = "
+                f"{MEM_SIZE}, not {size}")
+        if value is None or (type(value) is int and value == 0):
+            k.args[i] = (_MEM, None)
+            return 0
+        if not isinstance(value, cl_mem):
+            hint = " (host memory: create a buffer with clCreateBuffer)" \
+                if _raw(value) is not None else ""
+            bad(CL_INVALID_MEM_OBJECT, f"is a pointer; got {type(value).__name__}{hint}")
+        if not value._alive:
+            bad(CL_INVALID_MEM_OBJECT, "is a pointer; the memory object was released")
+        if value.context is not k.context:
+            bad(CL_INVALID_MEM_OBJECT, "is a pointer; the memory object is of another context")
+        k.args[i] = (_MEM, value)
+    else:
+        if size is not None and size != spec.param.size:
+            bad(CL_INVALID_ARG_SIZE, f"is {spec.param.size} bytes; arg_size is {size}")
+        k.args[i] = (_VALUE, _value_bytes(spec, value, bad))
+    return 0
+
+
+def _local_bytes(k) -> int:
+    return sum(a[1] for a in k.args if a is not None and a[0] == _LOCAL)
+
+
+def clGetKernelInfo(kernel, param_name):
+    """clGetKernelInfo(kernel, param_name): the name, argument count, reference count,
+    context, program, or the attributes as written (reqd_work_group_size(...))."""
+    call = "clGetKernelInfo"
+    k = check_kernel(kernel, call)
+    return info({
+        K.CL_KERNEL_FUNCTION_NAME: lambda: k.name,
+        K.CL_KERNEL_NUM_ARGS: lambda: len(k.specs),
+        K.CL_KERNEL_REFERENCE_COUNT: lambda: k._refs,
+        K.CL_KERNEL_CONTEXT: lambda: k.context,
+        K.CL_KERNEL_PROGRAM: lambda: k.program,
+        K.CL_KERNEL_ATTRIBUTES: lambda: k.entry.attributes,
+    }, param_name, call, "cl_kernel_info")
+
+
+def work_group_size(k) -> int:
+    """CL_KERNEL_WORK_GROUP_SIZE: the device's limit (and __launch_bounds__ if any)."""
+    bound = k.entry.desc.launch_bounds
+    return min(bound or lib.PYEMU_MAX_THREADS_PER_BLOCK, lib.PYEMU_MAX_THREADS_PER_BLOCK)
+
+
+def _global_work_size(call):
+    fail(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE is for custom devices and built-in "
+         "kernels only", call)
+
+
+def clGetKernelWorkGroupInfo(kernel, device, param_name):
+    """clGetKernelWorkGroupInfo(kernel, device, param_name).  CL_KERNEL_LOCAL_MEM_SIZE
+    counts the __local pointer arguments set so far (kernel-scope __local
+    variables are not measured); CL_KERNEL_PRIVATE_MEM_SIZE is 0 (not measured).
+    device may be None: the program has one device."""
+    call = "clGetKernelWorkGroupInfo"
+    k = check_kernel(kernel, call)
+    if device is not None and device not in k.program.devices:
+        fail(CL_INVALID_DEVICE, "the device is not a device of the kernel's program", call)
+    return info({
+        K.CL_KERNEL_WORK_GROUP_SIZE: lambda: work_group_size(k),
+        K.CL_KERNEL_COMPILE_WORK_GROUP_SIZE: lambda: list(k.entry.reqd),
+        K.CL_KERNEL_LOCAL_MEM_SIZE: lambda: _local_bytes(k),
+        K.CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: lambda: PREFERRED_MULTIPLE,
+        K.CL_KERNEL_PRIVATE_MEM_SIZE: lambda: 0,
+        K.CL_KERNEL_GLOBAL_WORK_SIZE: lambda: _global_work_size(call),
+    }, param_name, call, "cl_kernel_work_group_info")
+
+
+def _type_qualifier(spec):
+    q = 0
+    for name in spec.info.get("type_qualifiers", ()):
+        q |= _QUALIFIER.get(name, 0)
+    if spec.address == "constant":
+        q |= K.CL_KERNEL_ARG_TYPE_CONST
+    return K.cl_kernel_arg_type_qualifier(q)
+
+
+def clGetKernelArgInfo(kernel, arg_index, param_name):
+    """clGetKernelArgInfo(kernel, arg_index, param_name): the address and access
+    qualifiers, the type name as written ("float*", "uint4"), the type
+    qualifiers and the name.  As the specification says (and PoCL does), only
+    for a program built with -cl-kernel-arg-info; else
+    CL_KERNEL_ARG_INFO_NOT_AVAILABLE."""
+    call = "clGetKernelArgInfo"
+    k = check_kernel(kernel, call)
+    try:
+        i = operator.index(arg_index)
+    except TypeError:
+        fail(CL_INVALID_ARG_INDEX, f"arg_index is {type(arg_index).__name__}, not an int", call)
+    if not 0 <= i < len(k.specs):
+        fail(CL_INVALID_ARG_INDEX, f"{k.name} has {len(k.specs)} argument(s); arg_index is {i}",
+             call)
+    s = k.specs[i]
+    table = {
+        K.CL_KERNEL_ARG_ADDRESS_QUALIFIER: lambda: _ADDRESS[s.address],
+        K.CL_KERNEL_ARG_ACCESS_QUALIFIER: lambda: _ACCESS.get(s.info.get("access", "none"),
+                                                              K.CL_KERNEL_ARG_ACCESS_NONE),
+        K.CL_KERNEL_ARG_TYPE_NAME: lambda: s.type_name,
+        K.CL_KERNEL_ARG_TYPE_QUALIFIER: lambda: _type_qualifier(s),
+        K.CL_KERNEL_ARG_NAME: lambda: s.info.get("name", ""),
+    }
+    if not k.program.arg_info:
+        try:
+            known = int(param_name) in table
+        except (TypeError, ValueError):
+            known = False
+        if known:
+            fail(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "build the program with "
+                 "-cl-kernel-arg-info to keep argument information", call)
+    return info(table, param_name, call, "cl_kernel_arg_info")
+
+
+def clRetainKernel(kernel):
+    """clRetainKernel: one more reference."""
+    return retain(kernel, cl_kernel, CL_INVALID_KERNEL, "clRetainKernel")
+
+
+def clReleaseKernel(kernel):
+    """clReleaseKernel: one reference less; at 0 the kernel lets go of its program."""
+    return release(kernel, cl_kernel, CL_INVALID_KERNEL, "clReleaseKernel")
+
+
+def pack_args(k, call):
+    """(argument buffer, flat local_args list, memory objects) of k's current arguments."""
+    parts, local, mems = [], [], []
+    for spec, a in zip(k.specs, k.args):
+        if a is None:
+            fail(CL_INVALID_KERNEL_ARGS, f"{spec.where(k.name)} is not set (clSetKernelArg)",
+                 call)
+        what, v = a
+        if what == _VALUE:
+            parts.append(v)
+        elif what == _LOCAL:
+            parts.append(bytes(spec.param.size))
+            local += [spec.param.offset, v]
+        elif v is None:
+            parts.append(bytes(spec.param.size))
+        else:
+            if not v._alive:
+                fail(CL_INVALID_MEM_OBJECT, f"{spec.where(k.name)}: its memory object was "
+                     "released", call)
+            parts.append(struct.pack("<Q", v.addr))
+            mems.append(v)
+    data = k.entry.bytes_struct.pack(*parts) if parts else b""
+    return data, local, mems
+
+
+
+__all__ = ["cl_kernel", "LocalMemory", "clCreateKernel", "clCreateKernelsInProgram",
+           "clSetKernelArg", "clGetKernelInfo", "clGetKernelWorkGroupInfo", "clGetKernelArgInfo",
+           "clRetainKernel", "clReleaseKernel"]

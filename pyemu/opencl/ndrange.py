@@ -1,0 +1,218 @@
+"""Kernel execution: clEnqueueNDRangeKernel and clEnqueueTask.
+
+An NDRange is one launch of the core (pyemu_enqueue_kernel), as a CUDA
+<<<grid, block>>> is: a work-group is a thread block, the local size its
+dimensions, global_size / local_size the number of groups, and the global
+offset goes to the work-item functions through the thread context.  The
+device reports no non-uniform work-groups, so the global size must be a
+multiple of the local size.  Without a local size the enqueue picks the
+largest one that divides the global size (dimension 0 first, as PoCL does),
+within the device's limits and the kernel's reqd_work_group_size.
+
+A fault in the kernel (an access outside every buffer, a division by zero, a
+barrier only part of a group reaches) fails the command's event with
+CL_OUT_OF_RESOURCES, as GPU drivers answer, and every later command too: the
+core's sticky error, which OpenCL has no call to clear.
+"""
+from __future__ import annotations
+
+import functools
+import operator
+
+from .._core import ffi, lib
+from . import _constants as K
+from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE,
+                      CL_INVALID_WORK_DIMENSION, CL_INVALID_WORK_GROUP_SIZE,
+                      CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail)
+from .event import cl_event, enqueue
+from .kernel import check_kernel, pack_args, work_group_size
+from .queue import check_queue
+
+_SIZE_T_MAX = (1 << 64) - 1
+_ITEM_LIMITS = (lib.PYEMU_MAX_BLOCK_X, lib.PYEMU_MAX_BLOCK_Y, lib.PYEMU_MAX_BLOCK_Z)
+_GROUP_LIMITS = (lib.PYEMU_MAX_GRID_X, lib.PYEMU_MAX_GRID_Y, lib.PYEMU_MAX_GRID_Z)
+_OFFSET_LIMIT = 0xFFFFFFFF          # the core keeps a global offset in 32 bits
+
+
+def _sizes(values, wd, what, code, call) -> list:
+    """`values` (a list of work_dim ints, or one int when work_dim is 1) as ints."""
+    if hasattr(values, "__index__") and not hasattr(values, "__len__"):
+        values = [values]
+    try:
+        items = list(values)
+    except TypeError:
+        fail(code, f"{what} is {type(values).__name__}, not a list of {wd} sizes", call)
+    if len(items) != wd:
+        fail(code, f"{what} has {len(items)} value(s); work_dim is {wd}", call)
+    out = []
+    for v in items:
+        try:
+            n = operator.index(v)
+        except TypeError:
+            fail(code, f"{what} holds {v!r}, not an int", call)
+        if n < 0 or n > _SIZE_T_MAX:
+            fail(code, f"{what} holds {n}, which is not a size_t", call)
+        out.append(n)
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def choose_local(gws: tuple, max_wg: int) -> tuple | None:
+    """The local size an enqueue without one gets: dimension by dimension, the
+    largest divisor of the global size within the device's limits, after the
+    least each dimension needs for its number of groups to fit the device.
+    None when no local size fits."""
+    wd = len(gws)
+    local = []
+    for d, g in enumerate(gws):     # the least: g // l groups must fit
+        need = -(-g // _GROUP_LIMITS[d])
+        lo = next((n for n in range(need, min(g, _ITEM_LIMITS[d]) + 1) if g % n == 0), None)
+        if lo is None:
+            return None
+        local.append(lo)
+    if _prod(local) > max_wg:
+        return None
+    for d in range(wd):             # then as large as the rest allows, x first
+        room = max_wg // (_prod(local) // local[d])
+        cap = min(gws[d], _ITEM_LIMITS[d], room)
+        for n in range(cap - cap % local[d], local[d] - 1, -local[d]):
+            if gws[d] % n == 0:
+                local[d] = n
+                break
+    return tuple(local)
+
+
+def _prod(xs) -> int:
+    r = 1
+    for x in xs:
+        r *= x
+    return r
+
+
+def _local_size(k, wd, gws, local_work_size, call) -> list:
+    reqd = k.entry.reqd
+    max_wg = work_group_size(k)
+    if local_work_size is None:
+        if any(reqd):
+            lws = list(reqd[:wd])
+            if any(r != 1 for r in reqd[wd:]):
+                fail(CL_INVALID_WORK_GROUP_SIZE, f"{k.name} has reqd_work_group_size"
+                     f"{tuple(reqd)}, which a {wd}-dimensional range cannot have", call)
+        else:
+            chosen = choose_local(tuple(gws), max_wg)
+            if chosen is None:
+                fail(CL_INVALID_GLOBAL_WORK_SIZE, f"global_work_size {gws} cannot be cut into "
+                     f"at most {_GROUP_LIMITS[:wd]} work-groups of at most {max_wg} "
+                     "work-items", call)
+            return list(chosen)
+    else:
+        lws = _sizes(local_work_size, wd, "local_work_size", CL_INVALID_WORK_GROUP_SIZE, call)
+        if 0 in lws:
+            fail(CL_INVALID_WORK_GROUP_SIZE, f"local_work_size {lws} has a 0", call)
+        for d, n in enumerate(lws):
+            if n > _ITEM_LIMITS[d]:
+                fail(CL_INVALID_WORK_ITEM_SIZE, f"local_work_size[{d}] is {n}; "
+                     f"CL_DEVICE_MAX_WORK_ITEM_SIZES[{d}] is {_ITEM_LIMITS[d]}", call)
+        if _prod(lws) > max_wg:
+            fail(CL_INVALID_WORK_GROUP_SIZE, f"local_work_size {lws} has {_prod(lws)} "
+                 f"work-items; CL_KERNEL_WORK_GROUP_SIZE is {max_wg}", call)
+        if any(reqd) and tuple(lws) + (1,) * (3 - wd) != reqd:
+            fail(CL_INVALID_WORK_GROUP_SIZE, f"local_work_size {lws} is not the kernel's "
+                 f"reqd_work_group_size{tuple(reqd)}", call)
+    for d in range(wd):
+        if gws[d] % lws[d]:
+            fail(CL_INVALID_WORK_GROUP_SIZE, f"global_work_size[{d}] = {gws[d]} is not a "
+                 f"multiple of local_work_size[{d}] = {lws[d]} (the device has no "
+                 "non-uniform work-groups)", call)
+    return lws
+
+
+def _launch(q, k, wd, offs, gws, lws, event_wait_list, call, command_type) -> cl_event:
+    data, local, mems = pack_args(k, call)
+    local_bytes = sum(local[1::2])
+    if local_bytes > lib.PYEMU_MAX_SHARED_PER_BLOCK:
+        fail(CL_OUT_OF_RESOURCES, f"the __local arguments of {k.name} ask for {local_bytes} "
+             f"bytes; CL_DEVICE_LOCAL_MEM_SIZE is {lib.PYEMU_MAX_SHARED_PER_BLOCK}", call)
+    groups = [g // n for g, n in zip(gws, lws)]
+    for d in range(wd):
+        if groups[d] > _GROUP_LIMITS[d]:
+            fail(CL_INVALID_GLOBAL_WORK_SIZE, f"{groups[d]} work-groups in dimension {d}; the "
+                 f"device runs at most {_GROUP_LIMITS[d]} (use a larger local size)", call)
+    pad = 3 - wd
+    g = groups + [1] * pad
+    b = lws + [1] * pad
+    o = offs + [0] * pad
+    largs = ffi.new("unsigned int[]", local) if local else ffi.NULL
+    desc = k.entry.desc
+    handle = desc.loaded.handle
+
+    def submit(arr, n, out):
+        return lib.pyemu_enqueue_kernel(q.handle, handle, desc.index, g[0], g[1], g[2],
+                                        b[0], b[1], b[2], o[0], o[1], o[2], wd, 0,
+                                        lib.PYEMU_MAX_SHARED_PER_BLOCK, data, len(data),
+                                        largs, len(local) // 2, arr, n, out)
+
+    ev = enqueue(q, call, command_type, submit, event_wait_list, keep=tuple(mems))
+    for m in {id(m): m for m in mems}.values():
+        m.use(ev._cmd)
+    return ev
+
+
+def _queue_and_kernel(command_queue, kernel, call):
+    q = check_queue(command_queue, call)
+    k = check_kernel(kernel, call)
+    if k.context is not q.context:
+        fail(CL_INVALID_CONTEXT, "the kernel and the command queue are of different contexts",
+             call)
+    return q, k
+
+
+def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
+                           global_work_size, local_work_size, event_wait_list=None) -> cl_event:
+    """clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
+    global_work_size, local_work_size, event_wait_list=None) -> event.
+
+    The sizes are lists of work_dim ints (an int for work_dim 1);
+    global_work_offset and local_work_size may be None.  Global sizes must be
+    > 0 (OpenCL 1.2's rule; 2.1 allows 0), and global offsets below 2**32."""
+    call = "clEnqueueNDRangeKernel"
+    q, k = _queue_and_kernel(command_queue, kernel, call)
+    try:
+        wd = operator.index(work_dim)
+    except TypeError:
+        fail(CL_INVALID_WORK_DIMENSION, f"work_dim is {type(work_dim).__name__}, not an int",
+             call)
+    if not 1 <= wd <= 3:
+        fail(CL_INVALID_WORK_DIMENSION, f"work_dim is {wd}; CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS "
+             "is 3", call)
+    if global_work_size is None:
+        fail(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL", call)
+    gws = _sizes(global_work_size, wd, "global_work_size", CL_INVALID_GLOBAL_WORK_SIZE, call)
+    if 0 in gws:
+        fail(CL_INVALID_GLOBAL_WORK_SIZE, f"global_work_size {gws} has a 0", call)
+    if global_work_offset is None:
+        offs = [0] * wd
+    else:
+        offs = _sizes(global_work_offset, wd, "global_work_offset", CL_INVALID_GLOBAL_OFFSET,
+                      call)
+        for d in range(wd):
+            if offs[d] + gws[d] > _SIZE_T_MAX:
+                fail(CL_INVALID_GLOBAL_OFFSET, f"global_work_offset[{d}] + global_work_size"
+                     f"[{d}] is over the size_t range", call)
+            if offs[d] > _OFFSET_LIMIT:
+                fail(CL_INVALID_GLOBAL_OFFSET, f"global_work_offset[{d}] is {offs[d]}; pyemu "
+                     f"takes offsets up to {_OFFSET_LIMIT}", call)
+    lws = _local_size(k, wd, gws, local_work_size, call)
+    return _launch(q, k, wd, offs, gws, lws, event_wait_list, call, K.CL_COMMAND_NDRANGE_KERNEL)
+
+
+def clEnqueueTask(command_queue, kernel, event_wait_list=None) -> cl_event:
+    """clEnqueueTask(command_queue, kernel, event_wait_list=None) -> event: the kernel
+    as one work-item (work_dim 1, global and local size 1); deprecated in 2.0, kept."""
+    call = "clEnqueueTask"
+    q, k = _queue_and_kernel(command_queue, kernel, call)
+    lws = _local_size(k, 1, [1], [1], call)
+    return _launch(q, k, 1, [0], [1], lws, event_wait_list, call, K.CL_COMMAND_TASK)
+
+
+__all__ = ["clEnqueueNDRangeKernel", "clEnqueueTask"]
