@@ -1,0 +1,14 @@
+"""The conformance cases, in the order the table lists them.
+
+Each topic module registers its cases with @model.case; this module collects
+them.  The runner (pyemu/conformance.py) uses CASES, QUICK and build(name).
+"""
+from __future__ import annotations
+
+from . import cases_slides  # noqa: F401  (registers the cases)
+from .model import REGISTRY, build  # noqa: F401
+
+CASES = list(REGISTRY)
+
+# a few cases for `python -m pyemu conformance --quick`: one of each kind
+QUICK = ["vector_add", "matmul_tiled", "reduce", "histogram"]
