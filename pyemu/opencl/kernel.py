@@ -28,7 +28,7 @@ from ._errors import (CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_
                       CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_NAME, CL_INVALID_MEM_OBJECT,
                       CL_INVALID_VALUE, CL_KERNEL_ARG_INFO_NOT_AVAILABLE, fail)
 from .memory import cl_mem
-from .program import KernelEntry, _executable, check_program
+from .program import KernelEntry, require_built, check_program
 
 MEM_SIZE = ctypes.sizeof(ctypes.c_void_p)       # sizeof(cl_mem)
 PREFERRED_MULTIPLE = 32                          # CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
@@ -99,6 +99,7 @@ class ArgSpec:
 
 
 def specs_of(entry: KernelEntry) -> list:
+    """The ArgSpecs of a program's kernel, made once and shared by its kernel objects."""
     if entry.specs is None:
         entry.specs = [ArgSpec(i, p, a) for i, (p, a) in
                        enumerate(zip(entry.desc.params, entry.args))]
@@ -215,10 +216,14 @@ class cl_kernel(CLObject):
     def __del__(self):
         if getattr(self, "_refs", 0) > 0 and getattr(self, "program", None) is not None:
             self._refs = 0
-            self._destroy()
+            try:
+                self._destroy()
+            except Exception:   # at interpreter exit the modules may be gone already
+                pass
 
 
 def check_kernel(kernel, call) -> cl_kernel:
+    """kernel, if it is a live cl_kernel; else CL_INVALID_KERNEL."""
     return check(kernel, cl_kernel, CL_INVALID_KERNEL, call)
 
 
@@ -232,7 +237,7 @@ def clCreateKernel(program, kernel_name) -> cl_kernel:
         kernel_name = bytes(kernel_name).decode("utf-8", "replace")
     if not isinstance(kernel_name, str):
         fail(CL_INVALID_VALUE, f"kernel_name is {type(kernel_name).__name__}, not a string", call)
-    _executable(p, call)
+    require_built(p, call)
     entry = p.kernels.get(kernel_name)
     if entry is None:
         known = ", ".join(p.kernels) or "none"
@@ -244,7 +249,7 @@ def clCreateKernel(program, kernel_name) -> cl_kernel:
 def clCreateKernelsInProgram(program) -> list:
     """clCreateKernelsInProgram(program): a kernel object for each __kernel, in source order."""
     call = "clCreateKernelsInProgram"
-    p = _executable(check_program(program, call), call)
+    p = require_built(check_program(program, call), call)
     return [cl_kernel(p, e) for e in p.kernels.values()]
 
 

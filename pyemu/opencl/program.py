@@ -42,6 +42,7 @@ class KernelEntry:
         self.hint = tuple(int(x) for x in kinfo.get("work_group_size_hint", (0, 0, 0)))
         self.attributes = kinfo.get("attributes", "")
         self.specs = None           # the arguments' conversion rules (pyemu.opencl.kernel)
+        self.bytes_struct = None    # packs one bytes value per argument into the buffer
 
 
 def _default_info(desc: KernelDesc) -> dict:
@@ -85,6 +86,7 @@ class cl_program(CLObject):
 
 
 def check_program(program, call) -> cl_program:
+    """program, if it is a live cl_program; else CL_INVALID_PROGRAM."""
     return check(program, cl_program, CL_INVALID_PROGRAM, call)
 
 
@@ -236,7 +238,8 @@ def _build(p, opts):
     return 0, ""
 
 
-def _executable(p, call):
+def require_built(p, call):
+    """p, if it has an executable; else CL_INVALID_PROGRAM_EXECUTABLE."""
     if not p.built:
         fail(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built (clBuildProgram)", call)
     return p
@@ -263,8 +266,8 @@ def clGetProgramInfo(program, param_name):
         K.CL_PROGRAM_SOURCE: lambda: p.source,
         K.CL_PROGRAM_BINARY_SIZES: lambda: [len(_binary(p))] * len(p.devices),
         K.CL_PROGRAM_BINARIES: lambda: [_binary(p)] * len(p.devices),
-        K.CL_PROGRAM_NUM_KERNELS: lambda: len(_executable(p, call).kernels),
-        K.CL_PROGRAM_KERNEL_NAMES: lambda: ";".join(_executable(p, call).kernels),
+        K.CL_PROGRAM_NUM_KERNELS: lambda: len(require_built(p, call).kernels),
+        K.CL_PROGRAM_KERNEL_NAMES: lambda: ";".join(require_built(p, call).kernels),
         K.CL_PROGRAM_IL: lambda: None,
         K.CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT: lambda: False,
         K.CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: lambda: False,

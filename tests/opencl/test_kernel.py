@@ -222,7 +222,8 @@ def test_clSetKernelArg_local(program, out, code_of):
     assert code_of(clSetKernelArg, k, 1, 8, out) == CL_INVALID_ARG_VALUE
     assert code_of(clSetKernelArg, k, 1, 64, b"x" * 64) == CL_INVALID_ARG_VALUE
     assert code_of(clSetKernelArg, k, 1, 64) == CL_INVALID_ARG_VALUE
-    assert code_of(clSetKernelArg, k, 0, LocalMemory(16)) == CL_INVALID_ARG_SIZE   # as C's (16, NULL)
+    # LocalMemory(16) is C's (16, NULL): the wrong size for a memory object
+    assert code_of(clSetKernelArg, k, 0, LocalMemory(16)) == CL_INVALID_ARG_SIZE
 
 
 # ---- clGetKernelInfo / clGetKernelWorkGroupInfo ----

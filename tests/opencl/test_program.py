@@ -89,7 +89,8 @@ def test_vector_add_slides_host_code():
 def test_clCreateProgramWithSource_joins_strings_and_bytes(context):
     parts = ["__kernel void k(__global int *o)", b" { o[0] = 5; }\n"]
     p = clCreateProgramWithSource(context, parts)
-    assert clGetProgramInfo(p, CL_PROGRAM_SOURCE) == "__kernel void k(__global int *o) { o[0] = 5; }\n"
+    assert clGetProgramInfo(p, CL_PROGRAM_SOURCE) == \
+        "__kernel void k(__global int *o) { o[0] = 5; }\n"
     assert clGetProgramBuildInfo(p, clGetProgramInfo(p, CL_PROGRAM_DEVICES)[0],
                                  CL_PROGRAM_BUILD_STATUS) == CL_BUILD_NONE
 
