@@ -265,7 +265,7 @@ def test_wrong_vector_add_fails_the_example(capsys, monkeypatch):
 def test_wrong_transpose_fails_the_example(capsys, monkeypatch):
     ex = example("opencl", "transpose")
     right = "odata[index_out+i*height] =\n        tile[get_local_id(0)][get_local_id(1)+i];"
-    wrong = "odata[index_out+i*height] =\n        tile[get_local_id(1)][get_local_id(0)+i];"
+    wrong = "odata[index_out+i*height] =\n        tile[get_local_id(1)+i][get_local_id(0)];"
     assert ex.programSource.count(right) == 2
     program = cl.clCreateProgramWithSource(ex.context, [ex.programSource.replace(right, wrong)])
     cl.clBuildProgram(program)
