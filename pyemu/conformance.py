@@ -226,13 +226,16 @@ class PyemuSide:
             program = cl.clCreateProgramWithSource(self.context, [source])
             try:
                 cl.clBuildProgram(program, [self.device], options)
+                self.programs[key] = program
             except cl.CLError as exc:
                 try:
                     log = cl.clGetProgramBuildInfo(program, self.device, cl.CL_PROGRAM_BUILD_LOG)
                 except Exception:
                     log = ""
-                raise SideError(f"pyemu build failed: {exc}\n{log}") from exc
-            self.programs[key] = program
+                text = str(exc) if log.strip() in str(exc) else f"{exc}\n{log}"
+                self.programs[key] = SideError(f"pyemu build failed: {text}")
+        if isinstance(self.programs[key], SideError):
+            raise self.programs[key]
         return self.programs[key]
 
     def run(self, case, source) -> SideResult:
@@ -335,7 +338,8 @@ def _problem(case, out, verdict, who, got, want, want_name) -> str:
         return msg + ": " + verdict.note
     i = verdict.index
     if i is not None and i < got.size:
-        msg += (f" at [{i}]: {_inputs_at(case, out, i)}; {who}={_show(got.reshape(-1)[i])}, "
+        j = int(np.flatnonzero(out.mask)[i]) if out.mask is not None else i
+        msg += (f" at [{j}]: {_inputs_at(case, out, j)}; {who}={_show(got.reshape(-1)[i])}, "
                 f"{want_name}={_show(want.reshape(-1)[i])}")
     return msg
 
@@ -347,6 +351,8 @@ def compare(case, mine: SideResult, pocl: SideResult) -> CaseResult:
     inputs = case.inputs()
     for out in case.outputs():
         got, want = mine.outputs[out.name], pocl.outputs[out.name]
+        if out.mask is not None:        # e.g. the 4th component of a stored float3
+            got, want = got[out.mask], want[out.mask]
         v = out.cmp.pair(got, want, inputs)
         ratio = v.err / v.bound if v.bound else (0.0 if v.err == 0 else np.inf)
         if ratio > worst[0]:
@@ -355,7 +361,9 @@ def compare(case, mine: SideResult, pocl: SideResult) -> CaseResult:
             res.ok = False
             res.problems.append(_problem(case, out, v, "pyemu", got, want, "PoCL"))
         if out.ref is not None:
-            expect = np.asarray(out.ref(inputs))
+            expect = np.asarray(out.ref(inputs)).reshape(-1)
+            if out.mask is not None and expect.size == out.data.size:
+                expect = expect[out.mask]
             for who, arr in (("pyemu", got), ("PoCL", want)):
                 rv = out.cmp.ref(arr, expect, inputs)
                 if not rv.ok:

@@ -4,13 +4,14 @@ A case names a kernel file under kernels/, the kernel, its build options,
 its arguments in order, and the NDRange (global size, local size or None,
 global offset or None).  Arguments:
 
-    Buf(name, data, cmp=None, ref=None, readonly=False)
+    Buf(name, data, cmp=None, ref=None, readonly=False, mask=None)
         a __global or __constant buffer, created with a copy of `data` (a flat
         NumPy array: a float4 buffer is a float32 array of 4n elements).  With
         `cmp` it is an output, read back after the kernel and compared by
         `cmp` (compare.py); `ref`, a function of the inputs (a dict of every
         argument's initial value by name), gives NumPy's answer, which both
-        sides must also match.
+        sides must also match; `mask` limits the comparison to some elements
+        (the undefined 4th component of a stored float3).
     Scalar(name, value)
         a value argument: a NumPy scalar, or a NumPy array for a vector type
         passed by value (a float4 is np.float32 x 4).
@@ -39,6 +40,7 @@ class Buf:
     cmp: Optional[Compare] = None
     ref: Optional[Callable[[dict], np.ndarray]] = None
     readonly: bool = False
+    mask: Optional[np.ndarray] = None   # compare only these elements
 
     def __post_init__(self):
         self.data = np.ascontiguousarray(self.data).reshape(-1)
@@ -117,8 +119,16 @@ def In(name, data, readonly=True) -> Buf:
     return Buf(name, data, readonly=readonly)
 
 
-def Out(name, dtype, n, cmp, ref=None, fill=0) -> Buf:
-    return Buf(name, np.full(n, fill, dtype), cmp, ref)
+def Out(name, dtype, n, cmp, ref=None, fill=0, mask=None) -> Buf:
+    return Buf(name, np.full(n, fill, dtype), cmp, ref, mask=mask)
+
+
+def pad3_mask(n_vectors: int) -> np.ndarray:
+    """Elements to compare in a buffer of n T3 vectors stored through a T3
+    pointer: each takes 4 elements' room and the 4th is not defined."""
+    m = np.ones((n_vectors, 4), bool)
+    m[:, 3] = False
+    return m.reshape(-1)
 
 
 def InOut(name, data, cmp, ref=None) -> Buf:
