@@ -57,7 +57,8 @@ def same_values(got, want) -> np.ndarray:
     """Elementwise: equal, or both NaN (floats); exactly equal (integers)."""
     g, w = _flat(got), _flat(want)
     if g.dtype.kind == "f" or w.dtype.kind == "f":
-        g64, w64 = g.astype(np.float64), w.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            g64, w64 = g.astype(np.float64), w.astype(np.float64)
         return (g64 == w64) | (np.isnan(g64) & np.isnan(w64))
     return g == w
 

@@ -1,7 +1,7 @@
 /* half-precision storage: vload_half / vstore_half convert between float and
  * the 16-bit format in memory; vstore_half rounds to nearest even by
  * default, or as its _rte/_rtz/_rtp/_rtn suffix says. */
-__kernel void vload_half(__global const half *h, __global const float *f,
+__kernel void half_storage(__global const half *h, __global const float *f,
                          __global float *loaded, __global half *stored)
 {
     size_t i = get_global_id(0);
