@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Writes cl_vectors_gen.h: the repetitive part of pyemu's OpenCL C device header.
+
+    python include/pyemu/detail/gen_cl.py      # rewrites cl_vectors_gen.h next to this file
+
+What it writes, for the OpenCL C scalar types char ... double:
+  - pyemu_vec<T, N> for N = 2, 3, 4, 8, 16: components (.x .s0 .sA ...) and
+    swizzles (.xy .s10 .even ...) as members of one union over the storage;
+  - the typedefs char2 ... double16;
+  - convert_T[n][_sat][_rte|_rtz|_rtp|_rtn], as_T[n], vloadn and vstoren,
+    vload_half[n], vloada_half[n], vstore[a]_half[n][_rte|_rtz|_rtp|_rtn].
+The operators and helpers these use are in cl_vector_ops.h and cl_convert.h.
+
+Swizzles (6.1.7): a vector of 2, 3 or 4 components has every swizzle of 2, 3
+or 4 of its components, in .xyzw and in .s notation.  A vector of 8 or 16
+has every pair (.s73), every run with a step of -2, -1, 1 or 2 (.s0123,
+.s3210, .s0246, .s76543210) and .lo .hi .even .odd; other combinations of
+8/16-vectors (.s0a1b) would need thousands of members each and are left out.
+An aligned run of 2, 4 or 8 components (.lo, .hi, .xy, .zw, .s4567) is a
+pyemu_vec itself, so it has components and swizzles too (v.lo.x, v.hi.lo).
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+from pathlib import Path
+
+TYPES = [("char", "char"), ("uchar", "unsigned char"), ("short", "short"),
+         ("ushort", "unsigned short"), ("int", "int"), ("uint", "unsigned int"),
+         ("long", "long"), ("ulong", "unsigned long"), ("float", "float"),
+         ("double", "double")]
+SIZES = [2, 3, 4, 8, 16]
+FLOATS = {"float", "double"}
+ROUNDING = ["", "_rte", "_rtz", "_rtp", "_rtn"]
+HEX = "0123456789abcdef"
+
+
+def storage(n: int) -> int:
+    """Components a vector occupies: a 3-vector takes the room of a 4-vector."""
+    return 4 if n == 3 else n
+
+
+def _runs(n: int) -> list:
+    """Index tuples of the multi-component swizzles of an 8- or 16-vector."""
+    out = [(a, b) for a in range(n) for b in range(n)]
+    for k in (3, 4, 8, 16):
+        for step in (-2, -1, 1, 2):
+            for start in range(n):
+                idx = tuple(start + step * j for j in range(k))
+                if all(0 <= i < n for i in idx):
+                    out.append(idx)
+    return out
+
+
+def swizzles(n: int) -> dict:
+    """{member name: indices} of the multi-component swizzles of an n-vector."""
+    out = {}
+    if n <= 4:
+        for k in (2, 3, 4):
+            for idx in itertools.product(range(n), repeat=k):
+                out["".join("xyzw"[i] for i in idx)] = idx
+                out["s" + "".join(HEX[i] for i in idx)] = idx
+    else:
+        for idx in _runs(n):
+            out["s" + "".join(HEX[i] for i in idx)] = idx
+            upper = "s" + "".join(HEX[i].upper() for i in idx)
+            out[upper] = idx
+    ns = storage(n)
+    if n > 2:   # lo/hi/even/odd of a 3-vector see it as a 4-vector
+        out["lo"] = tuple(range(ns // 2))
+        out["hi"] = tuple(range(ns // 2, ns))
+        out["even"] = tuple(range(0, ns, 2))
+        out["odd"] = tuple(range(1, ns, 2))
+    return out
+
+
+def is_subvector(idx: tuple, n: int) -> bool:
+    """An aligned run of 2, 4 or 8 of a longer vector: a pyemu_vec member."""
+    k = len(idx)
+    return (k in (2, 4, 8) and k < storage(n) and idx[0] % k == 0
+            and idx == tuple(range(idx[0], idx[0] + k)))
+
+
+def vector_class(n: int) -> str:
+    ns = storage(n)
+    T = "pyemu_T"
+    lines = [f"template <class {T}> struct alignas(sizeof({T}) * {ns}) pyemu_vec<{T}, {n}>",
+             f"    : pyemu_vops<pyemu_vec<{T}, {n}>, {T}, {n}> {{",
+             f"    typedef {T} pyemu_elem;",
+             "    union {",
+             f"        {T} pyemu_s[{ns}];"]
+    singles = ["s" + HEX[i] for i in range(n)]
+    if n <= 4:
+        lines.append(f"        struct {{ {T} " + ", ".join("xyzw"[:n]) + "; };")
+    lines.append(f"        struct {{ {T} " + ", ".join(singles) + "; };")
+    if n == 16:
+        upper = [f"pyemu_p{i}" if i < 10 else "s" + HEX[i].upper() for i in range(16)]
+        lines.append(f"        struct {{ {T} " + ", ".join(upper) + "; };")
+    if n == 2:
+        lines.append(f"        struct {{ {T} lo, hi; }};")
+        lines.append(f"        struct {{ {T} even, odd; }};")
+    by_idx: dict = {}
+    for name, idx in swizzles(n).items():
+        by_idx.setdefault(idx, []).append(name)
+    for idx, names in by_idx.items():
+        k = len(idx)
+        if is_subvector(idx, n):
+            # a struct puts it at its offset, after padding of whole vectors
+            off = idx[0] // k
+            for name in names:   # one struct each: members of a struct follow each other
+                skip = f"pyemu_vec<{T}, {k}> pyemu_skip_{name}[{off}]; " if off else ""
+                lines.append(f"        struct {{ {skip}pyemu_vec<{T}, {k}> {name}; }};")
+        else:
+            lines.append(f"        pyemu_swz<pyemu_vec<{T}, {k}>, {T}, {ns}, {', '.join(map(str, idx))}> "
+                         f"{', '.join(names)};")
+    pad_body = f"pyemu_s[3] = {T}();" if ns != n else ""
+    lines += [
+        "    };",
+        "    pyemu_vec() = default;",
+        f"    pyemu_vec({T} pyemu_v)",
+        "    {",
+        f"        for (int pyemu_i = 0; pyemu_i < {ns}; ++pyemu_i)",
+        "            pyemu_s[pyemu_i] = pyemu_v;",
+        "    }",
+        "    template <class pyemu_A0, class pyemu_A1, class... pyemu_R>",
+        "    pyemu_vec(const pyemu_A0 &pyemu_a0, const pyemu_A1 &pyemu_a1, const pyemu_R &...pyemu_r)",
+        "    {",
+        f"        static_assert(pyemu_ncomp<pyemu_A0, pyemu_A1, pyemu_R...>::pyemu_v == {n},",
+        f"                      \"a {n}-vector literal needs {n} components\");",
+        "        int pyemu_k = 0;",
+        "        pyemu_put(pyemu_s, pyemu_k, pyemu_a0);",
+        "        pyemu_put(pyemu_s, pyemu_k, pyemu_a1);",
+        "        (pyemu_put(pyemu_s, pyemu_k, pyemu_r), ...);",
+        "        pyemu_pad();",
+        "    }",
+        "    pyemu_vec &operator=(const pyemu_vec &pyemu_o)",
+        "    {",
+        "        __builtin_memcpy(pyemu_s, pyemu_o.pyemu_s, sizeof pyemu_s);",
+        "        return *this;",
+        "    }",
+        f"    void pyemu_pad() {{ {pad_body} }}",
+        f"    {T} &operator[](int pyemu_i) {{ return pyemu_s[pyemu_i]; }}",
+        f"    const {T} &operator[](int pyemu_i) const {{ return pyemu_s[pyemu_i]; }}",
+        "};",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def typedefs() -> str:
+    out = []
+    for cl, c in TYPES:
+        out.append(" ".join(f"typedef pyemu_vec<{c}, {n}> {cl}{n};" for n in SIZES))
+    return "\n".join(out) + "\n"
+
+
+def conversions() -> str:
+    # the result type is a defaulted template parameter, so that declaring
+    # these instantiates no vector class (a non-dependent return type would)
+    out = []
+    for cl, _ in TYPES:
+        for n in [""] + [str(s) for s in SIZES]:
+            t = f"{cl}{n}"
+            for sat in ("", "_sat"):
+                if sat and cl in FLOATS:
+                    continue
+                for r in ROUNDING:
+                    mode = ROUNDING.index(r)
+                    out.append(f"template <class pyemu_S, class pyemu_D = {t}> inline pyemu_D convert_{t}{sat}{r}"
+                               f"(const pyemu_S &pyemu_x) {{ return pyemu_convert<pyemu_D, {int(bool(sat))}, {mode}>(pyemu_x); }}")
+            out.append(f"template <class pyemu_S, class pyemu_D = {t}> inline pyemu_D as_{t}(const pyemu_S &pyemu_x) "
+                       f"{{ return pyemu_as<pyemu_D>(pyemu_x); }}")
+    return "\n".join(out) + "\n"
+
+
+def loads_stores() -> str:
+    out = []
+    for n in SIZES:
+        out.append(f"template <class pyemu_T> inline pyemu_vec<typename pyemu_remove_cvq<pyemu_T>::pyemu_t, {n}>\n"
+                   f"vload{n}(size_t pyemu_o, const pyemu_T *pyemu_p) {{ return pyemu_vload<{n}>(pyemu_o, pyemu_p); }}")
+        out.append(f"template <class pyemu_V, class pyemu_T>\n"
+                   f"inline void vstore{n}(const pyemu_V &pyemu_v, size_t pyemu_o, pyemu_T *pyemu_p) "
+                   f"{{ pyemu_vstore<{n}>(pyemu_v, pyemu_o, pyemu_p); }}")
+    # half: one float per half; vloada/vstorea read a 3-vector as 4 (6.12.7).
+    # Templates, so that no vector class is instantiated before a kernel uses it.
+    for n in [""] + [str(s) for s in SIZES]:
+        k = int(n) if n else 1
+        ret = "pyemu_F" if not n else f"pyemu_vec<pyemu_F, {n}>"
+        for a, stride in (("", k), ("a", storage(k))):
+            out.append(f"template <class pyemu_F = float> inline {ret} vload{a}_half{n}(size_t pyemu_o, const half *pyemu_p) "
+                       f"{{ return pyemu_vload_half<{ret}, {k}>(pyemu_o * {stride}, pyemu_p); }}")
+        for r in ROUNDING:
+            mode = ROUNDING.index(r)
+            for a, stride in (("", k), ("a", storage(k))):
+                out.append(f"template <class pyemu_V> inline void vstore{a}_half{n}{r}(const pyemu_V &pyemu_v, size_t pyemu_o, half *pyemu_p) "
+                           f"{{ pyemu_vstore_half<{k}, {mode}>(pyemu_v, pyemu_o * {stride}, pyemu_p); }}")
+    return "\n".join(out) + "\n"
+
+
+def generate() -> str:
+    parts = ["/* AUTOGENERATED by include/pyemu/detail/gen_cl.py - do not edit; run it again.\n"
+             " * OpenCL C vector classes, typedefs, convert_T, as_T, vloadn/vstoren, half loads/stores. */",
+             "#ifndef PYEMU_DETAIL_INSIDE",
+             '#error "include <pyemu/opencl_device.h>, not this file"',
+             "#endif", ""]
+    parts += [vector_class(n) for n in SIZES]
+    parts += [typedefs(), conversions(), loads_stores()]
+    return "\n".join(parts)
+
+
+def main(argv: list) -> int:
+    out = Path(argv[1]) if len(argv) > 1 else Path(__file__).with_name("cl_vectors_gen.h")
+    out.write_text(generate())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
