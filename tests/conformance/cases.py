@@ -5,7 +5,8 @@ them.  The runner (pyemu/conformance.py) uses CASES, QUICK and build(name).
 """
 from __future__ import annotations
 
-from . import cases_slides, cases_language, cases_convert, cases_math  # noqa: F401  (they register the cases)
+from . import (cases_slides, cases_language, cases_convert, cases_math,  # noqa: F401
+               cases_builtins, cases_device)  # noqa: F401  (they register the cases)
 from .model import REGISTRY, build  # noqa: F401
 
 CASES = list(REGISTRY)

@@ -133,17 +133,18 @@ class Ulp(Compare):
 
     unit = "ulp"
 
-    def __init__(self, spec: float, what: str, pair_factor: float = 2.0):
-        self.spec = float(spec)
+    def __init__(self, spec, what: str, pair_factor: float = 2.0):
+        # spec: a number, or one per element (repeated to the output's length)
+        self.spec = np.asarray(spec, np.float64) if np.ndim(spec) else float(spec)
         self.what = what
         self.pair_factor = pair_factor
 
-    def bound(self, mode: str) -> float:
+    def bound(self, mode: str):
         if mode == "pair":
             return self.spec * self.pair_factor
         # against a float64 reference (itself rounded, to about 2^-29 ulp of
         # a float): a correctly rounded result is up to half an ulp away
-        return max(self.spec, 0.5) + 2.0 ** -20
+        return np.maximum(self.spec, 0.5) + 2.0 ** -20
 
     def _measure(self, got, want, inputs, mode) -> Verdict:
         g = _flat(got)
@@ -154,11 +155,20 @@ class Ulp(Compare):
             with np.errstate(over="ignore"):
                 rounded = want.astype(dtype)
             want = np.where(np.isinf(rounded) & np.isfinite(want), rounded, want)
-        err, i = _worst(ulp_error(g, want, dtype))
+        errs = ulp_error(g, want, dtype)
         bound = self.bound(mode)
-        return Verdict(err <= bound, err, "ulp", bound, i if err > 0 else None)
+        if np.ndim(bound):
+            bound = np.resize(bound, errs.size)
+            ratio, i = _worst(errs / bound)
+            err = float(errs[i]) if i is not None else 0.0
+            b = float(bound[i]) if i is not None else float(np.max(bound))
+            return Verdict(ratio <= 1.0, err, "ulp", b, i if err > 0 else None)
+        err, i = _worst(errs)
+        return Verdict(err <= bound, err, "ulp", float(bound), i if err > 0 else None)
 
     def describe(self) -> str:
+        if np.ndim(self.spec):
+            return f"{self.what} <= {'/'.join(f'{v:g}' for v in np.unique(self.spec))} ulp"
         return f"{self.what} <= {self.spec:g} ulp"
 
 
