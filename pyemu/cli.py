@@ -4,6 +4,7 @@
     bench        pyemu against PoCL on the examples' kernels (see pyemu/bench.py)
     info         the emulated device, as cudaGetDeviceProperties reports it
     terms        CUDA and OpenCL terms side by side (see pyemu/terms.py)
+    conformance  the OpenCL C corpus on pyemu and on PoCL (see pyemu/conformance.py)
 """
 from __future__ import annotations
 
@@ -92,6 +93,9 @@ def main(argv=None) -> int:
     if cmd == "terms":
         from . import terms
         return terms.main(rest)
+    if cmd == "conformance":
+        from . import conformance
+        return conformance.main(rest)
     if cmd not in commands:
         print(f"unknown command {cmd!r}\n\n{__doc__.strip()}", file=sys.stderr)
         return 2
