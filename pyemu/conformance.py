@@ -197,6 +197,7 @@ PYEMU_CALLS = ("clGetPlatformIDs", "clGetDeviceIDs", "clCreateContext", "clCreat
                "clCreateBuffer", "clCreateProgramWithSource", "clBuildProgram",
                "clGetProgramBuildInfo", "clCreateKernel", "clSetKernelArg",
                "clEnqueueNDRangeKernel", "clEnqueueReadBuffer", "clEnqueueWriteBuffer", "clFinish",
+               "clWaitForEvents",
                "clReleaseMemObject", "clReleaseKernel")
 
 
@@ -265,10 +266,11 @@ class PyemuSide:
                                                 a.data.nbytes, a.data)
                 with capture_stdout() if case.printf else contextlib.nullcontext() as cap:
                     t0 = time.perf_counter()
-                    cl.clEnqueueNDRangeKernel(self.queue, kernel, dims, case.offset,
-                                              case.global_size, case.local_size)
+                    event = cl.clEnqueueNDRangeKernel(self.queue, kernel, dims, case.offset,
+                                                      case.global_size, case.local_size)
                     cl.clFinish(self.queue)
                     res.seconds = time.perf_counter() - t0
+                cl.clWaitForEvents([event])     # raises if the kernel failed
                 if case.printf:
                     res.stdout = cap[0]
             for b in case.outputs():
@@ -276,6 +278,10 @@ class PyemuSide:
                 cl.clEnqueueReadBuffer(self.queue, mems[b.name], cl.CL_TRUE, 0, host.nbytes, host)
                 res.outputs[b.name] = host
             return res
+        except Exception:
+            # a failed command fails the commands queued after it: start afresh
+            self.queue = cl.clCreateCommandQueue(self.context, self.device, 0)
+            raise
         finally:
             for m in mems.values():
                 cl.clReleaseMemObject(m)

@@ -476,3 +476,15 @@ def select_bits(rng):
                  Out("oi", np.int32, 8 * n, Exact()), Out("ouc", np.uint8, 16 * n, Exact()),
                  Out("os", np.float32, 2 * n, Exact()), Out("ol", np.int64, 2 * n, Exact())],
                 global_size=(n,), local_size=(64,))
+
+
+@case
+def macro_kernel(rng):
+    """A kernel defined by a macro, with a __local array and a barrier inside."""
+    n = 1024
+    x = rng.integers(-1000, 1000, n, dtype=np.int32)
+    return Case("macro_kernel", "macro_kernel.cl", "macro_kernel_int",
+                [In("in", x),
+                 Out("out", np.int32, n, Exact(),
+                     ref=lambda d: d["in"].reshape(-1, 64)[:, ::-1].reshape(-1))],
+                global_size=(n,), local_size=(64,))

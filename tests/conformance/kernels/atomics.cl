@@ -64,17 +64,7 @@ __kernel void atom_global(__global const int *vals, __global int *counters,
 }
 
 /* The same on __local memory; each work-group writes its results. */
-#define LOCAL_KERNEL(NAME, A)                                               \
-__kernel void NAME(__global const int *vals, __global int *counters,        \
-                   __global uint *ucounters, __global int *seen,            \
-                   __global int *cells)                                     \
-{                                                                           \
-    __local int lc[11];                                                     \
-    __local uint lu[4];                                                     \
-    __local int lseen[64];                                                  \
-    __local int lcells[64];                                                 \
-    size_t l = get_local_id(0), g = get_group_id(0);                        \
-    int v = vals[get_global_id(0)];                                         \
+#define LOCAL_INIT(lc, lu, lseen, lcells, l)                                \
     if (l == 0) {                                                           \
         for (int k = 0; k < 11; ++k)                                        \
             lc[k] = (k == 4) ? 0x7fffffff : (k == 5 || k == 9) ? (int)0x80000000 \
@@ -82,17 +72,44 @@ __kernel void NAME(__global const int *vals, __global int *counters,        \
         lu[0] = 0xffffffffu; lu[1] = 0; lu[2] = 0; lu[3] = 0;               \
     }                                                                       \
     lseen[l] = 0;                                                           \
-    lcells[l] = (int)l * 3;                                                 \
-    barrier(CLK_LOCAL_MEM_FENCE);                                           \
-    BODY(A, lc, lu, lseen, lcells, v, l)                                    \
-    barrier(CLK_LOCAL_MEM_FENCE);                                           \
+    lcells[l] = (int)l * 3;
+
+#define LOCAL_STORE(lc, lu, lseen, lcells, l, g)                            \
     if (l < 11)                                                             \
         counters[11 * g + l] = lc[l];                                       \
     if (l < 4)                                                              \
         ucounters[4 * g + l] = lu[l];                                       \
     seen[get_global_id(0)] = lseen[l];                                      \
-    cells[get_global_id(0)] = lcells[l];                                    \
+    cells[get_global_id(0)] = lcells[l];
+
+__kernel void atomics_local(__global const int *vals, __global int *counters,
+                            __global uint *ucounters, __global int *seen, __global int *cells)
+{
+    __local int lc[11];
+    __local uint lu[4];
+    __local int lseen[64];
+    __local int lcells[64];
+    size_t l = get_local_id(0), g = get_group_id(0);
+    int v = vals[get_global_id(0)];
+    LOCAL_INIT(lc, lu, lseen, lcells, l)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    BODY(atomic, lc, lu, lseen, lcells, v, l)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    LOCAL_STORE(lc, lu, lseen, lcells, l, g)
 }
 
-LOCAL_KERNEL(atomics_local, atomic)
-LOCAL_KERNEL(atom_local, atom)
+__kernel void atom_local(__global const int *vals, __global int *counters,
+                         __global uint *ucounters, __global int *seen, __global int *cells)
+{
+    __local int lc[11];
+    __local uint lu[4];
+    __local int lseen[64];
+    __local int lcells[64];
+    size_t l = get_local_id(0), g = get_group_id(0);
+    int v = vals[get_global_id(0)];
+    LOCAL_INIT(lc, lu, lseen, lcells, l)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    BODY(atom, lc, lu, lseen, lcells, v, l)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    LOCAL_STORE(lc, lu, lseen, lcells, l, g)
+}

@@ -15,8 +15,11 @@ __kernel void math_binary(__global const float *x, __global const float *y,
     o_nextafter[i] = nextafter(a, b);
     o_remainder[i] = remainder(a, b);
     int q;
-    o_remquo[i] = remquo(a, b, &q);
-    o_remquo_q[i] = q;
+    float r = remquo(a, b, &q);
+    o_remquo[i] = r;
+    /* the quotient's sign and its 7 low bits are specified (more may be
+     * given); nothing is when the result is NaN */
+    o_remquo_q[i] = isnan(r) ? 0 : q < 0 ? -((-q) & 127) : q & 127;
     o_maxmag[i] = maxmag(a, b);
     o_minmag[i] = minmag(a, b);
 }

@@ -1,0 +1,196 @@
+"""The OpenCL C conformance corpus: pyemu must match PoCL on every case.
+
+One test per case (test_case[name]).  The cases run in one child process,
+`python -m pyemu conformance --jsonl FILE --case ...` for the cases pytest
+selected, with a time limit, so a kernel that hangs or crashes fails its
+case instead of the test session; the child writes a line as each case
+starts and ends, so the case it was in when it died is the one that fails.
+The tests after them check the runner itself: its table and exit status,
+that a wrong result is reported as a failure, the missing-corpus error, and
+the comparators' ulp arithmetic.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pyemu import conformance
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CASES = conformance.load_corpus(HERE)
+TIME_LIMIT = 1200          # seconds for the whole child run (first builds included)
+
+
+def _run(args, timeout=600, **kw):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return subprocess.run([sys.executable, "-m", "pyemu", "conformance", *args], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+@pytest.fixture(scope="session")
+def corpus_results(request, tmp_path_factory):
+    """{case name: result dict} for the test_case items of this session."""
+    names = [item.callspec.params["name"] for item in request.session.items
+             if item.originalname == "test_case" and hasattr(item, "callspec")]
+    out = tmp_path_factory.mktemp("conformance") / "results.jsonl"
+    args = ["--jsonl", str(out)] + [a for n in names for a in ("--case", n)]
+    try:
+        proc = _run(args, timeout=TIME_LIMIT)
+        tail = (proc.stdout + proc.stderr)[-4000:]
+    except subprocess.TimeoutExpired as exc:
+        tail = f"timed out after {TIME_LIMIT} s\n{(exc.stdout or '')[-2000:]}"
+    results, current = {}, None
+    if out.exists():
+        for line in out.read_text().splitlines():
+            rec = json.loads(line)
+            if "start" in rec:
+                current = rec["start"]
+            else:
+                results[rec["name"]] = rec
+                current = None
+    if current is not None:
+        results[current] = {"ok": False, "problems": [f"the run died in this case:\n{tail}"]}
+    return results, tail
+
+
+@pytest.mark.parametrize("name", CASES.CASES)
+def test_case(name, corpus_results):
+    results, tail = corpus_results
+    assert name in results, f"no result for {name}; the run printed:\n{tail}"
+    r = results[name]
+    assert r["ok"], f"{name} failed:\n" + "\n".join(r["problems"])
+
+
+def test_corpus_size_and_coverage():
+    """At least 40 kernels, and every device feature of the issue used somewhere."""
+    sources = "\n".join(p.read_text() for p in (HERE / "kernels").glob("*.cl"))
+    kernels = {(c.file, c.kernel) for c in map(CASES.build, CASES.CASES)}
+    assert len(kernels) >= 40 and len(CASES.CASES) >= 40
+    required = [
+        "__global", "global ", "__local", "local ", "__constant", "constant ", "__private",
+        "private ", "reqd_work_group_size", "work_group_size_hint", "vec_type_hint",
+        "get_global_offset", "get_work_dim", "get_num_groups", "barrier(", "mem_fence(",
+        "read_mem_fence(", "write_mem_fence(", "float16", "char16", "float3", "double4",
+        ".s0123", ".hi", ".lo", ".even", ".odd", ".wzyx", "(float4)(", "select(", "bitselect(",
+        "convert_uchar_sat(", "_rte(", "_rtz(", "_rtp(", "_rtn(", "as_float(", "as_int4(",
+        "vload3(", "vstore16(", "vload_half(", "vstore_half_rtz(", "sincos(", "atan2pi(",
+        "native_sin(", "half_exp(", "fma(", "mad(", "add_sat(", "mul_hi(", "rotate(",
+        "upsample(", "clz(", "popcount(", "smoothstep(", "cross(", "normalize(",
+        "fast_length(", "isunordered(", "signbit(", "any(", "all(", "atomic_inc(",
+        "atomic_cmpxchg(", "atomic_xchg(", "atom_add(", "atom_inc(", "async_work_group_copy(",
+        "async_work_group_strided_copy(", "wait_group_events(", "prefetch(", "printf(",
+        "%v4hlf"]
+    missing = [r for r in required if r not in sources]
+    assert not missing, f"the corpus never uses {missing}"
+
+
+def test_slide_kernels_are_all_there():
+    slides = {"vector_add", "saxpy", "matmul_naive", "matmul_tiled", "reduce", "histogram",
+              "transpose_naive", "transpose_tiled", "transpose_padded", "spmv_csr",
+              "offset_copy", "stride_copy"}
+    assert slides <= set(CASES.CASES)
+
+
+def test_cli_quick_prints_the_table_and_exits_0():
+    proc = _run(["--quick"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].split() == ["case", "result", "max", "error", "held", "to", "pyemu", "PoCL"]
+    for name in CASES.QUICK:
+        row = next(line for line in lines if line.startswith(name + " "))
+        assert " pass " in row and row.rstrip().endswith("s")     # both times shown
+    assert f"{len(CASES.QUICK)} passed, 0 failed" in proc.stdout
+
+
+def test_cli_markdown_table():
+    proc = _run(["--case", "vector_add", "--markdown"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("| case | result | max error | held to | pyemu | PoCL |")
+    assert "| vector_add | pass |" in proc.stdout
+
+
+WRONG_KERNEL = r"""
+__kernel void add_one(__global const float *a, __global float *b)
+{
+    size_t i = get_global_id(0);
+#ifdef __PYEMU__
+    b[i] = a[i] + (i == 77 ? 2.0f : 1.0f);      /* deliberately wrong on pyemu */
+#else
+    b[i] = a[i] + 1.0f;
+#endif
+}
+"""
+
+WRONG_CASES = r"""
+import numpy as np
+from .compare import Exact
+from .model import REGISTRY, Case, In, Out, build, case
+
+@case
+def add_one(rng):
+    a = rng.uniform(-1, 1, 256).astype(np.float32)
+    return Case("add_one", "add_one.cl", "add_one",
+                [In("a", a), Out("b", np.float32, 256, Exact())],
+                global_size=(256,), local_size=(64,))
+
+CASES = list(REGISTRY)
+QUICK = CASES
+"""
+
+
+def test_cli_reports_a_wrong_result_and_exits_1(tmp_path):
+    corpus = tmp_path / "corpus"
+    (corpus / "kernels").mkdir(parents=True)
+    for f in ("__init__.py", "model.py", "compare.py", "bounds.py"):
+        shutil.copy(HERE / f, corpus / f)
+    (corpus / "kernels" / "add_one.cl").write_text(WRONG_KERNEL)
+    (corpus / "cases.py").write_text(WRONG_CASES)
+    proc = _run(["--corpus", str(corpus)])
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("add_one "))
+    assert " FAIL " in row and "1 diff" in row
+    assert "0 passed, 1 failed" in proc.stdout
+    # the report names the element and both results
+    assert "at [77]" in proc.stdout and "pyemu=" in proc.stdout and "PoCL=" in proc.stdout
+
+
+def test_cli_missing_corpus_is_a_clear_error(tmp_path):
+    proc = _run(["--corpus", str(tmp_path / "nowhere")])
+    assert proc.returncode == 2
+    assert "no conformance corpus at" in proc.stderr
+
+
+def test_cli_unknown_case_is_a_usage_error():
+    proc = _run(["--case", "no_such_case"])
+    assert proc.returncode == 2 and "no case matches no_such_case" in proc.stderr
+
+
+# --- the comparators --------------------------------------------------------------------------
+
+def test_ulp_error_counts_float_steps():
+    from importlib import import_module
+    compare = import_module(CASES.__name__.rsplit(".", 1)[0] + ".compare")
+    one = np.float32(1)
+    up = np.nextafter(one, np.float32(2))
+    got = np.array([up, one, np.nan, np.inf, -np.inf, 0.0, 3.0], np.float32)
+    want = np.array([one, one, np.nan, np.inf, np.inf, -0.0, np.nan], np.float32)
+    err = compare.ulp_error(got, want, np.float32)
+    assert list(err[:3]) == [1.0, 0.0, 0.0]
+    assert err[3] == 0.0 and np.isinf(err[4]) and err[5] == 0.0 and np.isinf(err[6])
+    v = compare.Ulp(4, "sin").pair(np.float32([1 + 8 * 2**-23]), np.float32([1]))
+    assert v.ok and v.err == 8.0
+    v = compare.Ulp(4, "sin").pair(np.float32([1 + 9 * 2**-23]), np.float32([1]))
+    assert not v.ok and v.index == 0
+    v = compare.Exact().pair(np.int32([1, 2, 3]), np.int32([1, 5, 3]))
+    assert not v.ok and v.index == 1 and v.text() == "1 diff"
+    assert compare.Text().pair("b\na\n", "a\nb\n").ok
+    assert not compare.Text().pair("a\n", "a\nb\n").ok
