@@ -157,6 +157,8 @@ class PoclSide:
         return self.programs[key]
 
     def run(self, case, source) -> SideResult:
+        """Build (cached), set the arguments, launch twice (warm-up, timed),
+        read the outputs back."""
         cl = self.cl
         mf = cl.mem_flags
         kernel = cl.Kernel(self._program(source, case.options, (case.file, case.options)),
@@ -240,6 +242,10 @@ class PyemuSide:
         return self.programs[key]
 
     def run(self, case, source) -> SideResult:
+        """As a C host program: clCreateBuffer(CL_MEM_COPY_HOST_PTR),
+        clSetKernelArg, clEnqueueNDRangeKernel twice (warm-up, timed; inputs
+        rewritten with clEnqueueWriteBuffer before each), clFinish,
+        clEnqueueReadBuffer."""
         cl = self.cl
         program = self._program(source, case.options, (case.file, case.options))
         kernel = cl.clCreateKernel(program, case.kernel)
@@ -440,6 +446,7 @@ def _ms(t) -> str:
 
 
 def format_table(results, markdown=False) -> str:
+    """One row per case: name, pass/FAIL, worst error, its bound, both times."""
     head = ["case", "result", "max error", "held to", "pyemu", "PoCL"]
     rows = [[r.name, "pass" if r.ok else "FAIL", r.error or "-", r.check or "-",
              _ms(r.t_pyemu), _ms(r.t_pocl)] for r in results]
@@ -455,6 +462,7 @@ def format_table(results, markdown=False) -> str:
 
 
 def select_cases(cases, patterns, quick):
+    """The case names to run, in corpus order (patterns are globs)."""
     names = list(cases.CASES)
     if quick:
         names = [n for n in names if n in set(cases.QUICK)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .compare import Exact
-from .model import (Case, In, InOut, Local, Out, Scalar, case, pad3_mask, random_bits,
+from .model import (Case, In, Local, Out, Scalar, case, pad3_mask, random_bits,
                     uniform)
 
 # --- address spaces and attributes ----------------------------------------------
