@@ -29,9 +29,11 @@ CASES = conformance.load_corpus(HERE)
 TIME_LIMIT = 1200          # seconds for the whole child run (first builds included)
 
 
-def _run(args, timeout=600, **kw):
+def _run(args, timeout=600, path_first=None, env_extra=None, **kw):
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env.update(env_extra or {})
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [path_first, str(REPO),
+                                                      env.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, "-m", "pyemu", "conformance", *args], cwd=REPO,
                           env=env, capture_output=True, text=True, timeout=timeout, **kw)
 
@@ -161,6 +163,25 @@ def test_cli_reports_a_wrong_result_and_exits_1(tmp_path):
     assert "0 passed, 1 failed" in proc.stdout
     # the report names the element and both results
     assert "at [77]" in proc.stdout and "pyemu=" in proc.stdout and "PoCL=" in proc.stdout
+
+
+def test_cli_without_pyopencl_fails_every_case(tmp_path):
+    fake = tmp_path / "pyopencl"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('no pyopencl here')\n")
+    proc = _run(["--case", "vector_add", "--case", "saxpy"], path_first=str(tmp_path))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "0 passed, 2 failed" in proc.stdout
+    assert "PoCL: PyOpenCL is not installed" in proc.stdout
+
+
+def test_cli_without_pocl_fails_every_case(tmp_path):
+    # an ICD loader that finds no vendor: no platform at all
+    proc = _run(["--case", "vector_add"],
+                env_extra={"OCL_ICD_VENDORS": str(tmp_path), "OPENCL_VENDOR_PATH": str(tmp_path)})
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "0 passed, 1 failed" in proc.stdout
+    assert "install PoCL" in proc.stdout
 
 
 def test_cli_missing_corpus_is_a_clear_error(tmp_path):
