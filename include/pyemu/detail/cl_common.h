@@ -21,13 +21,13 @@ template <class pyemu_X, class pyemu_Y> struct pyemu_cond<false, pyemu_X, pyemu_
 /* Not an OpenCL scalar: what the checks below turn away. */
 struct pyemu_not_a_number {};
 template <class pyemu_X> struct pyemu_arith {
-    enum { pyemu_v = pyemu_is_fp<pyemu_X>::pyemu_v || pyemu_is_int<pyemu_X>::pyemu_v || __is_enum(pyemu_X) };
+    static constexpr int pyemu_v = pyemu_is_fp<pyemu_X>::pyemu_v || pyemu_is_int<pyemu_X>::pyemu_v || __is_enum(pyemu_X);
 };
 
 /* The type of two scalars together: the same, or the usual arithmetic
  * conversions (int and float give float); of a vector and anything, the vector. */
 template <class pyemu_A, class pyemu_B,
-          int pyemu_K = (pyemu_vt<pyemu_A>::pyemu_n ? 1 : pyemu_vt<pyemu_B>::pyemu_n ? 2 : 0) +
+          int pyemu_K = (int(pyemu_vt<pyemu_A>::pyemu_n) != 0 ? 1 : int(pyemu_vt<pyemu_B>::pyemu_n) != 0 ? 2 : 0) +
                         (pyemu_arith<pyemu_A>::pyemu_v && pyemu_arith<pyemu_B>::pyemu_v ? 0 : 4)>
 struct pyemu_res2 { typedef pyemu_not_a_number pyemu_t; };
 template <class pyemu_A, class pyemu_B> struct pyemu_res2<pyemu_A, pyemu_B, 0> {
@@ -87,7 +87,7 @@ inline pyemu_R pyemu_map(pyemu_F pyemu_f, const pyemu_X &pyemu_x, const pyemu_Y 
 
 /* Number of components to loop over: 1 for a scalar. */
 template <class pyemu_X> struct pyemu_len {
-    enum { pyemu_v = pyemu_vt<pyemu_X>::pyemu_n ? int(pyemu_vt<pyemu_X>::pyemu_n) : 1 };
+    static constexpr int pyemu_v = int(pyemu_vt<pyemu_X>::pyemu_n) != 0 ? int(pyemu_vt<pyemu_X>::pyemu_n) : 1;
 };
 
 /* The mask of a test: int 1/0 for scalars, -1/0 per component for vectors

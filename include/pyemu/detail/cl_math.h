@@ -230,19 +230,59 @@ inline pyemu_R lgamma_r(const pyemu_A &pyemu_a, pyemu_I *pyemu_sign)
         return pyemu_r;
     }
 }
-template <class pyemu_A, class pyemu_B, class pyemu_R = pyemu_fvec_t<pyemu_A, pyemu_B>,
-          class pyemu_I = typename pyemu_like<pyemu_R, int>::pyemu_t>
-inline pyemu_R remquo(const pyemu_A &pyemu_a, const pyemu_B &pyemu_b, pyemu_I *pyemu_q)
+/* remquo: the remainder of remainder(), and in *q the sign and the low 7
+ * bits of the quotient rounded to nearest even (OpenCL asks for 7 bits;
+ * glibc's remquo gives 3).  x mod 128y is exact (fmod), then the quotient
+ * below 128 and the remainder are found exactly with fma. */
+template <class pyemu_E> inline pyemu_E pyemu_remquo1(pyemu_E pyemu_x, pyemu_E pyemu_y, int *pyemu_q)
 {
-    pyemu_R pyemu_x = pyemu_a, pyemu_y = pyemu_b, pyemu_r;
-    pyemu_I pyemu_k;
-    for (int pyemu_i = 0; pyemu_i < int(pyemu_vt<pyemu_R>::pyemu_n); ++pyemu_i)
-        pyemu_r.pyemu_s[pyemu_i] = remquo(pyemu_x.pyemu_s[pyemu_i], pyemu_y.pyemu_s[pyemu_i], &pyemu_k.pyemu_s[pyemu_i]);
-    pyemu_r.pyemu_pad();
-    pyemu_k.pyemu_pad();
-    *pyemu_q = pyemu_k;
-    return pyemu_r;
+    *pyemu_q = 0;
+    if (pyemu_x != pyemu_x || pyemu_y != pyemu_y || __builtin_isinf(pyemu_x) || pyemu_y == pyemu_E(0))
+        return pyemu_E(__builtin_nan(""));
+    if (__builtin_isinf(pyemu_y) || pyemu_x == pyemu_E(0))
+        return pyemu_x;
+    double pyemu_ax = fabs((double)pyemu_x), pyemu_ay = fabs((double)pyemu_y);
+    double pyemu_a = fmod(pyemu_ax, 128.0 * pyemu_ay);   /* 128 y may be inf: then ax itself */
+    double pyemu_k = __builtin_floor(pyemu_a / pyemu_ay);
+    double pyemu_r = fma(-pyemu_k, pyemu_ay, pyemu_a);
+    if (pyemu_r < 0) {
+        pyemu_k -= 1;
+        pyemu_r += pyemu_ay;
+    } else if (pyemu_r >= pyemu_ay) {
+        pyemu_k += 1;
+        pyemu_r -= pyemu_ay;
+    }
+    double pyemu_h = pyemu_ay - pyemu_r;   /* exact: the distance to the next multiple */
+    if (pyemu_h < pyemu_r || (pyemu_h == pyemu_r && fmod(pyemu_k, 2.0) == 1.0)) {
+        pyemu_k += 1;
+        pyemu_r = -pyemu_h;
+    }
+    int pyemu_n = (int)pyemu_k & 127;
+    *pyemu_q = __builtin_signbit(pyemu_x) != __builtin_signbit(pyemu_y) ? -pyemu_n : pyemu_n;
+    return pyemu_E(copysign(fabs(pyemu_r), pyemu_r) * (__builtin_signbit(pyemu_x) ? -1.0 : 1.0));
 }
+/* <math.h> has remquo(float, float, int *) with 3 bits: `remquo` is a macro
+ * for pyemu_cl_remquo, as `abs` is for pyemu_cl_abs. */
+template <class pyemu_A, class pyemu_B, class pyemu_R = pyemu_fp_t<pyemu_A, pyemu_B>,
+          class pyemu_I = typename pyemu_like<pyemu_R, int>::pyemu_t>
+inline pyemu_R pyemu_cl_remquo(const pyemu_A &pyemu_a, const pyemu_B &pyemu_b, pyemu_I *pyemu_q)
+{
+    pyemu_R pyemu_x = pyemu_a, pyemu_y = pyemu_b;
+    if constexpr (pyemu_vt<pyemu_R>::pyemu_n == 0) {
+        return pyemu_remquo1(pyemu_x, pyemu_y, pyemu_q);
+    } else {
+        pyemu_R pyemu_r;
+        pyemu_I pyemu_k;
+        for (int pyemu_i = 0; pyemu_i < int(pyemu_vt<pyemu_R>::pyemu_n); ++pyemu_i)
+            pyemu_r.pyemu_s[pyemu_i] = pyemu_remquo1(pyemu_x.pyemu_s[pyemu_i], pyemu_y.pyemu_s[pyemu_i], &pyemu_k.pyemu_s[pyemu_i]);
+        pyemu_r.pyemu_pad();
+        pyemu_k.pyemu_pad();
+        *pyemu_q = pyemu_k;
+        return pyemu_r;
+    }
+}
+#undef remquo
+#define remquo pyemu_cl_remquo
 
 /* native_ and half_ forms: the full-precision functions (the specification
  * lets them be more accurate than it asks). */

@@ -7,7 +7,7 @@
 /* vec_step(type or expression): its number of components, 4 for a
  * 3-vector, 1 for a scalar (GCC's __typeof__ takes both). */
 template <class pyemu_X> struct pyemu_vec_step {
-    enum { pyemu_v = pyemu_vt<pyemu_X>::pyemu_n == 3 ? 4 : pyemu_len<pyemu_X>::pyemu_v };
+    static constexpr int pyemu_v = pyemu_vt<pyemu_X>::pyemu_n == 3 ? 4 : pyemu_len<pyemu_X>::pyemu_v;
 };
 #define vec_step(...) ((int)pyemu_vec_step<__typeof__(__VA_ARGS__)>::pyemu_v)
 

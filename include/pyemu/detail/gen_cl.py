@@ -12,10 +12,12 @@ What it writes, for the OpenCL C scalar types char ... double:
 The operators and helpers these use are in cl_vector_ops.h and cl_convert.h.
 
 Swizzles (6.1.7): a vector of 2, 3 or 4 components has every swizzle of 2, 3
-or 4 of its components, in .xyzw and in .s notation.  A vector of 8 or 16
+or 4 of its components, in .xyzw and in .s / .S notation.  A vector of 8 or 16
 has every pair (.s73), every run with a step of -2, -1, 1 or 2 (.s0123,
 .s3210, .s0246, .s76543210) and .lo .hi .even .odd; other combinations of
-8/16-vectors (.s0a1b) would need thousands of members each and are left out.
+8/16-vectors (.s0a1b, .sAbC) would need thousands of members each: the
+compiler's rewrite spells those v.pyemu_sw<0, 10, 1, 11>() (any vector and
+swizzle has that member template, cl_vector_ops.h).
 An aligned run of 2, 4 or 8 components (.lo, .hi, .xy, .zw, .s4567) is a
 pyemu_vec itself, so it has components and swizzles too (v.lo.x, v.hi.lo).
 """
@@ -60,11 +62,12 @@ def swizzles(n: int) -> dict:
             for idx in itertools.product(range(n), repeat=k):
                 out["".join("xyzw"[i] for i in idx)] = idx
                 out["s" + "".join(HEX[i] for i in idx)] = idx
+                out["S" + "".join(HEX[i] for i in idx)] = idx
     else:
         for idx in _runs(n):
-            out["s" + "".join(HEX[i] for i in idx)] = idx
-            upper = "s" + "".join(HEX[i].upper() for i in idx)
-            out[upper] = idx
+            for s in "sS":
+                out[s + "".join(HEX[i] for i in idx)] = idx
+                out[s + "".join(HEX[i].upper() for i in idx)] = idx
     ns = storage(n)
     if n > 2:   # lo/hi/even/odd of a 3-vector see it as a 4-vector
         out["lo"] = tuple(range(ns // 2))
@@ -89,13 +92,13 @@ def vector_class(n: int) -> str:
              f"    typedef {T} pyemu_elem;",
              "    union {",
              f"        {T} pyemu_s[{ns}];"]
-    singles = ["s" + HEX[i] for i in range(n)]
     if n <= 4:
         lines.append(f"        struct {{ {T} " + ", ".join("xyzw"[:n]) + "; };")
-    lines.append(f"        struct {{ {T} " + ", ".join(singles) + "; };")
-    if n == 16:
-        upper = [f"pyemu_p{i}" if i < 10 else "s" + HEX[i].upper() for i in range(16)]
-        lines.append(f"        struct {{ {T} " + ", ".join(upper) + "; };")
+    for s in "sS":
+        lines.append(f"        struct {{ {T} " + ", ".join(s + HEX[i] for i in range(n)) + "; };")
+        if n == 16:
+            upper = [f"pyemu_{s}{i}" if i < 10 else s + HEX[i].upper() for i in range(16)]
+            lines.append(f"        struct {{ {T} " + ", ".join(upper) + "; };")
     if n == 2:
         lines.append(f"        struct {{ {T} lo, hi; }};")
         lines.append(f"        struct {{ {T} even, odd; }};")
@@ -116,14 +119,18 @@ def vector_class(n: int) -> str:
     pad_body = f"pyemu_s[3] = {T}();" if ns != n else ""
     lines += [
         "    };",
-        "    pyemu_vec() = default;",
-        f"    pyemu_vec({T} pyemu_v)",
+        "    /* constexpr, so that arrays of vectors can be `static __thread` (the",
+        "     * compiler's __local): g++ wants constant initialization there */",
+        "    constexpr pyemu_vec() : pyemu_s() {}",
+        "    constexpr pyemu_vec(const pyemu_vec &) = default;",
+        f"    constexpr pyemu_vec({T} pyemu_v) : pyemu_s()",
         "    {",
         f"        for (int pyemu_i = 0; pyemu_i < {ns}; ++pyemu_i)",
         "            pyemu_s[pyemu_i] = pyemu_v;",
         "    }",
         "    template <class pyemu_A0, class pyemu_A1, class... pyemu_R>",
-        "    pyemu_vec(const pyemu_A0 &pyemu_a0, const pyemu_A1 &pyemu_a1, const pyemu_R &...pyemu_r)",
+        "    constexpr pyemu_vec(const pyemu_A0 &pyemu_a0, const pyemu_A1 &pyemu_a1, const pyemu_R &...pyemu_r)",
+        "        : pyemu_s()",
         "    {",
         f"        static_assert(pyemu_ncomp<pyemu_A0, pyemu_A1, pyemu_R...>::pyemu_v == {n},",
         f"                      \"a {n}-vector literal needs {n} components\");",
@@ -131,14 +138,24 @@ def vector_class(n: int) -> str:
         "        pyemu_put(pyemu_s, pyemu_k, pyemu_a0);",
         "        pyemu_put(pyemu_s, pyemu_k, pyemu_a1);",
         "        (pyemu_put(pyemu_s, pyemu_k, pyemu_r), ...);",
-        "        pyemu_pad();",
         "    }",
         "    pyemu_vec &operator=(const pyemu_vec &pyemu_o)",
         "    {",
         "        __builtin_memcpy(pyemu_s, pyemu_o.pyemu_s, sizeof pyemu_s);",
         "        return *this;",
         "    }",
-        f"    void pyemu_pad() {{ {pad_body} }}",
+        f"    constexpr void pyemu_pad() {{ {pad_body} }}",
+        "    /* any swizzle, by its indices: v.pyemu_sw<3, 0>() is v.s30 (a T& for one) */",
+        "    template <int... pyemu_J> typename pyemu_sw_of<pyemu_T, pyemu_J...>::pyemu_t pyemu_sw()",
+        "    {",
+        "        return pyemu_sw_of<pyemu_T, pyemu_J...>::pyemu_make(pyemu_s);",
+        "    }",
+        "    template <int... pyemu_J> typename pyemu_sw_of<const pyemu_T, pyemu_J...>::pyemu_t pyemu_sw() const",
+        "    {",
+        "        return pyemu_sw_of<const pyemu_T, pyemu_J...>::pyemu_make(pyemu_s);",
+        "    }",
+        f"    PYEMU_SW_NAMED(, {n}, {ns})",
+        f"    PYEMU_SW_NAMED(const, {n}, {ns})",
         f"    {T} &operator[](int pyemu_i) {{ return pyemu_s[pyemu_i]; }}",
         f"    const {T} &operator[](int pyemu_i) const {{ return pyemu_s[pyemu_i]; }}",
         "};",
