@@ -175,3 +175,35 @@ def test_generated_header_is_current(tmp_path):
     out = tmp_path / "gen.h"
     subprocess.run([sys.executable, str(DETAIL / "gen_cl.py"), str(out)], check=True)
     assert out.read_text() == (DETAIL / "cl_vectors_gen.h").read_text()
+
+
+def _gen_cl():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("pyemu_gen_cl", DETAIL / "gen_cl.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("name, chained, want", [
+    ("xy", False, None), ("s01", False, None), ("s0123", False, None), ("SB", False, None),
+    ("s76543210", False, None), ("lo", False, None), ("odd", False, None), ("count", False, None),
+    ("s3c5", False, "pyemu_sw3<0x3c5>()"), ("sCdEf", False, "pyemu_sw4<0xcdef>()"),
+    ("s0312", False, "pyemu_sw4<0x0312>()"),          # every combo of a 4-vector, not of an 8-vector
+    ("lo", True, "pyemu_lo()"), ("x", True, "pyemu_sw1<0x0>()"), ("wzyx", True, "pyemu_sw4<0x3210>()"),
+])
+def test_swizzle_member_spelling_for_the_rewrite(name, chained, want):
+    """gen_cl.swizzle_member: which member accesses the compiler's rewrite
+    spells as pyemu_swN<0x..>() (the harness checks what those return)."""
+    assert _gen_cl().swizzle_member(name, chained) == want
+
+
+def test_swizzle_member_keeps_the_common_spellings():
+    """What every vector it can apply to has stays a member access: all
+    .xyzw swizzles of components x and y, all pairs in .s notation."""
+    gen = _gen_cl()
+    xyzw = [n for n in gen.swizzles(2) if n[0] in "xy"]
+    assert len(xyzw) == 4 + 8 + 16 and all(gen.swizzle_member(n, False) is None for n in xyzw)
+    assert gen.swizzle_member("s000", False) == "pyemu_sw3<0x000>()"   # not a member of an 8-vector
+    assert all(gen.swizzle_member(f"s{a:x}{b:x}", False) is None for a in range(2) for b in range(2))
+    assert gen.swizzle_member("s0a1b", False) == "pyemu_sw4<0x0a1b>()" and gen.is_swizzle("even")

@@ -164,6 +164,66 @@ def vector_class(n: int) -> str:
     return "\n".join(lines)
 
 
+# ---- for the compiler's source rewrite (pyemu/_opencl_source.py) ----------
+
+_PARTS = ("lo", "hi", "even", "odd")
+
+
+def _swizzle_indices(name: str):
+    """The component indices a swizzle spelling names, or None."""
+    if len(name) >= 2 and name[0] in "sS" and all(c in "0123456789abcdefABCDEF" for c in name[1:]):
+        return [int(c, 16) for c in name[1:]]
+    if 1 <= len(name) <= 4 and all(c in "xyzw" for c in name):
+        return ["xyzw".index(c) for c in name]
+    return None
+
+
+_MEMBERS: dict = {}
+
+
+def _members(n: int) -> set:
+    """Every component and swizzle member name of pyemu_vec<T, n>."""
+    if n not in _MEMBERS:
+        names = set(swizzles(n)) | {s + HEX[i] for s in "sS" for i in range(n)}
+        names |= {s + HEX[i].upper() for s in "sS" for i in range(n)}
+        if n <= 4:
+            names |= set("xyzw"[:n])
+        _MEMBERS[n] = names
+    return _MEMBERS[n]
+
+
+def swizzle_member(name: str, chained: bool):
+    """What the member access `.name` becomes in the rewritten source, or
+    None to keep it.  `chained`: the object is itself a swizzle (the access
+    follows a multi-component swizzle or lo/hi/even/odd, or a rewritten one).
+
+    A spelling that pyemu_vec<T, n> has as a member for every n it could
+    apply to stays (so a user struct's field `xy` or `lo` is untouched);
+    any other swizzle (.s3c5, .sCdEf, .s0312 on an 8-vector) and every
+    swizzle of a swizzle (v.odd.lo, v.xy.x) becomes pyemu_swN<0x..>() or
+    pyemu_lo() .. pyemu_odd(), which every vector, swizzle and view has
+    (cl_vector_ops.h); the hex digits are the indices, so no comma can split
+    a macro argument."""
+    if name in _PARTS:
+        return f"pyemu_{name}()" if chained else None
+    idx = _swizzle_indices(name)
+    if idx is None or len(idx) not in (1, 2, 3, 4, 8, 16):
+        return None
+    sizes = [n for n in SIZES if n > max(idx) and (n <= 4 or name[0] in "sS")]
+    if not sizes:
+        return None
+    if not chained and all(name in _members(n) for n in sizes):
+        return None
+    return f"pyemu_sw{len(idx)}<0x{''.join(HEX[i] for i in idx)}>()"
+
+
+def is_swizzle(name: str) -> bool:
+    """Does `.name` make a swizzle of several components (so a member access
+    after it is chained)?"""
+    idx = _swizzle_indices(name)
+    return name in _PARTS or (idx is not None and len(idx) > 1)
+
+
 def typedefs() -> str:
     out = []
     for cl, c in TYPES:
