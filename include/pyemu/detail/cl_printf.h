@@ -239,6 +239,15 @@ static inline int pyemu_cl_vprintf(const char *pyemu_fmt, const pyemu_cl_parg *p
                 pyemu_vn = 10 * pyemu_vn + (*pyemu_p++ - '0');
             if (pyemu_vn != 2 && pyemu_vn != 3 && pyemu_vn != 4 && pyemu_vn != 8 && pyemu_vn != 16)
                 pyemu_ok = false;
+            /* a precision after the vector specifier (%v4.2f) is taken too,
+             * though the grammar puts it before (%.2v4f) */
+            if (*pyemu_p == '.' && !__builtin_strchr(pyemu_spec, '.')) {
+                pyemu_spec[pyemu_sl++] = *pyemu_p++;
+                for (int pyemu_d = 0; pyemu_cl_isdigit(*pyemu_p); ++pyemu_d, ++pyemu_p)
+                    if (pyemu_d < 8)
+                        pyemu_spec[pyemu_sl++] = *pyemu_p;
+                pyemu_spec[pyemu_sl] = 0;
+            }
         }
         int pyemu_bits = 0;
         if (pyemu_p[0] == 'h' && pyemu_p[1] == 'h') {

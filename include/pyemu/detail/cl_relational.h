@@ -116,3 +116,14 @@ inline pyemu_R select(const pyemu_A &pyemu_a, const pyemu_B &pyemu_b, const pyem
         return pyemu_r;
     }
 }
+
+/* `c ? a : b` with a vector c (6.3.i) is select(b, a, c), component by
+ * component; C++ cannot overload ?:, so pyemu's compiler spells it
+ * pyemu_vternary(c, a, b) where it knows c is a vector.  Both a and b are
+ * evaluated, as for vectors OpenCL does too. */
+template <class pyemu_C, class pyemu_A, class pyemu_B>
+inline pyemu_num_t<pyemu_A, pyemu_B> pyemu_vternary(const pyemu_C &pyemu_c, const pyemu_A &pyemu_a, const pyemu_B &pyemu_b)
+{
+    static_assert(pyemu_vt<pyemu_C>::pyemu_n != 0, "pyemu_vternary: the condition is a vector");
+    return select(pyemu_b, pyemu_a, pyemu_c);
+}

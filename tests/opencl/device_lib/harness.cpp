@@ -691,6 +691,9 @@ static void test_relational()
     CHECK_VEC(float2, select(float2(1, 2), float2(3, 4), float2(1, 2) > 1.5f), 1.0f, 4.0f);
     CHECK_VEC(double2, select(double2(1), double2(2), long2(-1, 0)), 2.0, 1.0);
     CHECK_VEC(char4, select(char4(1), char4(2), uchar4(0x80, 0x7f, 0xff, 0)), 2, 1, 2, 1);
+    float4 tx = float4(1, 5, 3, 7), ty = float4(4, 2, 6, 0);
+    CHECK_VEC(float4, pyemu_vternary(tx > ty, tx, ty + 1.0f), 5.0f, 5.0f, 7.0f, 7.0f);   // tx > ty ? tx : ty + 1
+    CHECK_VEC(int2, pyemu_vternary(int2(-1, 0), 3, int2(8, 9)), 3, 9);
     CHECK_EQ(int, select(1, 2, 5), 2);
     CHECK_EQ(int, select(1, 2, 0), 1);
     CHECK_EQ(float, select(1.0f, 2.0f, 1 < 2), 2.0f);
@@ -857,6 +860,7 @@ static void test_printf()
     CHECK_PRINTF(0, "x=  3.14|-7|ff|FF|  017|c|str|%", "x=%6.2f|%i|%x|%X|%5.3o|%c|%s|%%", 3.14159, -7, 255u, 255, 15, 'c', "str");
     CHECK_PRINTF(0, "1.000000,2.000000,3.000000,4.000000", "%v4f", float4(1, 2, 3, 4));
     CHECK_PRINTF(0, "1.0,2.5", "%.1v2hlf", float2(1.0f, 2.5f));
+    CHECK_PRINTF(0, "1.0,2.5", "%v2.1f", float2(1.0f, 2.5f));   // precision after the vector size
     CHECK_PRINTF(0, "a,ff", "%v2hlx", uint2(10, 255));
     CHECK_PRINTF(0, "0x0a,0xff", "%#04v2hhx", uchar2(10, 255));
     CHECK_PRINTF(0, "-1,2,-3", "%v3hd", short3(-1, 2, -3));
