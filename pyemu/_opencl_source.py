@@ -50,7 +50,8 @@ _NOT_BEFORE_LITERAL = {"sizeof", "alignof", "__alignof__", "_Alignof", "vec_step
 
 
 def _tokens(text: str) -> list:
-    """Every token outside comments, with `directive` marking preprocessor lines."""
+    """Every token outside comments; tokens of preprocessor lines have kinds
+    "pp" + kind, and the `#` that starts one has kind "ppstart"."""
     out, at_line_start, in_directive = [], True, False
     for m in _TOKEN_RE.finditer(text):
         kind = m.lastgroup if m.lastgroup != "delim" else "raw"
@@ -59,39 +60,87 @@ def _tokens(text: str) -> list:
             continue
         if kind in ("ws", "comment"):
             continue
-        if at_line_start and m.group() == "#":
+        start = at_line_start and m.group() == "#"
+        if start:
             in_directive = True
         at_line_start = False
-        out.append(_Tok("pp" + kind if in_directive else kind, m.group(), m.start(), m.end()))
+        out.append(_Tok("ppstart" if start else "pp" + kind if in_directive else kind,
+                        m.group(), m.start(), m.end()))
     return out
 
 
-def rewrite_opencl(source: str) -> str:
-    """OpenCL C source as g++ can read it, line for line (see the module doc)."""
+_WORKITEM = {"get_local_id", "get_group_id", "get_local_size", "get_enqueued_local_size",
+             "get_num_groups", "get_global_offset", "get_global_size", "get_global_id"}
+_DIM_LITERAL = {"0": "x", "1": "y", "2": "z", "0u": "x", "1u": "y", "2u": "z",
+                "0U": "x", "1U": "y", "2U": "z"}
+
+
+def rewrite_opencl(source: str, swizzles=None) -> str:
+    """OpenCL C source as g++ can read it, line for line (see the module doc).
+
+    `swizzles`: include/pyemu/detail/gen_cl.py as a module, whose
+    swizzle_member() says how a swizzle that is no member of the vector
+    classes is spelled (v.s3c5 -> v.pyemu_sw3<0x3c5>()); without it swizzles
+    are left as written."""
     toks = _tokens(source)
     edits = []      # (start, end, replacement)
-    depth, stmt_start, directive_words = 0, 0, []
-    for i, t in enumerate(toks):
+    depth, stmt_start = 0, 0
+    directive, body, dir_end = [], -1, -1     # words, first body token, end of a #define
+    chained = False     # the member access before was a swizzle of several components
+    i = -1
+    while i + 1 < len(toks):
+        i += 1
+        t = toks[i]
+        if t.kind == "ppstart":
+            directive, body, dir_end = [], -1, _directive_end(toks, i)
+            if dir_end > i + 2 and toks[i + 1].text == "define":
+                body = i + 3
+                if body < dir_end and toks[body].text == "(" and toks[body].start == toks[i + 2].end:
+                    body = _skip_group(toks[:dir_end], body)     # function-like: after (params)
+            continue
         pp = t.kind.startswith("pp")
         kind = t.kind[2:] if pp else t.kind
-        if pp and t.text == "#" and (i == 0 or not toks[i - 1].kind.startswith("pp")
-                                     or "\n" in source[toks[i - 1].end:t.start]):
-            directive_words = []    # a new directive
-            continue
         if pp:
-            directive_words.append(t.text)
-        if t.text == "(" and _is_vector_literal(toks, i, directive_words if pp else None):
+            directive.append(t.text)
+        # member access: swizzles no vector class has as a member
+        if t.text == "." and i + 1 < len(toks) and toks[i + 1].kind.endswith("id"):
+            name = toks[i + 1]
+            rep = swizzles.swizzle_member(name.text, chained) if swizzles else None
+            if rep is None and name.text in CXX_ONLY:
+                rep = "pyemu_kw_" + name.text          # s.new, a field renamed with it
+            if rep is not None:
+                edits.append((name.start, name.end, rep))
+            chained = rep is not None or bool(swizzles and swizzles.is_swizzle(name.text))
+            i += 1
+            continue
+        chained = False
+        if t.text == "(" and _is_vector_literal(toks, i, directive if pp else None):
             close = toks[i + 2]
             edits.append((t.start, t.end, " "))
             edits.append((close.start, close.end, " "))
+        elif (kind == "id" and t.text in _WORKITEM and i + 3 < len(toks)
+              and toks[i + 1].text == "(" and toks[i + 2].text in _DIM_LITERAL
+              and toks[i + 3].text == ")"):
+            # get_local_id(0) -> the field itself (cl_workitem.h)
+            c = _DIM_LITERAL[toks[i + 2].text]
+            edits.append((t.start, toks[i + 3].end, f"pyemu_cl_{t.text}_{c}"))
+            i += 3
         elif kind == "id" and t.text in CXX_ONLY:
             # in a directive: not the directive's name, nor what #include,
             # #pragma or #error name
-            if not pp or (len(directive_words) > 1 and directive_words[0] not in
+            if not pp or (len(directive) > 1 and directive[0] not in
                           ("include", "pragma", "error", "warning", "line")):
                 edits.append((t.start, t.end, "pyemu_kw_" + t.text))
         elif pp:
-            continue
+            # a #define's body: a __local declaration that starts a statement
+            if i >= body >= 0 and i < dir_end:
+                if t.text in ("{", "}", ";"):
+                    body = i + 1
+                elif i == body and (t.text in _LOCAL or t.text in _CONSTANT
+                                    or t.text in ("volatile", "const")):
+                    prefix = _scope_prefix(toks, i, dir_end, min_words=3)
+                    if prefix:
+                        edits.append((t.start, t.start, prefix))
         elif t.text == "{":
             depth += 1
             stmt_start = i + 1
@@ -102,7 +151,7 @@ def rewrite_opencl(source: str) -> str:
             stmt_start = i + 1
         elif depth > 0 and i == stmt_start and (t.text in _LOCAL or t.text in _CONSTANT
                                                 or t.text in ("volatile", "const")):
-            prefix = _scope_prefix(toks, i)
+            prefix = _scope_prefix(toks, i, len(toks))
             if prefix:
                 edits.append((t.start, t.start, prefix))
     out, last = [], 0
@@ -112,6 +161,14 @@ def rewrite_opencl(source: str) -> str:
         last = end
     out.append(source[last:])
     return "".join(out)
+
+
+def _directive_end(toks: list, i: int) -> int:
+    """Index after the last token of the directive whose `#` is toks[i]."""
+    j = i + 1
+    while j < len(toks) and toks[j].kind.startswith("pp") and toks[j].kind != "ppstart":
+        j += 1
+    return j
 
 
 def _is_vector_literal(toks: list, i: int, directive=None) -> bool:
@@ -134,15 +191,16 @@ def _is_vector_literal(toks: list, i: int, directive=None) -> bool:
     return p.kind not in ("id", "ppid") or p.text in ("return", "case", "else", "do")
 
 
-def _scope_prefix(toks: list, i: int) -> str:
+def _scope_prefix(toks: list, i: int, end: int, min_words: int = 1) -> str:
     """`static __thread ` for a __local variable declared at toks[i] in a
     function body, `static ` for a __constant one, '' for anything else (a
-    pointer to __local memory, a cast, an expression)."""
+    pointer to __local memory, a cast, an expression).  `end`: where to stop
+    looking; `min_words`: qualifier, type and name, in a #define's body."""
     words, j = [], i
-    while j < len(toks) and toks[j].text not in (";", "{", "}", "=", "(", "["):
+    while j < end and toks[j].text not in (";", "{", "}", "=", "(", "["):
         words.append(toks[j].text)
         j += 1
-    if "*" in words or not words:
+    if "*" in words or len(words) < min_words:
         return ""
     if _LOCAL & set(words):
         return "static __thread "
@@ -281,3 +339,103 @@ def _arg(toks: list, index: int) -> dict:
     name, type_name = (x.replace("pyemu_kw_", "") for x in (name, type_name))
     return {"name": name, "type_name": type_name, "address": address, "access": access,
             "type_qualifiers": [q for q in _TYPE_QUALS if q in quals]}
+
+
+# ------------------------------------------------------ vector conditions
+
+_STOP_BACK = {",", ";", "?", ":", "{", "}", "return", "=", "+=", "-=", "*=", "/=", "%=",
+              "&=", "|=", "^=", "<<=", ">>="}
+_ASSIGN_START = {"+", "-", "*", "/", "%", "&", "|", "^", "<", ">", "<<", ">>"}
+
+
+def vector_ternary(text: str, offset: int):
+    """`c ? a : b` whose condition g++ found to be a vector (at `offset` of
+    `text`) written as `pyemu_vternary(c, a, b)`, a component-wise select, as
+    OpenCL C defines ?: for vector conditions (C++ cannot overload ?:).
+    Returns the new text, or None when no such ?: is found there."""
+    toks = [t for t in _tokens(text) if not t.kind.startswith("pp")]
+    toks = _merge_assignments(toks)
+    p = next((k for k, t in enumerate(toks) if t.end > offset), None)
+    if p is None:
+        return None
+    depth = 0
+    for q in range(p, len(toks)):
+        s = toks[q].text
+        if s in ("(", "["):
+            depth += 1
+        elif s in (")", "]"):
+            depth = max(depth - 1, 0)   # the condition may be parenthesized
+        elif s in (";", "{", "}"):
+            return None
+        elif s == "?" and depth == 0:
+            c0 = _cond_start(toks, q)
+            if c0 is None or c0 > p:
+                continue
+            colon = _branch_end(toks, q + 1, stop_at_colon=True)
+            if colon is None or toks[colon].text != ":":
+                return None
+            end = _branch_end(toks, colon + 1, stop_at_colon=False)
+            a, b = toks[c0], toks[end - 1]
+            return (text[:a.start] + "pyemu_vternary(" + text[a.start:toks[q].start] + ","
+                    + text[toks[q].end:toks[colon].start] + ","
+                    + text[toks[colon].end:b.end] + ")" + text[b.end:])
+    return None
+
+
+def _merge_assignments(toks: list) -> list:
+    """`+` `=` as one `+=` token (the tokenizer splits punctuation)."""
+    out = []
+    for t in toks:
+        if (t.text == "=" and out and out[-1].end == t.start
+                and (out[-1].text in _ASSIGN_START or out[-1].text in ("=", "!"))):
+            prev = out.pop()
+            out.append(_Tok("punct", prev.text + "=", prev.start, t.end))
+        elif t.text in ("<", ">") and out and out[-1].text == t.text and out[-1].end == t.start:
+            prev = out.pop()
+            out.append(_Tok("punct", prev.text + t.text, prev.start, t.end))
+        else:
+            out.append(t)
+    return out
+
+
+def _cond_start(toks: list, q: int):
+    """Index of the first token of the condition of the ?: at toks[q]."""
+    depth, k = 0, q - 1
+    while k >= 0:
+        s = toks[k].text
+        if s in (")", "]"):
+            depth += 1
+        elif s in ("(", "["):
+            if depth == 0:
+                return k + 1
+            depth -= 1
+        elif depth == 0 and s in _STOP_BACK:
+            return k + 1
+        k -= 1
+    return 0
+
+
+def _branch_end(toks: list, k: int, stop_at_colon: bool):
+    """Index of the `:` that ends a true branch, or after the false branch."""
+    depth, pending = 0, 0
+    while k < len(toks):
+        s = toks[k].text
+        if s in ("(", "[", "{"):
+            depth += 1
+        elif s in (")", "]", "}"):
+            if depth == 0:
+                return None if stop_at_colon else k
+            depth -= 1
+        elif depth == 0 and s in (",", ";"):
+            return None if stop_at_colon else k
+        elif depth == 0 and s == "?":
+            pending += 1
+        elif depth == 0 and s == ":":
+            if pending:
+                pending -= 1
+            elif stop_at_colon:
+                return k
+            else:
+                return k
+        k += 1
+    return None if stop_at_colon else k

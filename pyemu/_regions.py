@@ -84,7 +84,15 @@ _BY_VALUE = {
     "truncf", "__expf", "__logf", "__sinf", "__cosf", "__fdividef", "__powf", "__popc",
     "__popcll", "__clz", "__ffs", "__float2int_rn", "__int2float_rn", "__mul24", "__umul24",
     "make_int2", "make_int3", "make_int4", "make_uint2", "make_uint3", "make_uint4",
-    "make_float2", "make_float3", "make_float4", "make_double2"}
+    "make_float2", "make_float3", "make_float4", "make_double2",
+    # OpenCL C (cl_atomics.h, cl_printf.h, cl_math.h, cl_integer.h, cl_common.h)
+    "pyemu_cl_printf", "atomic_add", "atomic_sub", "atomic_xchg", "atomic_inc", "atomic_dec",
+    "atomic_cmpxchg", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor",
+    "atom_add", "atom_sub", "atom_xchg", "atom_inc", "atom_dec", "atom_cmpxchg", "atom_min",
+    "atom_max", "atom_and", "atom_or", "atom_xor", "mad", "fma", "clamp", "mix", "dot",
+    "length", "distance", "normalize", "cross", "native_sqrt", "native_exp", "native_log",
+    "native_sin", "native_cos", "native_divide", "native_recip", "rsqrt", "select", "popcount",
+    "clz", "mul24", "mad24", "mul_hi", "rotate", "sin", "cos", "tan", "exp2", "log2"}
 # Pure functions allowed in uniform and recomputed expressions.
 _PURE = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs"}
 

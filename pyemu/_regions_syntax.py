@@ -281,7 +281,11 @@ TYPE_WORDS = {"void", "bool", "char", "wchar_t", "char8_t", "char16_t", "char32_
               "__fp16", "_Float16", "__bf16"}
 CV_WORDS = {"const", "volatile"}
 STORAGE_WORDS = {"static", "extern", "register", "thread_local", "__thread", "mutable",
-                 "inline", "constexpr", "__extension__"}
+                 "inline", "constexpr", "__extension__",
+                 # OpenCL C's address spaces and access qualifiers, as the scan marks them
+                 "__pyemu_as_global__", "__pyemu_as_local__", "__pyemu_as_constant__",
+                 "__pyemu_as_private__", "__pyemu_acc_read_only__", "__pyemu_acc_write_only__",
+                 "__pyemu_acc_read_write__"}
 PTR_QUALS = {"const", "volatile", "__restrict__", "__restrict", "restrict"}
 _EXPR_WORDS = {"sizeof", "alignof", "new", "delete", "this", "true", "false", "nullptr",
                "static_cast", "const_cast", "reinterpret_cast", "dynamic_cast", "decltype",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import platform
@@ -33,7 +34,7 @@ from typing import Iterable, Optional, Sequence
 from . import _config, _regions
 from ._compiler_cache import KernelCache, file_sha256
 from ._compiler_source import c_string, discover_kernels, rewrite_source
-from ._opencl_source import KERNEL_MARKER, kernel_info, rewrite_opencl
+from ._opencl_source import KERNEL_MARKER, kernel_info, rewrite_opencl, vector_ternary
 
 __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_source"]
 
@@ -91,7 +92,8 @@ _DIALECTS = {
     "cuda": _Dialect("cuda", "pyemu/cuda_device.h", "pyemu/cuda", "__pyemu_global__"),
     # OpenCL C: `and`, `or`, `not` are names, as in C
     "opencl": _Dialect("opencl", "pyemu/opencl_device.h", "", KERNEL_MARKER,
-                       ("-fno-operator-names",)),
+                       ("-fno-operator-names", "-fsigned-char",
+                        "-fdiagnostics-column-unit=byte")),   # OpenCL's char is signed
 }
 
 # ---------------------------------------------------------------- options
@@ -244,6 +246,17 @@ def _include_digest(root: str) -> str:
 def _abi_version(root: str) -> int:
     text = (Path(root) / "pyemu" / "abi.h").read_text()
     return int(re.search(r"#define\s+PYEMU_ABI_VERSION\s+(\d+)", text).group(1))
+
+
+@functools.lru_cache(maxsize=None)
+def _swizzle_rules(root: str):
+    """include/pyemu/detail/gen_cl.py, which wrote the vector classes: it
+    says how a swizzle they have no member for is spelled."""
+    path = Path(root) / "pyemu" / "detail" / "gen_cl.py"
+    spec = importlib.util.spec_from_file_location("pyemu_gen_cl", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 @functools.lru_cache(maxsize=None)
@@ -503,7 +516,8 @@ def _deps_unchanged(deps: dict) -> bool:
 def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
     """Scans, generates and compiles in `tmp`; returns (so, names, log, deps,
     names of the kernels with block functions, OpenCL kernel info)."""
-    rewritten = rewrite_opencl(source) if d.name == "opencl" else rewrite_source(source, source_name)
+    rewritten = (rewrite_opencl(source, _swizzle_rules(str(root))) if d.name == "opencl"
+                 else rewrite_source(source, source_name))
     if not rewritten.endswith("\n"):
         rewritten += "\n"
     head = ('#include "pyemu/detail/kernel_entry.hpp"\n'
@@ -517,44 +531,68 @@ def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fai
         except (OSError, ValueError):
             pass
 
-    r = _run(cmd + ["-E", "-D__PYEMU_SCAN__", "-x", "c++", "-"], cwd=str(tmp),
-             stdin=head + rewritten)
-    if r.returncode != 0:
-        raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed",
-                   r.stderr)
-    kernels = discover_kernels(r.stdout, d.marker)
-    info = kernel_info(r.stdout) if d.name == "opencl" else {}
-    entries = [e if e.name not in info else
-               replace(e, reqd=tuple(info[e.name]["reqd_work_group_size"]))
-               for e in _entries(kernels, exprs, source_name)]
-    log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
-                  "it is not exported\n" for k in kernels if not k.defined and not k.template)
+    for _ in range(4):
+        r = _run(cmd + ["-E", "-D__PYEMU_SCAN__", "-x", "c++", "-"], cwd=str(tmp),
+                 stdin=head + rewritten)
+        if r.returncode != 0:
+            raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed",
+                       r.stderr)
+        kernels = discover_kernels(r.stdout, d.marker)
+        info = kernel_info(r.stdout) if d.name == "opencl" else {}
+        entries = [e if e.name not in info else
+                   replace(e, reqd=tuple(info[e.name]["reqd_work_group_size"]))
+                   for e in _entries(kernels, exprs, source_name)]
+        log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
+                      "it is not exported\n" for k in kernels if not k.defined and not k.template)
 
-    blocks = _regions.Blocks()
-    if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO
-                                          for o in opts.user):
-        implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
-                           for o in opts.user)
-        blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
-    so = tmp / "module.so"
-    for attempt in (blocks, _regions.Blocks()):
-        (tmp / _TU_NAME).write_text(head + rewritten + attempt.text
-                                    + _generate(entries, source_name, attempt.kernels))
-        r = _run(cmd + ["-MMD", "-MF", "deps.d", "-x", "c++", _TU_NAME, "-o", so.name],
-                 cwd=str(tmp))
-        blocks = attempt
-        # a block function that fails where its kernel does not is a bug of
-        # pyemu._regions: build again without block functions
-        if not (r.returncode != 0 and attempt.text and _regions.own_errors(r.stderr)):
-            break
-    stderr = _regions.drop_duplicates(r.stderr)
-    diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""
-    if r.returncode != 0 or not so.is_file():
-        raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
+        blocks = _regions.Blocks()
+        if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO
+                                              for o in opts.user):
+            implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
+                               for o in opts.user)
+            blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
+        so = tmp / "module.so"
+        for attempt in (blocks, _regions.Blocks()):
+            (tmp / _TU_NAME).write_text(head + rewritten + attempt.text
+                                        + _generate(entries, source_name, attempt.kernels))
+            r = _run(cmd + ["-MMD", "-MF", "deps.d", "-x", "c++", _TU_NAME, "-o", so.name],
+                     cwd=str(tmp))
+            blocks = attempt
+            # a block function that fails where its kernel does not is a bug of
+            # pyemu._regions: build again without block functions
+            if not (r.returncode != 0 and attempt.text and _regions.own_errors(r.stderr)):
+                break
+        stderr = _regions.drop_duplicates(r.stderr)
+        diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""
+        if r.returncode != 0 or not so.is_file():
+            fixed = (_vector_conditions(rewritten, r.stderr, source_name)
+                     if d.name == "opencl" else rewritten)
+            if fixed != rewritten:      # build again with those ?: as selects
+                rewritten = fixed
+                continue
+            raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
+        break
     deps = _read_deps(tmp / "deps.d", root, tmp)
     blocked = [e.name for e in entries if _regions.block_expr(e.expr, blocks.kernels)]
     return (so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps, blocked,
             {e.name: info[e.name] for e in entries if e.name in info})
+
+
+_BOOL_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): error: could not convert "
+                      r".*pyemu_(?:mask|vec|swz).* to .bool.", re.M)
+
+
+def _vector_conditions(text: str, stderr: str, source_name: str) -> str:
+    """`text` with each ?: whose condition g++ could not make a bool of (a
+    vector: OpenCL C selects component by component) as pyemu_vternary."""
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    for m in reversed(list(_BOOL_RE.finditer(stderr))):
+        line, col = int(m.group("line")), int(m.group("col"))
+        if m.group("file") != source_name or not 0 < line <= len(starts):
+            continue
+        # last first: an edit moves only what follows it
+        text = vector_ternary(text, starts[line - 1] + col - 1) or text
+    return text
 
 
 def _read_deps(path: Path, root: Path, tmp: Path) -> dict:

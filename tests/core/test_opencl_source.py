@@ -109,3 +109,47 @@ def test_kernel_info_names_types_and_qualifiers():
 
 def test_kernel_info_without_kernels():
     assert kernel_info("int f(void) { return 0; }") == {}
+
+
+def _gen_cl():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "include" / "pyemu" / "detail" / "gen_cl.py"
+    spec = importlib.util.spec_from_file_location("gen_cl_for_test", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_work_item_calls_with_a_literal_dimension_read_the_field():
+    out = lines_kept("size_t i = get_global_id(0) + get_local_id(1u) + get_num_groups(d);")
+    assert out == ("size_t i = pyemu_cl_get_global_id_x + pyemu_cl_get_local_id_y"
+                   " + get_num_groups(d);")
+
+
+def test_swizzles_without_members_are_spelled_as_templates():
+    gen = _gen_cl()
+    out = rewrite_opencl("q.sCdEf = v.xxyy; e.lo.hi = w.odd.lo; a.xy = b.zw; p.s3c5;", gen)
+    assert "q.pyemu_sw4<0xcdef>() = v.xxyy;" in out          # mixed-case hex digits
+    assert "e.lo.pyemu_hi() = w.odd.pyemu_lo();" in out     # a swizzle of a swizzle
+    assert "a.xy = b.zw;" in out                            # members stay members
+    assert "p.pyemu_sw3<0x3c5>()" in out
+
+
+def test_local_declared_in_a_macro_body():
+    src = ("#define KERNEL(NAME, T) __kernel void NAME(__global T *o) { \\\n"
+           "    __local T buf[64]; __local T *p = buf; o[0] = p[0]; }\n"
+           "#define LPTR __local float *\n#define L __local\n")
+    out = lines_kept(src)
+    assert "{ \\\n    static __thread __local T buf[64]; __local T *p = buf;" in out
+    assert "#define LPTR __local float *" in out and "#define L __local\n" in out
+
+
+def test_vector_conditions_become_selects():
+    from pyemu._opencl_source import vector_ternary
+    t = "  out[i] = x > y ? x : y + 1.0f;\n  r = f(a, (u < 0) ? b : d ? e : g, h);\n"
+    first = vector_ternary(t, t.index(">"))
+    assert first.splitlines()[0] == "  out[i] = pyemu_vternary(x > y , x , y + 1.0f);"
+    second = vector_ternary(t, t.index("u <") + 2)
+    assert second.splitlines()[1] == "  r = f(a, pyemu_vternary((u < 0) , b , d ? e : g), h);"
+    assert vector_ternary("if (v) x = 1;", 4) is None

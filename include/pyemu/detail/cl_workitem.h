@@ -34,6 +34,33 @@
 #define get_global_id(d)                                                       \
     ((d) == 0 ? PYEMU_CL_GID(x) : (d) == 1 ? PYEMU_CL_GID(y)                   \
      : (d) == 2 ? PYEMU_CL_GID(z) : (size_t)0)
+/* What pyemu's compiler writes for a call with a literal dimension,
+ * get_local_id(0) -> pyemu_cl_get_local_id_x: the field itself, which
+ * pyemu/_regions.py reads as the thread index (or a uniform value). */
+#define pyemu_cl_get_local_id_x ((size_t)(pyemu_tctx.threadIdx).x)
+#define pyemu_cl_get_local_id_y ((size_t)(pyemu_tctx.threadIdx).y)
+#define pyemu_cl_get_local_id_z ((size_t)(pyemu_tctx.threadIdx).z)
+#define pyemu_cl_get_group_id_x ((size_t)(pyemu_tctx.blockIdx).x)
+#define pyemu_cl_get_group_id_y ((size_t)(pyemu_tctx.blockIdx).y)
+#define pyemu_cl_get_group_id_z ((size_t)(pyemu_tctx.blockIdx).z)
+#define pyemu_cl_get_local_size_x ((size_t)(pyemu_tctx.blockDim).x)
+#define pyemu_cl_get_local_size_y ((size_t)(pyemu_tctx.blockDim).y)
+#define pyemu_cl_get_local_size_z ((size_t)(pyemu_tctx.blockDim).z)
+#define pyemu_cl_get_enqueued_local_size_x ((size_t)(pyemu_tctx.blockDim).x)
+#define pyemu_cl_get_enqueued_local_size_y ((size_t)(pyemu_tctx.blockDim).y)
+#define pyemu_cl_get_enqueued_local_size_z ((size_t)(pyemu_tctx.blockDim).z)
+#define pyemu_cl_get_num_groups_x ((size_t)(pyemu_tctx.gridDim).x)
+#define pyemu_cl_get_num_groups_y ((size_t)(pyemu_tctx.gridDim).y)
+#define pyemu_cl_get_num_groups_z ((size_t)(pyemu_tctx.gridDim).z)
+#define pyemu_cl_get_global_offset_x ((size_t)(pyemu_tctx.global_offset).x)
+#define pyemu_cl_get_global_offset_y ((size_t)(pyemu_tctx.global_offset).y)
+#define pyemu_cl_get_global_offset_z ((size_t)(pyemu_tctx.global_offset).z)
+#define pyemu_cl_get_global_size_x ((size_t)(pyemu_tctx.gridDim).x * (pyemu_tctx.blockDim).x)
+#define pyemu_cl_get_global_size_y ((size_t)(pyemu_tctx.gridDim).y * (pyemu_tctx.blockDim).y)
+#define pyemu_cl_get_global_size_z ((size_t)(pyemu_tctx.gridDim).z * (pyemu_tctx.blockDim).z)
+#define pyemu_cl_get_global_id_x (PYEMU_CL_GID(x))
+#define pyemu_cl_get_global_id_y (PYEMU_CL_GID(y))
+#define pyemu_cl_get_global_id_z (PYEMU_CL_GID(z))
 #define get_local_linear_id()                                                  \
     (((size_t)(pyemu_tctx.threadIdx).z * (pyemu_tctx.blockDim).y               \
       + (pyemu_tctx.threadIdx).y) * (pyemu_tctx.blockDim).x + (pyemu_tctx.threadIdx).x)
