@@ -93,6 +93,9 @@ _BY_VALUE = {
     "length", "distance", "normalize", "cross", "native_sqrt", "native_exp", "native_log",
     "native_sin", "native_cos", "native_divide", "native_recip", "rsqrt", "select", "popcount",
     "clz", "mul24", "mad24", "mul_hi", "rotate", "sin", "cos", "tan", "exp2", "log2"}
+# Type names of the headers that casts in index expressions use
+# ((size_t)get_local_id(0), as OpenCL's work-item functions spell it).
+_TYPEDEFS = {"size_t", "ptrdiff_t", "uint", "ushort", "uchar", "ulong", "intptr_t", "uintptr_t"}
 # Pure functions allowed in uniform and recomputed expressions.
 _PURE = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs"}
 
@@ -791,7 +794,8 @@ class _Kernel:
                 nxt = toks[j + 1].text if j + 1 < hi else ""
                 if w in names and nxt != "(":
                     pass
-                elif w in S.TYPE_WORDS | S.CV_WORDS | _CASTS | {"sizeof", "true", "false", "nullptr"}:
+                elif w in S.TYPE_WORDS | S.CV_WORDS | _CASTS | _TYPEDEFS | {"sizeof", "true", "false",
+                                                                        "nullptr"}:
                     pass
                 elif w in _PURE and nxt == "(" and w not in self.user_funcs \
                         and toks[j - 1].text not in (".", "->"):
@@ -855,7 +859,7 @@ def _tctx_at(toks: list, j: int, hi: int) -> Optional[int]:
     t = toks[j]
     if t.text == "pyemu_tctx":
         return j + 1
-    if t.text != "(" or j + 1 >= hi:
+    if t.text != "(" or j + 2 >= hi or toks[j + 1].text != "*":   # `(*(pyemu_thread_ctx *)...)`
         return None
     try:
         end = S.match(toks, j, hi)
