@@ -7,6 +7,8 @@ str() reads "clEnqueueNDRangeKernel failed: CL_INVALID_WORK_GROUP_SIZE: ...".
 """
 from __future__ import annotations
 
+import re
+
 from enum import IntEnum
 
 from .._core import CoreError, lib
@@ -138,8 +140,24 @@ def from_core(status: int, overrides: dict | None = None) -> cl_error:
     return _FROM_CORE.get(status, CL_OUT_OF_RESOURCES)
 
 
+# The core tells kernel faults in CUDA's words; OpenCL's, for this facade.
+_WORDS = [(re.compile(p), r) for p, r in (
+    (r"\bblock (\(\d+,\d+,\d+\))", r"work-group \1"),
+    (r"\bthread (\(\d+,\d+,\d+\))", r"work-item \1 (local id)"),
+    (r"__syncthreads\(\)", "barrier()"),
+    (r"\bthreads\b", "work-items"), (r"\bthread\b", "work-item"),
+    (r"\bblock\b", "work-group"))]
+
+
+def in_opencl_words(message: str) -> str:
+    """A core message about a kernel in OpenCL's terms (work-group, work-item)."""
+    for pattern, repl in _WORDS:
+        message = pattern.sub(repl, message)
+    return message
+
+
 def raise_core(exc: CoreError, call: str, overrides: dict | None = None) -> "NoReturn":  # noqa: F821
-    fail(from_core(exc.status, overrides), str(exc), call)
+    fail(from_core(exc.status, overrides), in_opencl_words(str(exc)), call)
 
 
-__all__ = ["CLError", "cl_error"] + [n for n, _ in _CODES]
+__all__ = ["CLError", "cl_error", "in_opencl_words"] + [n for n, _ in _CODES]

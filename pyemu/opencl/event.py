@@ -15,7 +15,7 @@ from ._base import CLObject, check, info, release, retain
 from ._errors import (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_INVALID_CONTEXT,
                       CL_INVALID_EVENT, CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_OPERATION,
                       CL_INVALID_VALUE, CL_PROFILING_INFO_NOT_AVAILABLE, CLError, fail,
-                      from_core, raise_core)
+                      from_core, in_opencl_words, raise_core)
 from .platform import check_context
 from .queue import check_queue, flush_printf
 
@@ -89,7 +89,7 @@ def _raise_failed(ev, call):
     if code:
         buf = ffi.new("char[]", 1024)
         lib.pyemu_cmd_error(ev._cmd, buf, 1024)
-        fail(from_core(code), ffi.string(buf).decode("utf-8", "replace"), call)
+        fail(from_core(code), in_opencl_words(ffi.string(buf).decode("utf-8", "replace")), call)
 
 
 def enqueue(queue, call, command_type, submit, events, keep=(), blocking=False) -> cl_event:

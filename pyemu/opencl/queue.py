@@ -132,10 +132,18 @@ def clGetCommandQueueInfo(command_queue, param_name):
 
 
 def clFinish(command_queue):
-    """clFinish(command_queue): wait until every command of the queue is complete."""
+    """clFinish(command_queue): wait until every command of the queue is complete.
+
+    Differs from the specification's list of errors as GPU drivers do: when a
+    command failed (a kernel's illegal access), clFinish raises its error
+    (CL_OUT_OF_RESOURCES), which then sticks to later calls."""
     q = check_queue(command_queue, "clFinish")
     lib.pyemu_queue_finish(q.handle)
     flush_printf()
+    buf = ffi.new("char[]", 1024)
+    code = lib.pyemu_sticky_error(buf, 1024)
+    if code:    # as GPU drivers do: a kernel that faulted fails the clFinish after it
+        raise_core(CoreError(code, ffi.string(buf).decode("utf-8", "replace")), "clFinish")
     return 0
 
 
