@@ -17,6 +17,88 @@
 
 #include <stddef.h>
 
+/* The user's -D macros are defined before this file is read (-Dline=...,
+ * -Dflags=...): the member and parameter names below must not be expanded
+ * by them, so each is put aside here and restored at the end. */
+#pragma push_macro("type_name")
+#undef type_name
+#pragma push_macro("kind")
+#undef kind
+#pragma push_macro("size")
+#undef size
+#pragma push_macro("align")
+#undef align
+#pragma push_macro("offset")
+#undef offset
+#pragma push_macro("flags")
+#undef flags
+#pragma push_macro("name")
+#undef name
+#pragma push_macro("run_block")
+#undef run_block
+#pragma push_macro("run_thread")
+#undef run_thread
+#pragma push_macro("nparams")
+#undef nparams
+#pragma push_macro("params")
+#undef params
+#pragma push_macro("args_size")
+#undef args_size
+#pragma push_macro("reqd_block")
+#undef reqd_block
+#pragma push_macro("max_threads")
+#undef max_threads
+#pragma push_macro("abi_version")
+#undef abi_version
+#pragma push_macro("tctx_offset")
+#undef tctx_offset
+#pragma push_macro("barrier")
+#undef barrier
+#pragma push_macro("barrier_reduce")
+#undef barrier_reduce
+#pragma push_macro("barrier_diverged")
+#undef barrier_diverged
+#pragma push_macro("first_thread_done")
+#undef first_thread_done
+#pragma push_macro("printf")
+#undef printf
+#pragma push_macro("assert_fail")
+#undef assert_fail
+#pragma push_macro("trap")
+#undef trap
+#pragma push_macro("nkernels")
+#undef nkernels
+#pragma push_macro("kernels")
+#undef kernels
+#pragma push_macro("source_name")
+#undef source_name
+#pragma push_macro("bind")
+#undef bind
+#pragma push_macro("site")
+#undef site
+#pragma push_macro("pred")
+#undef pred
+#pragma push_macro("op")
+#undef op
+#pragma push_macro("other")
+#undef other
+#pragma push_macro("exited")
+#undef exited
+#pragma push_macro("fmt")
+#undef fmt
+#pragma push_macro("expr")
+#undef expr
+#pragma push_macro("file")
+#undef file
+#pragma push_macro("line")
+#undef line
+#pragma push_macro("func")
+#undef func
+#pragma push_macro("api")
+#undef api
+#pragma push_macro("args")
+#undef args
+
 #define PYEMU_ABI_VERSION 2
 
 #ifdef __cplusplus
@@ -169,5 +251,45 @@ static inline __attribute__((noreturn)) void pyemu_trap(void)
 #ifdef __cplusplus
 }
 #endif
+
+#pragma pop_macro("args")
+#pragma pop_macro("api")
+#pragma pop_macro("func")
+#pragma pop_macro("line")
+#pragma pop_macro("file")
+#pragma pop_macro("expr")
+#pragma pop_macro("fmt")
+#pragma pop_macro("exited")
+#pragma pop_macro("other")
+#pragma pop_macro("op")
+#pragma pop_macro("pred")
+#pragma pop_macro("site")
+#pragma pop_macro("bind")
+#pragma pop_macro("source_name")
+#pragma pop_macro("kernels")
+#pragma pop_macro("nkernels")
+#pragma pop_macro("trap")
+#pragma pop_macro("assert_fail")
+#pragma pop_macro("printf")
+#pragma pop_macro("first_thread_done")
+#pragma pop_macro("barrier_diverged")
+#pragma pop_macro("barrier_reduce")
+#pragma pop_macro("barrier")
+#pragma pop_macro("tctx_offset")
+#pragma pop_macro("abi_version")
+#pragma pop_macro("max_threads")
+#pragma pop_macro("reqd_block")
+#pragma pop_macro("args_size")
+#pragma pop_macro("params")
+#pragma pop_macro("nparams")
+#pragma pop_macro("run_thread")
+#pragma pop_macro("run_block")
+#pragma pop_macro("name")
+#pragma pop_macro("flags")
+#pragma pop_macro("offset")
+#pragma pop_macro("align")
+#pragma pop_macro("size")
+#pragma pop_macro("kind")
+#pragma pop_macro("type_name")
 
 #endif /* PYEMU_ABI_H */

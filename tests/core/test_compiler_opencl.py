@@ -105,3 +105,16 @@ def test_werror_turns_warnings_into_build_failures():
     with pytest.raises(CompileError) as e:
         compile_source(src, dialect="opencl", options=["-Werror"])
     assert "1 << 40" in e.value.diagnostics or "shift" in e.value.diagnostics
+
+
+@pytest.mark.parametrize("dialect, src", [
+    ("opencl", "kernel void k(global int *a) { a[get_global_id(0)] = 1; "
+               "barrier(CLK_LOCAL_MEM_FENCE); printf(\"%d\\n\", 1); }"),
+    ("cuda", "__global__ void k(int *a) { a[threadIdx.x] = 1; __syncthreads(); printf(\"%d\\n\", 1); }"),
+])
+@pytest.mark.parametrize("macro", ["name", "flags", "kind", "line", "file", "op", "fmt", "expr",
+                                   "func", "site", "args", "params", "align", "bind"])
+def test_user_macros_do_not_reach_pyemus_own_names(dialect, src, macro):
+    # -D macros are defined before pyemu's headers are read
+    m = compile_source(src, dialect=dialect, options=[f"-D{macro}=7"])
+    assert m.kernel_names == ("k",)
