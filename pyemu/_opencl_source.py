@@ -12,7 +12,17 @@ rewrite here closes them, token by token, keeping every line where it was
   `__shared__` does; a kernel-scope `__constant` variable becomes `static`;
 * identifiers that are keywords in C++ only (`new`, `class`, `this`, ...)
   are renamed `pyemu_kw_<name>` (g++ runs with -fno-operator-names, so
-  `and`, `or`, `not` need nothing).
+  `and`, `or`, `not` need nothing);
+* `get_local_id(0)` and the other work-item functions with a literal
+  dimension become the field they read (cl_workitem.h), which
+  pyemu/_regions.py knows as the thread index or a uniform value;
+* a swizzle that the vector classes have no member for (`v.s3c5`, `v.odd.lo`)
+  is spelled as gen_cl.py says (`v.pyemu_sw3<0x3c5>()`); `__local`
+  declarations in `#define` bodies are treated as in code.
+
+vector_ternary() turns one `c ? a : b` into `pyemu_vternary(c, a, b)`, a
+component-wise select: pyemu.compiler calls it where g++ found that `c` is a
+vector (C++ cannot overload ?:), and builds again.
 
 kernel_info() reads the kernels' declarations in the preprocessed scan
 (where the header turned `__kernel`, `__global`, ... into marker tokens):
@@ -27,7 +37,7 @@ import re
 from ._compiler_source import (_TOKEN_RE, _Tok, _decl_tokens, _skip_group,
                                _without_system_headers)
 
-__all__ = ["rewrite_opencl", "kernel_info", "KERNEL_MARKER"]
+__all__ = ["rewrite_opencl", "kernel_info", "vector_ternary", "KERNEL_MARKER"]
 
 KERNEL_MARKER = "__pyemu_kernel__"
 _SPACES = {"__pyemu_as_global__": "global", "__pyemu_as_local__": "local",
@@ -95,8 +105,9 @@ def rewrite_opencl(source: str, swizzles=None) -> str:
             directive, body, dir_end = [], -1, _directive_end(toks, i)
             if dir_end > i + 2 and toks[i + 1].text == "define":
                 body = i + 3
-                if body < dir_end and toks[body].text == "(" and toks[body].start == toks[i + 2].end:
-                    body = _skip_group(toks[:dir_end], body)     # function-like: after (params)
+                if (body < dir_end and toks[body].text == "("
+                        and toks[body].start == toks[i + 2].end):    # function-like
+                    body = _skip_group(toks[:dir_end], body)         # after (params)
             continue
         pp = t.kind.startswith("pp")
         kind = t.kind[2:] if pp else t.kind

@@ -27,7 +27,7 @@ import platform
 import re
 import shlex
 import subprocess
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
@@ -53,7 +53,7 @@ class CompiledModule:
     # OpenCL: {kernel: {"args": [{"name", "type_name", "address", "access",
     # "type_qualifiers"}], "reqd_work_group_size", "work_group_size_hint",
     # "attributes"}} (pyemu._opencl_source.kernel_info); {} for CUDA
-    kernel_info: dict = None
+    kernel_info: dict = field(default_factory=dict)
 
 
 class CompileError(Exception):
@@ -90,10 +90,10 @@ class _Dialect:
 
 _DIALECTS = {
     "cuda": _Dialect("cuda", "pyemu/cuda_device.h", "pyemu/cuda", "__pyemu_global__"),
-    # OpenCL C: `and`, `or`, `not` are names, as in C
+    # OpenCL C: `and`, `or`, `not` are names, as in C; char is signed on every
+    # CPU; columns count bytes (pyemu._opencl_source.vector_ternary reads them)
     "opencl": _Dialect("opencl", "pyemu/opencl_device.h", "", KERNEL_MARKER,
-                       ("-fno-operator-names", "-fsigned-char",
-                        "-fdiagnostics-column-unit=byte")),   # OpenCL's char is signed
+                       ("-fno-operator-names", "-fsigned-char", "-fdiagnostics-column-unit=byte")),
 }
 
 # ---------------------------------------------------------------- options
@@ -546,8 +546,7 @@ def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fai
                       "it is not exported\n" for k in kernels if not k.defined and not k.template)
 
         blocks = _regions.Blocks()
-        if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO
-                                              for o in opts.user):
+        if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO for o in opts.user):
             implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
                                for o in opts.user)
             blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
