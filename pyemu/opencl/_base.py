@@ -15,6 +15,8 @@ from ._errors import fail
 
 
 class CLObject:
+    """Base of the cl_* handles: a reference count, as clRetain*/clRelease* see it."""
+
     _kind = "object"
     _lock = threading.Lock()
 

@@ -21,6 +21,8 @@ from .queue import check_queue, flush_printf
 
 
 class cl_event(CLObject):
+    """An OpenCL event: one command of the core's engine (or a user event)."""
+
     _kind = "event"
 
     def __init__(self, cmd, queue, context, command_type):

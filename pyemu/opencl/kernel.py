@@ -191,6 +191,8 @@ def _value_bytes(spec, value, bad) -> bytes:
 # ---- kernel objects ----
 
 class cl_kernel(CLObject):
+    """A kernel of a built program, with the arguments set so far."""
+
     _kind = "kernel"
 
     def __init__(self, program, entry: KernelEntry):

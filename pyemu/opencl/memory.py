@@ -42,6 +42,8 @@ _ALL = int(_ACCESS | _HOSTPTR | _HOSTACC)
 
 
 class cl_mem(CLObject):
+    """A buffer (or sub-buffer): a range of the core's device memory."""
+
     _kind = "memory object"
 
     def __init__(self, context, flags, size, addr, host_ptr=None, parent=None, origin=0):

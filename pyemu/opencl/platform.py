@@ -38,6 +38,8 @@ MAX_CONSTANT_BUFFER_SIZE = 65536
 
 
 class cl_platform_id(CLObject):
+    """The one platform, pyemu."""
+
     _kind = "platform"
 
     def __repr__(self):
@@ -45,6 +47,8 @@ class cl_platform_id(CLObject):
 
 
 class cl_device_id(CLObject):
+    """The one device: the CPU as an OpenCL 3.0 GPU."""
+
     _kind = "device"
 
     def __init__(self, platform):
@@ -282,6 +286,8 @@ def clReleaseDevice(device):
 # ---- contexts ----
 
 class cl_context(CLObject):
+    """A context of the one device."""
+
     _kind = "context"
 
     def __init__(self, devices, properties, pfn_notify, user_data):

@@ -59,6 +59,8 @@ def _default_info(desc: KernelDesc) -> dict:
 
 
 class cl_program(CLObject):
+    """A program: its source, build options, build log and the compiled module."""
+
     _kind = "program"
 
     def __init__(self, context, source: str):

@@ -23,6 +23,8 @@ _KNOWN = (K.CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | K.CL_QUEUE_PROFILING_ENABLE
 
 
 class cl_command_queue(CLObject):
+    """An OpenCL command queue: a queue of the core's engine, as a CUDA stream is."""
+
     _kind = "command queue"
 
     def __init__(self, handle, context, device, properties, props_array):
