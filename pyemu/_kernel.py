@@ -93,30 +93,26 @@ class KernelDesc:
 
     def bytes_struct(self) -> struct.Struct:
         """A struct.Struct that takes every parameter as bytes of its size."""
-        fmt, end = "<", 0
-        for p in self.params:
-            fmt += "x" * (p.offset - end) + f"{p.size}s"
-            end = p.offset + p.size
-        return struct.Struct(fmt + "x" * (self.args_size - end))
+        return _packer(self.name, self.params, self.args_size, lambda p: f"{p.size}s")
 
 
 def layout(name, params, args_size) -> struct.Struct:
     """The struct.Struct of an argument buffer; fixes up the kind of a
     parameter no scalar format fits to PARAM_STRUCT."""
+    for p in params:
+        if not (p.kind in (PARAM_POINTER, PARAM_LOCAL)
+                or p.kind in (PARAM_SIGNED, PARAM_UNSIGNED) and (p.kind, p.size) in INT_CODES
+                or p.kind == PARAM_FLOAT and p.size in FLOAT_CODES):
+            p.kind = PARAM_STRUCT
+    return _packer(name, params, args_size, code_of)
+
+
+def _packer(name, params, args_size, code) -> struct.Struct:
+    """Each parameter's format code(p) at its offset, padding between, to args_size."""
     fmt, end = "<", 0
     for p in params:
         if p.offset < end:
             raise RuntimeError(f"bad parameter layout for {name}")
-        fmt += "x" * (p.offset - end)
-        if p.kind in (PARAM_POINTER, PARAM_LOCAL):
-            fmt += "Q" if p.size == 8 else "I"
-        elif p.kind in (PARAM_SIGNED, PARAM_UNSIGNED) and (p.kind, p.size) in INT_CODES:
-            fmt += INT_CODES[(p.kind, p.size)]
-        elif p.kind == PARAM_FLOAT and p.size in FLOAT_CODES:
-            fmt += FLOAT_CODES[p.size]
-        else:
-            p.kind = PARAM_STRUCT
-            fmt += f"{p.size}s"
+        fmt += "x" * (p.offset - end) + code(p)
         end = p.offset + p.size
-    fmt += "x" * (args_size - end)
-    return struct.Struct(fmt)
+    return struct.Struct(fmt + "x" * (args_size - end))

@@ -128,16 +128,10 @@ def _local_size(k, wd, gws, local_work_size, call) -> list:
 
 
 def _launch(q, k, wd, offs, gws, lws, event_wait_list, call, command_type) -> cl_event:
+    # the core checks the rest: too many work-groups (CL_INVALID_GLOBAL_WORK_SIZE)
+    # and more __local memory than CL_DEVICE_LOCAL_MEM_SIZE (CL_OUT_OF_RESOURCES)
     data, local, mems = pack_args(k, call)
-    local_bytes = sum(local[1::2])
-    if local_bytes > lib.PYEMU_MAX_SHARED_PER_BLOCK:
-        fail(CL_OUT_OF_RESOURCES, f"the __local arguments of {k.name} ask for {local_bytes} "
-             f"bytes; CL_DEVICE_LOCAL_MEM_SIZE is {lib.PYEMU_MAX_SHARED_PER_BLOCK}", call)
     groups = [g // n for g, n in zip(gws, lws)]
-    for d in range(wd):
-        if groups[d] > _GROUP_LIMITS[d]:
-            fail(CL_INVALID_GLOBAL_WORK_SIZE, f"{groups[d]} work-groups in dimension {d}; the "
-                 f"device runs at most {_GROUP_LIMITS[d]} (use a larger local size)", call)
     pad = 3 - wd
     g = groups + [1] * pad
     b = lws + [1] * pad

@@ -241,6 +241,8 @@ def test_work_dim_and_global_size_errors(program, queue, context, code_of):
     assert code_of(E, queue, k, 2, None, [8], None) == CL_INVALID_GLOBAL_WORK_SIZE
     assert code_of(E, queue, k, 1, [1 << 32], [8], None) == CL_INVALID_GLOBAL_OFFSET == -56
     assert code_of(E, queue, k, 1, [(1 << 64) - 4], [8], None) == CL_INVALID_GLOBAL_OFFSET
+    # more work-groups than the device runs in dimension 1 (65535): the core refuses it
+    assert code_of(E, queue, k, 2, None, [1, 70000], [1, 1]) == CL_INVALID_GLOBAL_WORK_SIZE
 
 
 def test_local_size_errors(program, queue, context, code_of):
