@@ -157,7 +157,7 @@ def _devices(program, device_list, call):
 def _load(program, compiled):
     """Load the built module and describe its kernels (KernelEntry, in source order)."""
     loaded = Loaded(compiled.path)
-    infos = getattr(compiled, "kernel_info", None) or {}
+    infos = compiled.kernel_info
     entries = {}
     for i in range(loaded.count):
         desc = KernelDesc(loaded, i)
@@ -167,9 +167,7 @@ def _load(program, compiled):
                             f"{len(kinfo['args'])} arguments and the module "
                             f"{len(desc.params)}")
         entries[desc.name] = KernelEntry(desc, kinfo)
-    order = list(getattr(compiled, "kernel_names", ()) or entries)
-    order += [n for n in entries if n not in order]
-    return loaded, {n: entries[n] for n in order if n in entries}
+    return loaded, {n: entries[n] for n in compiled.kernel_names if n in entries}
 
 
 def clBuildProgram(program, device_list=None, options=None, pfn_notify=None, user_data=None):
@@ -226,11 +224,11 @@ def _build(p, opts):
                                            source_name=SOURCE_NAME)
         loaded, kernels = _load(p, compiled)
     except compiler.CompileError as exc:
-        p.log = (getattr(exc, "diagnostics", None) or str(exc)).strip() + "\n"
-        if isinstance(exc, getattr(compiler, "CompileOptionError", ())):
+        p.log = exc.diagnostics.strip() + "\n"
+        if isinstance(exc, compiler.CompileOptionError):
             return CL_INVALID_BUILD_OPTIONS, p.log.strip()
         return CL_BUILD_PROGRAM_FAILURE, "the build log says:\n" + p.log.rstrip()
-    except (CoreError, ValueError) as exc:   # ValueError: no OpenCL dialect in the compiler
+    except CoreError as exc:        # the module does not load
         p.log = f"error: {exc}\n"
         return CL_BUILD_PROGRAM_FAILURE, p.log.strip()
     p.compiled, p.loaded, p.kernels = compiled, loaded, kernels
