@@ -16,8 +16,7 @@ import struct
 from . import _core
 from ._core import ffi, lib
 
-PARAM_SIGNED, PARAM_UNSIGNED, PARAM_FLOAT, PARAM_POINTER, PARAM_STRUCT, PARAM_LOCAL = \
-    1, 2, 3, 4, 5, 6
+PARAM_SIGNED, PARAM_UNSIGNED, PARAM_FLOAT, PARAM_POINTER, PARAM_STRUCT = 1, 2, 3, 4, 5
 INT_CODES = {(1, 1): "b", (1, 2): "h", (1, 4): "i", (1, 8): "q",
              (2, 1): "B", (2, 2): "H", (2, 4): "I", (2, 8): "Q"}
 FLOAT_CODES = {2: "e", 4: "f", 8: "d"}
@@ -59,7 +58,7 @@ class Param:
 
 def code_of(p) -> str:
     """The struct format of one parameter's value."""
-    if p.kind in (PARAM_POINTER, PARAM_LOCAL):
+    if p.kind == PARAM_POINTER:
         return "Q" if p.size == 8 else "I"
     if p.kind == PARAM_FLOAT:
         return FLOAT_CODES[p.size]
@@ -100,7 +99,7 @@ def layout(name, params, args_size) -> struct.Struct:
     """The struct.Struct of an argument buffer; fixes up the kind of a
     parameter no scalar format fits to PARAM_STRUCT."""
     for p in params:
-        if not (p.kind in (PARAM_POINTER, PARAM_LOCAL)
+        if not (p.kind == PARAM_POINTER
                 or p.kind in (PARAM_SIGNED, PARAM_UNSIGNED) and (p.kind, p.size) in INT_CODES
                 or p.kind == PARAM_FLOAT and p.size in FLOAT_CODES):
             p.kind = PARAM_STRUCT

@@ -127,8 +127,7 @@ enum {
     PYEMU_PARAM_UNSIGNED = 2,   /* unsigned integer, bool, enums are SIGNED/UNSIGNED by their base */
     PYEMU_PARAM_FLOAT = 3,      /* float, double */
     PYEMU_PARAM_POINTER = 4,    /* any pointer: a device address */
-    PYEMU_PARAM_STRUCT = 5,     /* anything else passed by value: bytes of that size */
-    PYEMU_PARAM_LOCAL = 6       /* OpenCL __local pointer: size given at launch */
+    PYEMU_PARAM_STRUCT = 5      /* anything else passed by value: bytes of that size */
 };
 
 typedef struct pyemu_param_desc {
@@ -137,12 +136,12 @@ typedef struct pyemu_param_desc {
     unsigned int size;          /* sizeof */
     unsigned int align;         /* alignof */
     unsigned int offset;        /* where it lies in the packed argument buffer */
-    unsigned int flags;         /* PYEMU_PARAM_CONST_POINTEE, address space, ... */
+    unsigned int flags;         /* PYEMU_PARAM_CONST_POINTEE */
 } pyemu_param_desc;
 
 #define PYEMU_PARAM_CONST_POINTEE 1u
-#define PYEMU_PARAM_GLOBAL 2u       /* OpenCL __global pointer */
-#define PYEMU_PARAM_CONSTANT 4u     /* OpenCL __constant pointer */
+/* OpenCL address spaces are not here: the compiler reads them from the
+ * source (pyemu/_opencl_source.py, kernel_info) and the facade keeps them. */
 
 typedef void (*pyemu_run_fn)(const void *args);
 

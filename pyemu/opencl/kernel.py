@@ -19,8 +19,7 @@ import struct
 import numpy as np
 
 from .._core import lib
-from .._kernel import (PARAM_FLOAT, PARAM_LOCAL, PARAM_POINTER, PARAM_SIGNED, PARAM_UNSIGNED,
-                       code_of)
+from .._kernel import PARAM_FLOAT, PARAM_POINTER, PARAM_SIGNED, PARAM_UNSIGNED, code_of
 from . import _constants as K
 from ._base import CLObject, as_int, check, info, release, retain
 from ._errors import (CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,
@@ -79,8 +78,8 @@ class ArgSpec:
         self.address = ainfo.get("address", "private")
         self.type_name = ainfo.get("type_name", param.type_name)
         self.vec = None
-        if self.address == "local" or param.kind == PARAM_LOCAL:
-            self.what, self.address = _LOCAL, "local"
+        if self.address == "local":
+            self.what = _LOCAL
         elif param.kind == PARAM_POINTER:
             self.what = _MEM
         else:

@@ -19,7 +19,7 @@ import shlex
 
 from .. import compiler
 from .._core import CoreError
-from .._kernel import PARAM_LOCAL, PARAM_POINTER, KernelDesc, Loaded
+from .._kernel import PARAM_POINTER, KernelDesc, Loaded
 from . import _constants as K
 from ._base import CLObject, check, info, release, retain
 from ._errors import (CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS, CL_INVALID_DEVICE,
@@ -49,8 +49,7 @@ def _default_info(desc: KernelDesc) -> dict:
     """kernel_info for a kernel the compiler did not describe: from the C++ types."""
     args = []
     for i, p in enumerate(desc.params):
-        address = ("local" if p.kind == PARAM_LOCAL else
-                   "global" if p.kind == PARAM_POINTER else "private")
+        address = "global" if p.kind == PARAM_POINTER else "private"
         args.append({"name": f"arg{i}", "type_name": p.type_name.replace(" ", ""),
                      "address": address, "access": "none", "type_qualifiers": []})
     r = list(desc.reqd_block) if any(desc.reqd_block) else [0, 0, 0]
