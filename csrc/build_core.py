@@ -37,7 +37,7 @@ def make_builder(absolute=False):
         sources = [os.path.relpath(p, ROOT) for p in sources]
     builder = FFI()
     builder.cdef(cdef_from_header(os.path.join(HERE, "pyemu_core.h")))
-    # the one callback into Python: a command completed (pyemu/_core.py on_complete)
+    # the one callback into Python: a command completed (pyemu/runtime/core.py on_complete)
     builder.cdef('extern "Python" void pyemu_py_on_complete(pyemu_cmd *, int, void *);')
     builder.set_source(
         "pyemu._native",

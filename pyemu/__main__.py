@@ -1,6 +1,6 @@
-"""python -m pyemu: see pyemu/cli.py."""
+"""python -m pyemu: see pyemu/tools/cli.py."""
 import sys
 
-from .cli import main
+from .tools.cli import main
 
 sys.exit(main())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pyemu import bench
+from pyemu.tools import bench
 
 
 def needs_pocl(test):

@@ -1,4 +1,4 @@
-"""pyemu.terms: the CUDA/OpenCL tables, their host functions, and `python -m pyemu terms`."""
+"""pyemu.tools.terms: the CUDA/OpenCL tables, their host functions, and `python -m pyemu terms`."""
 from __future__ import annotations
 
 import subprocess
@@ -9,8 +9,8 @@ import pytest
 
 import pyemu.cuda
 import pyemu.opencl
-from pyemu import terms
-from pyemu.cli import main as cli_main
+from pyemu.tools import terms
+from pyemu.tools.cli import main as cli_main
 
 FACADES = [("cuda", pyemu.cuda, terms.NOT_IN_PYEMU_CUDA),
            ("opencl", pyemu.opencl, terms.NOT_IN_PYEMU_OPENCL)]

@@ -141,7 +141,7 @@ typedef struct pyemu_param_desc {
 
 #define PYEMU_PARAM_CONST_POINTEE 1u
 /* OpenCL address spaces are not here: the compiler reads them from the
- * source (pyemu/_opencl_source.py, kernel_info) and the facade keeps them. */
+ * source (pyemu/compiler/opencl.py, kernel_info) and the facade keeps them. */
 
 typedef void (*pyemu_run_fn)(const void *args);
 
@@ -167,7 +167,7 @@ typedef struct pyemu_core_api {
     void (*barrier)(const char *site);
     /* A barrier that also reduces a predicate over the block: op 0 count, 1 and, 2 or. */
     int (*barrier_reduce)(const char *site, int pred, int op);
-    /* Called by a kernel's block function (pyemu/_regions.py), which runs a
+    /* Called by a kernel's block function (pyemu/compiler/regions/), which runs a
      * block region by region between its barriers, without fibers: the
      * barrier at `site` is reached by the thread pyemu_tctx.threadIdx names
      * while `exited` threads of the block, the first of linear index `other`,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from enum import IntEnum
 
-from .._core import CoreError, lib
+from ..runtime.core import CoreError, lib
 
 _ERRORS = [
     # (name, value, cudaGetErrorString text), as CUDA 13.0 on an H100 prints them
@@ -247,7 +247,7 @@ def raise_core(exc: CoreError, call: str) -> "NoReturn":  # noqa: F821
 
 def sticky() -> tuple:
     """(cudaError_t, message) of a kernel fault that poisons the device, or (cudaSuccess, '')."""
-    from .._core import ffi
+    from ..runtime.core import ffi
     if not lib.pyemu_sticky_error(ffi.NULL, 0):
         return cudaSuccess, ""
     buf = ffi.new("char[]", 1024)

@@ -10,8 +10,8 @@ import ctypes
 
 import numpy as np
 
-from .._core import ffi, lib, region
-from .._host import host_buffer  # noqa: F401 (the CUDA calls take it from here)
+from ..runtime.core import ffi, lib, region
+from ..runtime.host import host_buffer  # noqa: F401 (the CUDA calls take it from here)
 
 
 class DevicePointer(int):

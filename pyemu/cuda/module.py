@@ -12,16 +12,16 @@ import struct
 
 import numpy as np
 
-from .. import _core
-from .._core import CoreError, ffi, lib
-from .._kernel import FLOAT_CODES as _FLOAT_CODES
-from .._kernel import INT_CODES as _INT_CODES
-from .._kernel import PARAM_FLOAT as _KIND_FLOAT
-from .._kernel import PARAM_POINTER as _KIND_POINTER
-from .._kernel import PARAM_SIGNED as _KIND_SIGNED
-from .._kernel import PARAM_UNSIGNED as _KIND_UNSIGNED
-from .._kernel import Param  # noqa: F401 (re-exported)
-from .._kernel import KernelDesc, Loaded, code_of as _code_of
+from ..runtime import core as _core
+from ..runtime.core import CoreError, ffi, lib
+from ..runtime.kernel import FLOAT_CODES as _FLOAT_CODES
+from ..runtime.kernel import INT_CODES as _INT_CODES
+from ..runtime.kernel import PARAM_FLOAT as _KIND_FLOAT
+from ..runtime.kernel import PARAM_POINTER as _KIND_POINTER
+from ..runtime.kernel import PARAM_SIGNED as _KIND_SIGNED
+from ..runtime.kernel import PARAM_UNSIGNED as _KIND_UNSIGNED
+from ..runtime.kernel import Param  # noqa: F401 (re-exported)
+from ..runtime.kernel import KernelDesc, Loaded, code_of as _code_of
 from ..compiler import CompileError, compile_source
 from . import _errors as E
 from ._errors import CudaError, cudaSuccess

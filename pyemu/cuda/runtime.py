@@ -14,9 +14,9 @@ import weakref
 
 import numpy as np
 
-from .. import _core
-from .._host import clock_khz as _clock_khz, cpu_name as _cpu_name, l2_bytes as _l2_bytes
-from .._core import CoreError, ffi, lib
+from ..runtime import core as _core
+from ..runtime.host import clock_khz as _clock_khz, cpu_name as _cpu_name, l2_bytes as _l2_bytes
+from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
 from ._errors import CudaError, cudaError_t, cudaSuccess
 from ._memory import (DevicePointer, ManagedArray, allocation_of, device_address,

@@ -11,7 +11,7 @@ import re
 
 from enum import IntEnum
 
-from .._core import CoreError, lib
+from ..runtime.core import CoreError, lib
 
 _CODES = [
     ("CL_SUCCESS", 0),

@@ -8,8 +8,8 @@ that completes when clSetUserEventStatus says so.
 """
 from __future__ import annotations
 
-from .. import _core
-from .._core import CoreError, ffi, lib
+from ..runtime import core as _core
+from ..runtime.core import CoreError, ffi, lib
 from . import _constants as K
 from ._base import CLObject, check, info, release, retain
 from ._errors import (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_INVALID_CONTEXT,

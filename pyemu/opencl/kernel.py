@@ -18,8 +18,8 @@ import struct
 
 import numpy as np
 
-from .._core import lib
-from .._kernel import PARAM_FLOAT, PARAM_POINTER, PARAM_SIGNED, PARAM_UNSIGNED, code_of
+from ..runtime.core import lib
+from ..runtime.kernel import PARAM_FLOAT, PARAM_POINTER, PARAM_SIGNED, PARAM_UNSIGNED, code_of
 from . import _constants as K
 from ._base import CLObject, as_int, check, info, release, retain
 from ._errors import (CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,

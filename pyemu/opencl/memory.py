@@ -22,9 +22,9 @@ import weakref
 
 import numpy as np
 
-from .. import _core
-from .._core import CoreError, ffi, lib
-from .._host import host_buffer
+from ..runtime import core as _core
+from ..runtime.core import CoreError, ffi, lib
+from ..runtime.host import host_buffer
 from . import _constants as K
 from ._base import CLObject, as_int, check, info, release, retain
 from ._errors import (CL_INVALID_BUFFER_SIZE, CL_INVALID_CONTEXT, CL_INVALID_HOST_PTR,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import operator
 
-from .._core import ffi, lib
+from ..runtime.core import ffi, lib
 from . import _constants as K
 from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE,
                       CL_INVALID_WORK_DIMENSION, CL_INVALID_WORK_GROUP_SIZE,

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import sys
 
-from .. import _core
-from .._core import ffi, lib
-from .._host import clock_khz, cpu_name
+from ..runtime import core as _core
+from ..runtime.core import ffi, lib
+from ..runtime.host import clock_khz, cpu_name
 from . import _constants as K
 from ._base import CLObject, check, info, release, retain
 from ._errors import (CL_DEVICE_NOT_FOUND, CL_INVALID_CONTEXT, CL_INVALID_DEVICE,
@@ -257,7 +257,7 @@ def _device_table():
 
 
 def _cache_bytes():
-    from .._host import l2_bytes
+    from ..runtime.host import l2_bytes
     return l2_bytes()
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import shlex
 
 from .. import compiler
-from .._core import CoreError
-from .._kernel import PARAM_POINTER, KernelDesc, Loaded
+from ..runtime.core import CoreError
+from ..runtime.kernel import PARAM_POINTER, KernelDesc, Loaded
 from . import _constants as K
 from ._base import CLObject, check, info, release, retain
 from ._errors import (CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS, CL_INVALID_DEVICE,

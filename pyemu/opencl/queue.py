@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sys
 
-from .. import _core
-from .._core import CoreError, ffi, lib
+from ..runtime import core as _core
+from ..runtime.core import CoreError, ffi, lib
 from . import _constants as K
 from ._base import CLObject, as_int, check, info, release, retain
 from ._errors import (CL_INVALID_COMMAND_QUEUE, CL_INVALID_DEVICE, CL_INVALID_QUEUE_PROPERTIES,

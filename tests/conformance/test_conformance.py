@@ -21,11 +21,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pyemu import conformance
+from pyemu.tools.conformance import runner as conformance
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-CASES = conformance.load_corpus(HERE)
+CORPUS = conformance.DEFAULT_CORPUS
+CASES = conformance.load_corpus(CORPUS)
 TIME_LIMIT = 1200          # seconds for the whole child run (first builds included)
 
 
@@ -74,7 +75,7 @@ def test_case(name, corpus_results):
 
 def test_corpus_size_and_coverage():
     """At least 40 kernels, and every device feature of the issue used somewhere."""
-    sources = "\n".join(p.read_text() for p in (HERE / "kernels").glob("*.cl"))
+    sources = "\n".join(p.read_text() for p in (CORPUS / "kernels").glob("*.cl"))
     kernels = {(c.file, c.kernel) for c in map(CASES.build, CASES.CASES)}
     assert len(kernels) >= 40 and len(CASES.CASES) >= 40
     required = [
@@ -153,7 +154,7 @@ def test_cli_reports_a_wrong_result_and_exits_1(tmp_path):
     corpus = tmp_path / "corpus"
     (corpus / "kernels").mkdir(parents=True)
     for f in ("__init__.py", "model.py", "compare.py", "bounds.py"):
-        shutil.copy(HERE / f, corpus / f)
+        shutil.copy(CORPUS / f, corpus / f)
     (corpus / "kernels" / "add_one.cl").write_text(WRONG_KERNEL)
     (corpus / "cases.py").write_text(WRONG_CASES)
     proc = _run(["--corpus", str(corpus)])

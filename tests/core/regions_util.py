@@ -6,8 +6,9 @@ import shlex
 import numpy as np
 import pytest
 
-from pyemu import _regions, compiler
-from pyemu._compiler_source import rewrite_source
+from pyemu.compiler import driver as compiler
+from pyemu.compiler.regions import blocks as _regions
+from pyemu.compiler.source import rewrite_source
 from pyemu.cuda import SourceModule, cudaDeviceSynchronize, cudaFree, cudaMallocManaged
 
 NO_REGIONS = "-D" + _regions.DISABLE_MACRO

@@ -21,9 +21,9 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from pyemu import compiler  # noqa: E402
+from pyemu.compiler import driver as compiler  # noqa: E402
 from pyemu.compiler import CompileError, compile_source  # noqa: E402
-from pyemu._compiler_source import rewrite_source  # noqa: E402
+from pyemu.compiler.source import rewrite_source  # noqa: E402
 
 # ------------------------------------------------------------------ helpers
 

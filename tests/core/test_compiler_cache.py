@@ -1,4 +1,4 @@
-"""The kernel cache: storage (pyemu._compiler_cache) and the compiler's use of it."""
+"""The kernel cache: storage (pyemu.compiler.cache) and the compiler's use of it."""
 from __future__ import annotations
 
 import json
@@ -15,8 +15,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_compiler import (REPO, VECADD, host, make_include_tree, module_info,  # noqa: E402,F401
                            tree, tree_dir)
 
-from pyemu import compiler  # noqa: E402
-from pyemu._compiler_cache import FORMAT, KernelCache, file_sha256  # noqa: E402
+from pyemu.compiler import driver as compiler  # noqa: E402
+from pyemu.compiler.cache import FORMAT, KernelCache, file_sha256  # noqa: E402
 from pyemu.compiler import CompileError, compile_source  # noqa: E402
 
 KEY = "ab" + "0" * 62
@@ -148,7 +148,7 @@ def test_hit_in_a_new_process_runs_no_compile(tree, tmp_path):
     script = f"""
 import sys; sys.path.insert(0, {str(REPO)!r})
 from pathlib import Path
-from pyemu import compiler
+from pyemu.compiler import driver as compiler
 compiler._include_root = lambda: Path({str(tree)!r})
 calls = []
 real = compiler._run

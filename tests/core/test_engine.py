@@ -6,8 +6,8 @@ import time
 import numpy as np
 import pytest
 
-from pyemu import _core
-from pyemu._core import ffi, lib
+from pyemu.runtime import core as _core
+from pyemu.runtime.core import ffi, lib
 from pyemu.cuda import SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy
 from pyemu.cuda import cudaMemcpyDeviceToHost
 from pyemu.cuda.runtime import default_queue

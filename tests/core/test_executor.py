@@ -16,7 +16,7 @@ import threading
 import numpy as np
 import pytest
 
-from pyemu._core import lib
+from pyemu.runtime.core import lib
 from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree,
                         cudaGetDeviceProperties, cudaGetLastError, cudaMalloc, cudaMallocManaged,
                         cudaMemcpy, cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaSuccess)

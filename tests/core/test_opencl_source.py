@@ -1,7 +1,7 @@
-"""pyemu._opencl_source: the OpenCL C rewrite and the kernel argument scan (pure text)."""
+"""pyemu.compiler.opencl: the OpenCL C rewrite and the kernel argument scan (pure text)."""
 import pytest
 
-from pyemu._opencl_source import kernel_info, rewrite_opencl
+from pyemu.compiler.opencl import kernel_info, rewrite_opencl
 
 
 def lines_kept(src):
@@ -146,7 +146,7 @@ def test_local_declared_in_a_macro_body():
 
 
 def test_vector_conditions_become_selects():
-    from pyemu._opencl_source import vector_ternary
+    from pyemu.compiler.opencl import vector_ternary
     t = "  out[i] = x > y ? x : y + 1.0f;\n  r = f(a, (u < 0) ? b : d ? e : g, h);\n"
     first = vector_ternary(t, t.index(">"))
     assert first.splitlines()[0] == "  out[i] = pyemu_vternary(x > y , x , y + 1.0f);"

@@ -1,4 +1,4 @@
-"""Block functions (pyemu._regions): barrier kernels run region by region.
+"""Block functions (pyemu.compiler.regions): barrier kernels run region by region.
 
 Golden outputs against NumPy for the classic shared-memory kernels, with the
 launch geometry in the test name; that the block function is really what

@@ -1,4 +1,4 @@
-"""Block functions (pyemu._regions): what keeps the fiber path, and stays
+"""Block functions (pyemu.compiler.regions): what keeps the fiber path, and stays
 right; switching the pass off; diagnostics of kernels with block functions."""
 import re
 
@@ -7,7 +7,7 @@ import pytest
 
 from regions_util import NO_REGIONS, blocks, both, managed  # noqa: F401
 from test_regions import PLUS_REDUCE
-from pyemu import _regions
+from pyemu.compiler.regions import blocks as _regions
 from pyemu.compiler import CompileError
 from pyemu.cuda import SourceModule, cudaDeviceSynchronize, cudaGetLastError
 

@@ -1,4 +1,4 @@
-"""Implicit loop barriers (pyemu._regions._implicit, on unless
+"""Implicit loop barriers (pyemu.compiler.regions.blocks._implicit, on unless
 -DPYEMU_NO_IMPLICIT_BARRIERS): a kernel without __syncthreads() whose top-level
 for loop has a uniform header gets a block function with the thread loop
 inside that loop (as PoCL does), so g++ can vectorize across threads.  Golden
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from regions_util import NO_REGIONS, both, managed, preprocessed  # noqa: F401  (managed: a fixture)
-from pyemu import _regions
+from pyemu.compiler.regions import blocks as _regions
 from pyemu.cuda import SourceModule, cudaDeviceSynchronize
 
 ON = "-DPYEMU_TEST_IMPLICIT=1"          # the default; spelled out where a test relies on it
@@ -132,7 +132,7 @@ def test_matmul_guarded_non_square(managed, src, t, m, n, k):
 def test_bench_matmul_naive_takes_the_implicit_barrier():
     from pathlib import Path
     import pyemu
-    src = (Path(pyemu.__file__).parent / "bench_kernels" / "matmul_naive.cu").read_text()
+    src = (Path(pyemu.__file__).parent / "tools" / "bench_kernels" / "matmul_naive.cu").read_text()
     m = SourceModule(src, options=[ON])
     assert m.compiled.block_kernels == ("matrixMul",)
     assert SourceModule(src).compiled.block_kernels == ("matrixMul",)   # on by default

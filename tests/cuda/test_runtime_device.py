@@ -14,7 +14,7 @@ import threading
 import numpy as np
 import pytest
 
-from pyemu._core import lib
+from pyemu.runtime.core import lib
 from pyemu.cuda import (CudaError, SourceModule, cudaDevAttrComputeCapabilityMajor,
                         cudaDevAttrWarpSize, cudaDeviceAttr, cudaDeviceGetAttribute,
                         cudaDeviceProp, cudaDriverGetVersion,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pyemu._opencl_source import rewrite_opencl
+from pyemu.compiler.opencl import rewrite_opencl
 
 ROOT = Path(__file__).resolve().parents[2]
 INCLUDE = ROOT / "include"

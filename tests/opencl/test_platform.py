@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import pyemu.opencl as cl_mod
-from pyemu._core import lib
+from pyemu.runtime.core import lib
 from pyemu.opencl import *  # noqa: F403
 from pyemu.opencl import _constants
 

@@ -34,7 +34,7 @@ typedef struct __attribute__((unused)) pyemu_cl_event {
 /* __local pointer arguments lie in the worker's local memory block, which
  * starts at pyemu_tctx.dyn_smem_base and is never larger than the core's
  * opt-in limit (PYEMU_MAX_SHARED_OPTIN, csrc/pyemu_core.h); __local
- * variables are `static __thread` (pyemu/_opencl_source.py), so they lie in
+ * variables are `static __thread` (pyemu/compiler/opencl.py), so they lie in
  * this thread's TLS block of the module, which dl_iterate_phdr reports
  * (dlpi_tls_data, PT_TLS p_memsz).  Global memory is neither.  Declared here
  * rather than through <link.h>, whose ELF macros would reach the user's

@@ -3,7 +3,7 @@
  *
  * All memory is host memory here, so address spaces vanish.  A __local
  * variable of a kernel becomes `static __thread` (pyemu's compiler rewrites
- * the declaration, pyemu/_opencl_source.py): the worker runs one work-group
+ * the declaration, pyemu/compiler/opencl.py): the worker runs one work-group
  * at a time, so each group in flight gets its own copy.
  */
 #ifndef PYEMU_DETAIL_INSIDE
@@ -13,7 +13,7 @@
 #ifdef __PYEMU_SCAN__
 /* pyemu's compiler preprocesses once with __PYEMU_SCAN__ defined and finds
  * the kernels, the address spaces and access qualifiers of their parameters
- * and their attributes by these markers (pyemu/_opencl_source.py); that text
+ * and their attributes by these markers (pyemu/compiler/opencl.py); that text
  * never gets compiled. */
 #define __kernel __pyemu_kernel__
 #define __global __pyemu_as_global__
@@ -38,7 +38,7 @@
 #define reqd_work_group_size(...)
 #define work_group_size_hint(...)
 #define vec_type_hint(...)
-/* The block functions of pyemu/_regions.py are written from the scan's text,
+/* The block functions of pyemu/compiler/regions/ are written from the scan's text,
  * markers included: outside the scan they mean nothing. */
 #define __pyemu_kernel__
 #define __pyemu_as_global__

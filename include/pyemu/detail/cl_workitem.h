@@ -11,7 +11,7 @@
 #endif
 
 /* Macros, not functions: with a literal dimension they fold to one field of
- * pyemu_tctx, spelled as CUDA's threadIdx.x is, so pyemu/_regions.py sees
+ * pyemu_tctx, spelled as CUDA's threadIdx.x is, so pyemu/compiler/regions/ sees
  * the thread index in a work-item loop and g++ vectorizes over it. */
 #define PYEMU_CL_DIM(f, d, other)                                              \
     ((d) == 0 ? (size_t)(pyemu_tctx.f).x : (d) == 1 ? (size_t)(pyemu_tctx.f).y \
@@ -36,7 +36,7 @@
      : (d) == 2 ? PYEMU_CL_GID(z) : (size_t)0)
 /* What pyemu's compiler writes for a call with a literal dimension,
  * get_local_id(0) -> pyemu_cl_get_local_id_x: the field itself, which
- * pyemu/_regions.py reads as the thread index (or a uniform value). */
+ * pyemu/compiler/regions/ reads as the thread index (or a uniform value). */
 #define pyemu_cl_get_local_id_x ((size_t)(pyemu_tctx.threadIdx).x)
 #define pyemu_cl_get_local_id_y ((size_t)(pyemu_tctx.threadIdx).y)
 #define pyemu_cl_get_local_id_z ((size_t)(pyemu_tctx.threadIdx).z)

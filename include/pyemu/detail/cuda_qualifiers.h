@@ -8,7 +8,7 @@
 
 #ifdef __PYEMU_SCAN__
 /* pyemu's compiler preprocesses once with __PYEMU_SCAN__ defined and finds
- * the kernels by this marker (pyemu/compiler.py); it never gets compiled. */
+ * the kernels by this marker (pyemu/compiler/driver.py); it never gets compiled. */
 #define __global__ __pyemu_global__
 #else
 #define __global__

@@ -164,7 +164,7 @@ def vector_class(n: int) -> str:
     return "\n".join(lines)
 
 
-# ---- for the compiler's source rewrite (pyemu/_opencl_source.py) ----------
+# ---- for the compiler's source rewrite (pyemu/compiler/opencl.py) ----------
 
 _PARTS = ("lo", "hi", "even", "odd")
 

@@ -11,7 +11,7 @@
  *   - pyemu_run_thread(args): calls f once, for the thread the core has set;
  *   - pyemu_run_block(args): runs every thread of the block as a plain loop,
  *     or calls the kernel's block function when a third argument,
- *     pyemu_block_fn<decltype(&g), &g>, names one (pyemu/_regions.py).
+ *     pyemu_block_fn<decltype(&g), &g>, names one (pyemu/compiler/regions/).
  *
  * Rules this file keeps:
  *   - C++11 and later, since users may pass -std=c++11;
@@ -193,7 +193,7 @@ struct pyemu_nth_offset<0, pyemu_L> {
 
 /* ---- the entry points of one kernel ------------------------------------ */
 
-/* The kernel's block function, when pyemu/_regions.py wrote one: `bool g(P...)`
+/* The kernel's block function, when pyemu/compiler/regions/ wrote one: `bool g(P...)`
  * runs a whole block region by region between the barriers, without fibers,
  * and returns true (false: it declined, nothing ran). */
 template <class pyemu_Sig, pyemu_Sig pyemu_G>

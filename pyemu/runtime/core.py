@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import threading
 
-from . import _config
+from . import config as _config
 
 try:
-    from ._native import ffi, lib
+    from .._native import ffi, lib
 except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError(
         "pyemu's C core is not built: run `pip install -e .` in the pyemu checkout "

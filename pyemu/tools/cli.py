@@ -1,10 +1,10 @@
 """The command-line tool: `python -m pyemu <command>`.
 
     examples     run every program under examples/ (the slides' programs)
-    bench        pyemu against PoCL on the examples' kernels (see pyemu/bench.py)
+    bench        pyemu against PoCL on the examples' kernels (see pyemu/tools/bench.py)
     info         the emulated device, as cudaGetDeviceProperties reports it
-    terms        CUDA and OpenCL terms side by side (see pyemu/terms.py)
-    conformance  the OpenCL C corpus on pyemu and on PoCL (see pyemu/conformance.py)
+    terms        CUDA and OpenCL terms side by side (see pyemu/tools/terms.py)
+    conformance  the OpenCL C corpus on pyemu and on PoCL (see pyemu/tools/conformance/runner.py)
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _example_files(dialects):
@@ -64,7 +64,7 @@ def run_examples(argv) -> int:
 
 def info(argv) -> int:
     """Print the emulated device's properties."""
-    from .cuda import cudaGetDeviceProperties, cudaRuntimeGetVersion
+    from ..cuda import cudaGetDeviceProperties, cudaRuntimeGetVersion
     p = cudaGetDeviceProperties(0)
     print(f"Device 0: {p.name}")
     print(f"  compute capability     {p.major}.{p.minor}")
@@ -94,7 +94,7 @@ def main(argv=None) -> int:
         from . import terms
         return terms.main(rest)
     if cmd == "conformance":
-        from . import conformance
+        from .conformance import runner as conformance
         return conformance.main(rest)
     if cmd not in commands:
         print(f"unknown command {cmd!r}\n\n{__doc__.strip()}", file=sys.stderr)

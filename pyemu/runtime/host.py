@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import platform
 
-from ._core import ffi
+from .core import ffi
 
 
 def cpu_name() -> str:

@@ -5,7 +5,7 @@ process, the same kernel written as natural OpenCL C (same work-group sizes)
 twice: through pyemu's OpenCL API (the ``pyemu-CL`` column) and on PoCL's CPU
 device through PyOpenCL.  Each pyemu path has its own ratio to PoCL and its
 own target check (the case's target holds for both).  The kernel sources
-live in ``pyemu/bench_kernels/`` as ``NAME.cu`` / ``NAME.cl`` pairs, so the
+live in ``pyemu/tools/bench_kernels/`` as ``NAME.cu`` / ``NAME.cl`` pairs, so the
 two can be read side by side; ``bench_kernels/cases.py`` holds the inputs,
 NumPy references and targets, ``bench_kernels/backends.py`` the three
 backends.

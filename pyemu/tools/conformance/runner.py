@@ -1,7 +1,7 @@
 """`python -m pyemu conformance`: the OpenCL C corpus on pyemu and on PoCL.
 
-Every case of tests/conformance/ (the repository's, found next to this
-package) runs the same kernel source, build options and inputs through
+Every case of the corpus (pyemu/tools/conformance/corpus/, shipped with
+the package) runs the same kernel source, build options and inputs through
 pyemu.opencl (clCreateProgramWithSource, clBuildProgram, clCreateKernel,
 clSetKernelArg, clEnqueueNDRangeKernel, clEnqueueReadBuffer, as a C host
 program would) and through PyOpenCL on PoCL.  Outputs are compared as the
@@ -35,8 +35,7 @@ from typing import Optional
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = ROOT / "tests" / "conformance"
+DEFAULT_CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
 class CorpusError(Exception):
@@ -50,14 +49,13 @@ class SideError(Exception):
 # --- the corpus -----------------------------------------------------------
 
 def find_corpus(path=None) -> Path:
-    """The corpus directory: `path`, or tests/conformance/ of the repository
-    this package lives in (pyemu/..)."""
+    """The corpus directory: `path`, or the corpus shipped with pyemu
+    (pyemu/tools/conformance/corpus/)."""
     d = Path(path) if path else DEFAULT_CORPUS
     if not (d / "cases.py").is_file() or not (d / "kernels").is_dir():
         raise CorpusError(
-            f"no conformance corpus at {d} (expected cases.py and kernels/); the corpus "
-            "lives in the pyemu repository's tests/conformance/ and is not part of an "
-            "installed wheel: run from a checkout (pip install -e .) or pass --corpus DIR")
+            f"no conformance corpus at {d} (expected cases.py and kernels/); pass --corpus "
+            "DIR, or leave it out for the corpus shipped with pyemu")
     return d
 
 

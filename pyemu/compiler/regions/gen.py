@@ -8,8 +8,8 @@ everything pyemu adds goes on the line of the user token before it.
 """
 from __future__ import annotations
 
-from . import _regions_syntax as S
-from ._regions import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
+from . import syntax as S
+from .blocks import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
                        _value_end, _Var)
 
 _STORAGE = S.STORAGE_WORDS

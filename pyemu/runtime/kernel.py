@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import struct
 
-from . import _core
-from ._core import ffi, lib
+from . import core as _core
+from .core import ffi, lib
 
 PARAM_SIGNED, PARAM_UNSIGNED, PARAM_FLOAT, PARAM_POINTER, PARAM_STRUCT = 1, 2, 3, 4, 5
 INT_CODES = {(1, 1): "b", (1, 2): "h", (1, 4): "i", (1, 8): "q",

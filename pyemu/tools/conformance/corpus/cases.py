@@ -1,7 +1,7 @@
 """The conformance cases, in the order the table lists them.
 
 Each topic module registers its cases with @model.case; this module collects
-them.  The runner (pyemu/conformance.py) uses CASES, QUICK and build(name).
+them.  The runner (pyemu/tools/conformance/runner.py) uses CASES, QUICK and build(name).
 """
 from __future__ import annotations
 

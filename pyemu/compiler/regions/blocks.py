@@ -43,8 +43,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
 
-from . import _regions_syntax as S
-from ._regions_syntax import Unsupported
+from . import syntax as S
+from .syntax import Unsupported
 
 __all__ = ["Blocks", "generate", "block_expr", "own_errors", "drop_duplicates", "VERSION",
            "DISABLE_MACRO", "NO_IMPLICIT_MACRO"]
@@ -60,7 +60,7 @@ PREFIX = "pyemu_rg_"
 NO_IMPLICIT_MACRO = "PYEMU_NO_IMPLICIT_BARRIERS"
 IMPLICIT_SITE = "<implicit barrier>"
 VERSION = hashlib.sha256(b"".join(
-    p.read_bytes() for p in sorted(Path(__file__).parent.glob("_regions*.py")))).hexdigest()[:16]
+    p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
 
 # the block's indices as the headers spell them, and their short names in
 # generated code (global_offset: OpenCL's global work offset)
@@ -442,7 +442,7 @@ class _Kernel:
         self._collect_vars()
         self._occurrences()
         self._classify()
-        from ._regions_gen import _Gen   # it builds on this module
+        from .gen import _Gen   # it builds on this module
         return _Gen(self).run()
 
     def _check_brackets(self):

@@ -5,7 +5,7 @@ OpenCL's clBuildProgram call it.  The steps:
 
 1. rewrite the source, keeping its line numbers: CUDA's `extern __shared__
    T s[];` becomes a pointer into the launch's dynamic shared memory; OpenCL
-   C gets what C++ lacks (pyemu._opencl_source: vector literals, __local
+   C gets what C++ lacks (pyemu.compiler.opencl: vector literals, __local
    variables, C++-only keywords as names);
 2. find the kernels: preprocess once with __PYEMU_SCAN__ defined, which
    turns __global__ / __kernel into a marker token, and read the
@@ -13,7 +13,7 @@ OpenCL's clBuildProgram call it.  The steps:
    attributes of the arguments, which clGetKernelArgInfo reports);
 3. append one entry per kernel (include/pyemu/detail/kernel_entry.hpp) and
    the exported `pyemu_module_info` table;
-4. build it with g++ into the cache (pyemu._compiler_cache), keyed by
+4. build it with g++ into the cache (pyemu.compiler.cache), keyed by
    everything that can change the result, so a hit runs no compiler at all.
 """
 from __future__ import annotations
@@ -31,10 +31,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-from . import _config, _regions
-from ._compiler_cache import KernelCache, file_sha256
-from ._compiler_source import c_string, discover_kernels, rewrite_source
-from ._opencl_source import KERNEL_MARKER, kernel_info, rewrite_opencl, vector_ternary
+from ..runtime import config as _config
+from .regions import blocks as _regions
+from .cache import KernelCache, file_sha256
+from .source import c_string, discover_kernels, rewrite_source
+from .opencl import KERNEL_MARKER, kernel_info, rewrite_opencl, vector_ternary
 
 __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_source"]
 
@@ -52,7 +53,7 @@ class CompiledModule:
     block_kernels: tuple = ()  # kernels run region by region, without fibers (pyemu._regions)
     # OpenCL: {kernel: {"args": [{"name", "type_name", "address", "access",
     # "type_qualifiers"}], "reqd_work_group_size", "work_group_size_hint",
-    # "attributes"}} (pyemu._opencl_source.kernel_info); {} for CUDA
+    # "attributes"}} (pyemu.compiler.opencl.kernel_info); {} for CUDA
     kernel_info: dict = field(default_factory=dict)
 
 
@@ -91,7 +92,7 @@ class _Dialect:
 _DIALECTS = {
     "cuda": _Dialect("cuda", "pyemu/cuda_device.h", "pyemu/cuda", "__pyemu_global__"),
     # OpenCL C: `and`, `or`, `not` are names, as in C; char is signed on every
-    # CPU; columns count bytes (pyemu._opencl_source.vector_ternary reads them)
+    # CPU; columns count bytes (pyemu.compiler.opencl.vector_ternary reads them)
     "opencl": _Dialect("opencl", "pyemu/opencl_device.h", "", KERNEL_MARKER,
                        ("-fno-operator-names", "-fsigned-char", "-fdiagnostics-column-unit=byte")),
 }
@@ -222,12 +223,14 @@ def _parse_cl_options(options: Iterable[str] | str) -> _Options:
 # ---------------------------------------------------------- environment
 
 def _include_root() -> Path:
-    """The directory that holds pyemu/abi.h (the repository's include/)."""
-    pkg = Path(__file__).resolve().parent
-    for cand in (pkg.parent / "include", pkg / "include"):
+    """The directory that holds pyemu/abi.h: the copy shipped inside the
+    installed package (pyemu/include/), else the source tree's include/."""
+    pkg = Path(__file__).resolve().parent.parent
+    for cand in (pkg / "include", pkg.parent / "include"):
         if (cand / "pyemu" / "abi.h").is_file():
             return cand
-    raise CompileError(f"pyemu's headers are missing (looked for {pkg.parent / 'include'})")
+    raise CompileError(f"pyemu's headers are missing (looked for {pkg / 'include'} "
+                       f"and {pkg.parent / 'include'})")
 
 
 @functools.lru_cache(maxsize=None)

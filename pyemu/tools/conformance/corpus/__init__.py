@@ -6,7 +6,7 @@
     bounds.py      the OpenCL specification's ulp bounds per built-in
     cases*.py      the cases themselves (cases.py collects them)
 
-`python -m pyemu conformance` (pyemu/conformance.py) runs every case through
+`python -m pyemu conformance` (pyemu/tools/conformance/runner.py) runs every case through
 pyemu.opencl and through PyOpenCL on PoCL and prints one line per case;
 tests/conformance/test_conformance.py asserts each case passes.
 """

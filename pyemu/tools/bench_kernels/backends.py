@@ -133,7 +133,7 @@ class PyemuOpenclBackend:
     name = "pyemu-CL"
 
     def __init__(self) -> None:
-        from .. import opencl as cl
+        from ... import opencl as cl
         self.cl = cl
         platform = cl.clGetPlatformIDs()[0]
         self.device = cl.clGetDeviceIDs(platform, cl.CL_DEVICE_TYPE_GPU)[0]

@@ -1,6 +1,6 @@
 """Storage of compiled kernel modules (the policy lives in pyemu.compiler).
 
-Layout under the cache root (pyemu._config.cache_dir()):
+Layout under the cache root (pyemu.runtime.config.cache_dir()):
 
     kernels/<key[:2]>/<key>.so     the module
     kernels/<key[:2]>/<key>.json   its metadata, with the sha256 of the .so

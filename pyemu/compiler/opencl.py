@@ -15,7 +15,7 @@ rewrite here closes them, token by token, keeping every line where it was
   `and`, `or`, `not` need nothing);
 * `get_local_id(0)` and the other work-item functions with a literal
   dimension become the field they read (cl_workitem.h), which
-  pyemu/_regions.py knows as the thread index or a uniform value;
+  pyemu/compiler/regions/ knows as the thread index or a uniform value;
 * a swizzle that the vector classes have no member for (`v.s3c5`, `v.odd.lo`)
   is spelled as gen_cl.py says (`v.pyemu_sw3<0x3c5>()`); `__local`
   declarations in `#define` bodies are treated as in code.
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from ._compiler_source import (_TOKEN_RE, _Tok, _decl_tokens, _skip_group,
+from .source import (_TOKEN_RE, _Tok, _decl_tokens, _skip_group,
                                _without_system_headers)
 
 __all__ = ["rewrite_opencl", "kernel_info", "vector_ternary", "KERNEL_MARKER"]

@@ -1,0 +1,7 @@
+"""Barrier-region block functions: a kernel with __syncthreads() cut into the
+regions between its barriers, each run as a loop over the block's threads.
+
+    blocks.py   what can be cut, and the driver's interface (generate, Blocks)
+    syntax.py   the statement structure of a kernel's body
+    gen.py      the C++ of the block function
+"""

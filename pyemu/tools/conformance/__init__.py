@@ -1,0 +1,1 @@
+"""The OpenCL C conformance corpus (corpus/) and its runner (runner.py)."""
