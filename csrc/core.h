@@ -80,7 +80,7 @@ struct pyemu_cmd {
             pyemu_uint3 grid, block, offset;
             unsigned int work_dim, dyn_smem;
             void *args;
-            unsigned int *local_args;   /* (offset, size) pairs, see pyemu_enqueue_kernel */
+            unsigned int *local_args;   /* (offset, size) pairs, see pyemu_launch */
             unsigned int num_local;
         } k;
         struct {

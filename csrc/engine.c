@@ -428,23 +428,25 @@ ERROR:
     return status;
 }
 
-PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, pyemu_module *module, unsigned int kernel,
-                                   unsigned int gx, unsigned int gy, unsigned int gz,
-                                   unsigned int bx, unsigned int by, unsigned int bz,
-                                   unsigned int ox, unsigned int oy, unsigned int oz,
-                                   unsigned int work_dim, unsigned int dyn_smem,
-                                   unsigned int smem_limit, const void *args, size_t args_size,
-                                   const unsigned int *local_args, unsigned int num_local,
+PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *l,
+                                   const void *args, size_t args_size,
                                    pyemu_cmd **wait, unsigned int nwait, pyemu_cmd **event)
 {
     int status = PYEMU_SUCCESS;
     pyemu_cmd *cmd = NULL;
     CHECK_QUEUE(queue);
+    PYEMU_FAIL_IF(!l, PYEMU_E_INVALID_VALUE, "no launch description");
+    pyemu_module *module = l->module;
     PYEMU_FAIL_IF(!module || module->magic != PYEMU_MAGIC_MODULE, PYEMU_E_INVALID_HANDLE,
                   "invalid module handle");
-    PYEMU_FAIL_IF(kernel >= module->info->nkernels, PYEMU_E_INVALID_VALUE,
-                  "kernel index %u out of range", kernel);
-    const pyemu_kernel_desc *d = &module->info->kernels[kernel];
+    PYEMU_FAIL_IF(l->kernel >= module->info->nkernels, PYEMU_E_INVALID_VALUE,
+                  "kernel index %u out of range", l->kernel);
+    const pyemu_kernel_desc *d = &module->info->kernels[l->kernel];
+    const unsigned int gx = l->grid[0], gy = l->grid[1], gz = l->grid[2];
+    const unsigned int bx = l->block[0], by = l->block[1], bz = l->block[2];
+    const unsigned int dyn_smem = l->dyn_smem, num_local = l->num_local;
+    const unsigned int *local_args = l->local_args;
+    unsigned int smem_limit = l->smem_limit;
     PYEMU_FAIL_IF(args_size != d->args_size || (args_size && !args), PYEMU_E_INVALID_VALUE,
                   "kernel '%s' takes %u bytes of arguments, %zu given", d->name, d->args_size,
                   args_size);
@@ -497,8 +499,8 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, pyemu_module *module, uns
     cmd->u.k.desc = d;
     cmd->u.k.grid = (pyemu_uint3){gx, gy, gz};
     cmd->u.k.block = (pyemu_uint3){bx, by, bz};
-    cmd->u.k.offset = (pyemu_uint3){ox, oy, oz};
-    cmd->u.k.work_dim = work_dim ? work_dim : 3;
+    cmd->u.k.offset = (pyemu_uint3){l->offset[0], l->offset[1], l->offset[2]};
+    cmd->u.k.work_dim = l->work_dim ? l->work_dim : 3;
     cmd->u.k.dyn_smem = dyn_smem;
     cmd->nitems = (uint64_t)gx * gy * gz;
     uint64_t per = cmd->nitems / ((uint64_t)pyemu_pool_size() * 32);

@@ -94,11 +94,7 @@ int pyemu_module_kernel(pyemu_module *module, unsigned int index, pyemu_kernel_v
 int pyemu_module_param(pyemu_module *module, unsigned int index, unsigned int param,
                        pyemu_param_view *view);
 
-/* queues and commands (csrc/engine.c)
- * pyemu_enqueue_kernel's local_args: num_local pairs (byte offset of a
- * pointer argument, bytes of local memory it gets in each block): OpenCL's
- * __local pointer arguments, carved from the block's shared memory after
- * the dynamic part. */
+/* queues and commands (csrc/engine.c) */
 int pyemu_queue_create(int flags, pyemu_queue **queue);
 int pyemu_queue_release(pyemu_queue *queue);
 int pyemu_queue_finish(pyemu_queue *queue);
@@ -107,14 +103,24 @@ int pyemu_device_synchronize(void);
 int pyemu_device_reset(void);
 int pyemu_sticky_error(char *message, size_t len);
 
-int pyemu_enqueue_kernel(pyemu_queue *queue, pyemu_module *module, unsigned int kernel,
-                         unsigned int gx, unsigned int gy, unsigned int gz,
-                         unsigned int bx, unsigned int by, unsigned int bz,
-                         unsigned int ox, unsigned int oy, unsigned int oz,
-                         unsigned int work_dim, unsigned int dyn_smem,
-                         unsigned int smem_limit,
+/* One kernel launch, as both facades describe it: CUDA's <<<grid, block,
+ * dynamic shared bytes>>> or OpenCL's NDRange (work_dim, global offset, and
+ * local_args: num_local pairs of (byte offset of a __local pointer argument,
+ * bytes it gets in each work-group), carved from the block's shared memory
+ * after the dynamic part).  smem_limit is the dynamic shared memory the
+ * kernel may ask for (0: the device's opt-in limit).  A facade builds one
+ * per launch configuration and reuses it. */
+typedef struct pyemu_launch {
+    pyemu_module *module;
+    unsigned int kernel;
+    unsigned int grid[3], block[3], offset[3];
+    unsigned int work_dim, dyn_smem, smem_limit;
+    const unsigned int *local_args;
+    unsigned int num_local;
+} pyemu_launch;
+
+int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *launch,
                          const void *args, size_t args_size,
-                         const unsigned int *local_args, unsigned int num_local,
                          pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
 int pyemu_enqueue_copy(pyemu_queue *queue, void *dst, const void *src, size_t size,
                        pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);

@@ -110,15 +110,60 @@ class Function:
         self.max_threads = min(desc.launch_bounds or lib.PYEMU_MAX_THREADS_PER_BLOCK,
                                lib.PYEMU_MAX_THREADS_PER_BLOCK)
         self.params = desc.params
-        self.max_dynamic_shared = lib.PYEMU_MAX_SHARED_PER_BLOCK
+        self._max_dynamic_shared = lib.PYEMU_MAX_SHARED_PER_BLOCK
         self._struct = desc.struct
+        self._launches = {}       # launch configuration -> _Launch, checked once
+        # the fast path of pack(): the exact Python type each parameter takes
+        # as it is (a DevicePointer, an int, a float), or None when some
+        # parameter always needs converting (bool, struct)
+        fast = []
+        for p in self.params:
+            if p.kind == _KIND_POINTER:
+                fast.append(DevicePointer)
+            elif p.kind in (_KIND_SIGNED, _KIND_UNSIGNED) and not p.is_bool:
+                fast.append(int)
+            elif p.kind == _KIND_FLOAT:
+                fast.append(float)
+            else:
+                fast = None
+                break
+        self._fast = tuple(fast) if fast is not None else None
+        ptrs = [i for i, p in enumerate(self.params) if p.kind == _KIND_POINTER]
+        self._pointers = (None if not ptrs else
+                          (lambda a, i=ptrs[0]: (a[i],)) if len(ptrs) == 1 else
+                          operator.itemgetter(*ptrs))
+        self._region = device_region()
 
     def __repr__(self):
         sig = ", ".join(p.type_name for p in self.params)
         return f"<kernel {self.name}({sig})>"
 
+    @property
+    def max_dynamic_shared(self):
+        """The dynamic shared memory a launch may ask for (cudaFuncSetAttribute raises it)."""
+        return self._max_dynamic_shared
+
+    @max_dynamic_shared.setter
+    def max_dynamic_shared(self, value):
+        self._max_dynamic_shared = value
+        self._launches.clear()    # their descriptions carry the old limit
+
     def pack(self, args) -> bytes:
         """The kernel's argument buffer for `args`, as the C ABI lays it out."""
+        fast = self._fast
+        if fast is not None and len(args) == len(fast) and all(map(_is, map(type, args), fast)):
+            # every argument is already what its parameter takes: only the
+            # pointers' range and the integers' width remain to check
+            ptrs = self._pointers
+            lo, hi = self._region
+            if ptrs is None or (lo <= min(ptrs(args)) and max(ptrs(args)) < hi):
+                try:
+                    return self._struct.pack(*args)
+                except struct.error:
+                    pass              # the slow path says which argument
+        return self._pack_checked(args)
+
+    def _pack_checked(self, args) -> bytes:
         if not args and not self.params:
             return b""
         if len(args) != len(self.params):
@@ -141,50 +186,34 @@ class Function:
 
     def launch(self, grid, block, shared=0, stream=None, args=()):
         """Enqueue one launch; returns at once (the grid runs on the workers)."""
-        try:
-            tg, tb = type(grid), type(block)
-            g = (grid, 1, 1) if tg is int else (grid.x, grid.y, grid.z) if tg is dim3 else as_dim3(grid)
-            b = (block, 1, 1) if tb is int else (block.x, block.y, block.z) if tb is dim3 else as_dim3(block)
-        except (TypeError, ValueError) as exc:
-            E.fail(E.cudaErrorInvalidValue, str(exc), "kernel launch")
-        if min(g) < 0 or min(b) < 0 or max(g) > 0xFFFFFFFF or max(b) > 0xFFFFFFFF:
-            E.fail(E.cudaErrorInvalidValue, f"grid {g} block {b} is out of range", "kernel launch")
-        if type(shared) is not int:
-            try:
-                shared = operator.index(shared)
-            except TypeError:
-                E.fail(E.cudaErrorInvalidValue, "sharedMem must be an int", "kernel launch")
-        if shared < 0 or shared > 0xFFFFFFFF:
-            E.fail(E.cudaErrorInvalidValue, f"sharedMem {shared} is out of range", "kernel launch")
-        smem = shared
-        if self.max_threads < lib.PYEMU_MAX_THREADS_PER_BLOCK and b[0] * b[1] * b[2] > self.max_threads:
-            E.fail(E.cudaErrorInvalidValue, f"{self.name} has __launch_bounds__({self.max_threads}); "
-                   f"block {b} has {b[0] * b[1] * b[2]} threads", "kernel launch")
-        queue = _queue_of(stream)
-        data = self.pack(args)
-        status = lib.pyemu_enqueue_kernel(queue, self.module.handle, self.index,
-                                          g[0], g[1], g[2], b[0], b[1], b[2], 0, 0, 0, 3,
-                                          smem, self.max_dynamic_shared,
-                                          data, len(data), ffi.NULL, 0, ffi.NULL, 0, ffi.NULL)
-        if status:
-            code = E.from_core(status)
-            if status >= lib.PYEMU_E_ILLEGAL_ADDRESS:   # the sticky error of an earlier fault
-                E.fail(code, _core.last_error(), "kernel launch")
-            E.fail(code, f"{self.name}<<<{g}, {b}, {smem}>>>: {_core.last_error()}",
-                   "kernel launch")
-        return cudaSuccess
+        return _Launch(self, grid, block, shared, stream)(*args)
 
     def __getitem__(self, config):
-        if type(config) is tuple and len(config) == 2:   # the common <<<grid, block>>>
-            return _Launch(self, config[0], config[1])
+        try:
+            launch = self._launches.get(config) if type(config) is tuple else None
+        except TypeError:         # a list in the configuration: not a key
+            launch = None
+        if launch is not None:
+            return launch
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise TypeError("launch as kernel[grid, block], kernel[grid, block, sharedBytes] or "
                             "kernel[grid, block, sharedBytes, stream]")
-        return _Launch(self, *config)
+        launch = _Launch(self, *config)
+        # configurations made of ints and tuples on the default stream are
+        # kept (a dim3 can change after the launch, so it is not a key)
+        if (len(config) < 4 or config[3] is None or config[3] == 0) and all(
+                type(c) is int or type(c) is tuple for c in config[:3]):
+            if len(self._launches) >= 64:
+                self._launches.clear()
+            self._launches[config] = launch
+        return launch
 
     def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), shared=0, stream=None):
         """PyCUDA's form: k(args..., grid=..., block=..., shared=0, stream=None)."""
         return self.launch(grid, block, shared, stream, args)
+
+
+_is = operator.is_
 
 
 def _queue_of(stream):
@@ -196,14 +225,53 @@ def _queue_of(stream):
     return q
 
 
+def _dims(v):
+    t = type(v)
+    return (v, 1, 1) if t is int else (v.x, v.y, v.z) if t is dim3 else as_dim3(v)
+
+
 class _Launch:
-    __slots__ = ("fn", "grid", "block", "shared", "stream")
+    """One launch configuration of a kernel, `k[grid, block, shared, stream]`:
+    checked once, then called with the arguments (the <<<...>>> of CUDA)."""
+
+    __slots__ = ("fn", "grid", "block", "shared", "stream", "desc")
 
     def __init__(self, fn, grid, block, shared=0, stream=None):
-        self.fn, self.grid, self.block, self.shared, self.stream = fn, grid, block, shared, stream
+        try:
+            g, b = _dims(grid), _dims(block)
+        except (TypeError, ValueError) as exc:
+            E.fail(E.cudaErrorInvalidValue, str(exc), "kernel launch")
+        if min(g) < 0 or min(b) < 0 or max(g) > 0xFFFFFFFF or max(b) > 0xFFFFFFFF:
+            E.fail(E.cudaErrorInvalidValue, f"grid {g} block {b} is out of range", "kernel launch")
+        if type(shared) is not int:
+            try:
+                shared = operator.index(shared)
+            except TypeError:
+                E.fail(E.cudaErrorInvalidValue, "sharedMem must be an int", "kernel launch")
+        if shared < 0 or shared > 0xFFFFFFFF:
+            E.fail(E.cudaErrorInvalidValue, f"sharedMem {shared} is out of range", "kernel launch")
+        if fn.max_threads < lib.PYEMU_MAX_THREADS_PER_BLOCK and b[0] * b[1] * b[2] > fn.max_threads:
+            E.fail(E.cudaErrorInvalidValue, f"{fn.name} has __launch_bounds__({fn.max_threads}); "
+                   f"block {b} has {b[0] * b[1] * b[2]} threads", "kernel launch")
+        self.fn, self.grid, self.block, self.shared, self.stream = fn, g, b, shared, stream
+        # what the core is handed on every call (pyemu_launch in pyemu_core.h)
+        self.desc = ffi.new("pyemu_launch *", {
+            "module": fn.module.handle, "kernel": fn.index, "grid": g, "block": b,
+            "work_dim": 3, "dyn_smem": shared, "smem_limit": fn.max_dynamic_shared})
 
     def __call__(self, *args):
-        return self.fn.launch(self.grid, self.block, self.shared, self.stream, args)
+        fn = self.fn
+        stream = self.stream
+        queue = default_queue() if stream is None or stream == 0 else _queue_of(stream)
+        data = fn.pack(args)
+        status = lib.pyemu_enqueue_kernel(queue, self.desc, data, len(data), ffi.NULL, 0, ffi.NULL)
+        if status:
+            code = E.from_core(status)
+            if status >= lib.PYEMU_E_ILLEGAL_ADDRESS:   # the sticky error of an earlier fault
+                E.fail(code, _core.last_error(), "kernel launch")
+            E.fail(code, f"{fn.name}<<<{self.grid}, {self.block}, {self.shared}>>>: "
+                   f"{_core.last_error()}", "kernel launch")
+        return cudaSuccess
 
 
 def _Loaded(path) -> Loaded:

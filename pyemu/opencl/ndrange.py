@@ -1,6 +1,6 @@
 """Kernel execution: clEnqueueNDRangeKernel and clEnqueueTask.
 
-An NDRange is one launch of the core (pyemu_enqueue_kernel), as a CUDA
+An NDRange is one launch of the core (pyemu_enqueue_kernel, pyemu_launch), as a CUDA
 <<<grid, block>>> is: a work-group is a thread block, the local size its
 dimensions, global_size / local_size the number of groups, and the global
 offset goes to the work-item functions through the thread context.  The
@@ -138,13 +138,14 @@ def _launch(q, k, wd, offs, gws, lws, event_wait_list, call, command_type) -> cl
     o = offs + [0] * pad
     largs = ffi.new("unsigned int[]", local) if local else ffi.NULL
     desc = k.entry.desc
-    handle = desc.loaded.handle
+    launch = ffi.new("pyemu_launch *", {
+        "module": desc.loaded.handle, "kernel": desc.index, "grid": g, "block": b,
+        "offset": o, "work_dim": wd, "dyn_smem": 0,
+        "smem_limit": lib.PYEMU_MAX_SHARED_PER_BLOCK, "local_args": largs,
+        "num_local": len(local) // 2})
 
     def submit(arr, n, out):
-        return lib.pyemu_enqueue_kernel(q.handle, handle, desc.index, g[0], g[1], g[2],
-                                        b[0], b[1], b[2], o[0], o[1], o[2], wd, 0,
-                                        lib.PYEMU_MAX_SHARED_PER_BLOCK, data, len(data),
-                                        largs, len(local) // 2, arr, n, out)
+        return lib.pyemu_enqueue_kernel(q.handle, launch, data, len(data), arr, n, out)
 
     ev = enqueue(q, call, command_type, submit, event_wait_list, keep=tuple(mems))
     for m in {id(m): m for m in mems}.values():

@@ -76,8 +76,10 @@ __global__ void k(int *out, int *a, int *b) {
     out = cudaMalloc(4 * 64 * 3)
     data = m.k.pack((out, 0, 0))
     local = ffi.new("unsigned int[]", [8, 64 * 4, 16, 64 * 4])   # (offset, bytes) pairs
-    assert lib.pyemu_enqueue_kernel(default_queue(), m.handle, 0, 3, 1, 1, 64, 1, 1, 0, 0, 0,
-                                    3, 0, 49152, data, len(data), local, 2,
+    launch = ffi.new("pyemu_launch *", {"module": m.handle, "kernel": 0, "grid": [3, 1, 1],
+                                        "block": [64, 1, 1], "work_dim": 3,
+                                        "smem_limit": 49152, "local_args": local, "num_local": 2})
+    assert lib.pyemu_enqueue_kernel(default_queue(), launch, data, len(data),
                                     ffi.NULL, 0, ffi.NULL) == 0
     cudaDeviceSynchronize()
     h = np.zeros(64 * 3, np.int32)
@@ -94,7 +96,9 @@ def test_local_pointer_arguments_checked(local, why):
     m = SourceModule("__global__ void k(int *out, int *a) { }")
     data = m.k.pack((0, 0))
     arr = ffi.new("unsigned int[]", local)
-    st = lib.pyemu_enqueue_kernel(default_queue(), m.handle, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 3, 0,
-                                  49152, data, len(data), arr, 1, ffi.NULL, 0, ffi.NULL)
+    launch = ffi.new("pyemu_launch *", {"module": m.handle, "kernel": 0, "grid": [1, 1, 1],
+                                        "block": [1, 1, 1], "work_dim": 3, "smem_limit": 49152,
+                                        "local_args": arr, "num_local": 1})
+    st = lib.pyemu_enqueue_kernel(default_queue(), launch, data, len(data), ffi.NULL, 0, ffi.NULL)
     assert st in (lib.PYEMU_E_INVALID_VALUE, lib.PYEMU_E_SMEM_TOO_LARGE), why
     assert st == (lib.PYEMU_E_SMEM_TOO_LARGE if why == "over the limit" else lib.PYEMU_E_INVALID_VALUE)

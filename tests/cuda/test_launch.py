@@ -14,7 +14,8 @@ from pyemu.cuda import (CudaError, KernelArgumentError, SourceModule, cudaDevice
                         cudaFuncAttributeMaxDynamicSharedMemorySize, cudaFuncSetAttribute,
                         cudaGetLastError, cudaLaunchKernel, cudaMalloc, cudaMallocManaged,
                         cudaMemcpy, cudaMemcpyDeviceToHost, cudaMemset, cudaPeekAtLastError,
-                        cudaSuccess, dim3)
+                        cudaMemcpyHostToDevice, cudaSuccess, dim3)
+from pyemu.cuda.runtime import DevicePointer
 
 SOURCE = r"""
 struct Pair { int a; double b; char c; };          // 24 bytes, 8-aligned
@@ -683,3 +684,83 @@ def test_get_function_unknown_name_symbol_not_found(mod):
     assert cudaGetLastError() == cudaErrorSymbolNotFound
     with pytest.raises(AttributeError):
         mod.no_such_kernel
+
+
+# ---- the launch fast path: a configuration is checked once, arguments that
+# are already what their parameters take are packed without converting
+
+FAST_SRC = r"""
+__global__ void axpb(float *out, const float *in, int a, float b, unsigned n) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a * in[i] + b;
+}
+__global__ void dyn(int *out) {
+    extern __shared__ int s[];
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}"""
+
+
+def test_launch_configuration_is_kept_and_reused():
+    m = SourceModule(FAST_SRC)
+    k = m.axpb
+    assert k[4, 32] is k[4, 32]
+    assert k[(4, 1), (32, 1)] is k[(4, 1), (32, 1)]
+    g = dim3(4)
+    assert k[g, 32] is not k[g, 32]   # a dim3 can change: never a key
+
+
+def test_launch_fast_path_gives_the_same_result_as_the_checked_path():
+    m = SourceModule(FAST_SRC)
+    n = 100
+    x = np.arange(n, dtype=np.float32)
+    d_in, d_out = cudaMalloc(4 * n), cudaMalloc(4 * n)
+    cudaMemcpy(d_in, x, 4 * n, cudaMemcpyHostToDevice)
+    out = np.empty_like(x)
+    for args in ((d_out, d_in, 3, 0.5, n),                          # fast: exact types
+                 (d_out, d_in, np.int32(3), np.float32(0.5), np.uint32(n))):  # converted
+        cudaMemset(d_out, 0, 4 * n)
+        m.axpb[4, 32](*args)
+        cudaMemcpy(out, d_out, 4 * n, cudaMemcpyDeviceToHost)
+        assert np.array_equal(out, 3 * x + np.float32(0.5))
+    cudaFree(d_in)
+    cudaFree(d_out)
+
+
+@pytest.mark.parametrize("which,value", [(2, 2**31), (4, -1), (4, 2**32), (2, -2**31 - 1)])
+def test_launch_fast_path_still_refuses_integers_that_do_not_fit(which, value):
+    m = SourceModule(FAST_SRC)
+    d = cudaMalloc(16)
+    args = [d, d, 1, 1.0, 1]
+    args[which] = value
+    with pytest.raises(KernelArgumentError) as e:
+        m.axpb[1, 1](*args)
+    assert e.value.code == cudaErrorInvalidValue
+    assert f"argument {which + 1} of axpb" in str(e.value)
+    cudaFree(d)
+
+
+def test_launch_fast_path_still_refuses_a_pointer_outside_device_memory():
+    m = SourceModule(FAST_SRC)
+    d = cudaMalloc(16)
+    bad = DevicePointer(0x1000)            # a DevicePointer that is no device memory
+    with pytest.raises(KernelArgumentError) as e:
+        m.axpb[1, 1](bad, d, 1, 1.0, 1)
+    assert e.value.code == cudaErrorInvalidValue and "not device memory" in str(e.value)
+    cudaFree(d)
+
+
+def test_launch_kept_configuration_follows_cudaFuncSetAttribute():
+    m = SourceModule(FAST_SRC)
+    d = cudaMalloc(4 * 32)
+    big = 64 * 1024
+    with pytest.raises(CudaError):
+        m.dyn[1, 32, big](d)                # over the default 48 KiB
+    cudaFuncSetAttribute(m.dyn, cudaFuncAttributeMaxDynamicSharedMemorySize, big)
+    m.dyn[1, 32, big](d)                    # the kept description knew the old limit
+    cudaDeviceSynchronize()
+    h = np.empty(32, np.int32)
+    cudaMemcpy(h, d, h.nbytes, cudaMemcpyDeviceToHost)
+    assert np.array_equal(h, np.arange(32)[::-1])
+    cudaFree(d)
