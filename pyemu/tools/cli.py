@@ -1,102 +1,149 @@
-"""The command-line tool: `python -m pyemu <command>`.
+"""The command-line tool: `python -m pyemu <command>`, or `pyemu <command>`.
 
-    examples     run every program under examples/ (the slides' programs)
-    bench        pyemu against PoCL on the examples' kernels (see pyemu/tools/bench.py)
-    info         the emulated device, as cudaGetDeviceProperties reports it
-    terms        CUDA and OpenCL terms side by side (see pyemu/tools/terms.py)
-    conformance  the OpenCL C corpus on pyemu and on PoCL (see pyemu/tools/conformance/runner.py)
+    examples     run the example programs shipped with pyemu (the slides' programs)
+    bench        pyemu against PoCL on the examples' kernels (pyemu/tools/bench.py)
+    info         pyemu's installation and the emulated device
+    terms        CUDA and OpenCL terms side by side (pyemu/tools/terms.py)
+    conformance  the OpenCL C corpus on pyemu and on PoCL (pyemu/tools/conformance/runner.py)
+    cache        the compiled-kernel cache: --info, --clear
+
+bench, terms and conformance keep their own parsers in their modules: this
+one knows their names and summaries, and hands them every argument after
+the name.  Exit status: 0 success, 1 a failure of the work (a failed example,
+a failed case, a missed target with `bench --check`), 2 a usage error.
 """
 from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from .. import __version__
+from . import cache_command, examples, info
 
+PROG = "python -m pyemu"
 
-def _example_files(dialects):
-    files = []
-    for d in dialects:
-        folder = ROOT / "examples" / d
-        if folder.is_dir():
-            files += sorted(p for p in folder.glob("*.py") if not p.name.startswith("_"))
-    return files
+DESCRIPTION = ("Run CUDA and OpenCL programs on the CPU. Commands: run the shipped "
+               "examples, benchmark against PoCL, show the installation and the "
+               "emulated device, print the CUDA/OpenCL terms, run the OpenCL C "
+               "conformance corpus, manage the kernel cache.")
 
-
-def run_examples(argv) -> int:
-    """Run each example in its own process; print one line per program."""
-    parser = argparse.ArgumentParser(prog="python -m pyemu examples")
-    parser.add_argument("names", nargs="*", help="only these examples (file stems)")
-    parser.add_argument("--dialect", action="append", choices=["cuda", "opencl"],
-                        help="cuda, opencl or both (default: all there are)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no program output")
-    args = parser.parse_args(argv)
-    files = _example_files(args.dialect or ["cuda", "opencl"])
-    if args.names:
-        files = [f for f in files if f.stem in args.names]
-    if not files:
-        print("no examples found", file=sys.stderr)
-        return 1
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    failed = []
-    for f in files:
-        name = f"{f.parent.name}/{f.name}"
-        print(f"==> {name}", flush=True)
-        t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, str(f)], env=env, capture_output=args.quiet,
-                              text=True)
-        dt = time.perf_counter() - t0
-        status = "ok" if proc.returncode == 0 else f"FAILED (exit {proc.returncode})"
-        if proc.returncode:
-            failed.append(name)
-            if args.quiet:
-                sys.stdout.write(proc.stdout or "")
-                sys.stderr.write(proc.stderr or "")
-        print(f"<== {name}: {status} in {dt:.1f} s\n", flush=True)
-    print(f"{len(files) - len(failed)} passed, {len(failed)} failed")
-    return 1 if failed else 0
+EPILOG = "`python -m pyemu COMMAND --help` describes a command's options."
 
 
-def info(argv) -> int:
-    """Print the emulated device's properties."""
-    from ..cuda import cudaGetDeviceProperties, cudaRuntimeGetVersion
-    p = cudaGetDeviceProperties(0)
-    print(f"Device 0: {p.name}")
-    print(f"  compute capability     {p.major}.{p.minor}")
-    print(f"  multiprocessors        {p.multiProcessorCount} (worker threads)")
-    print(f"  global memory          {p.totalGlobalMem / 2**30:.1f} GiB")
-    print(f"  shared memory / block  {p.sharedMemPerBlock} bytes")
-    print(f"  max threads / block    {p.maxThreadsPerBlock}")
-    print(f"  max block dims         {p.maxThreadsDim}")
-    print(f"  max grid dims          {p.maxGridSize}")
-    print(f"  warp size              {p.warpSize}")
-    v = cudaRuntimeGetVersion()
-    print(f"  CUDA runtime version   {v // 1000}.{v % 1000 // 10}")
-    return 0
+def _delegate(module_name: str):
+    """A command whose parser lives in its own module (its main(argv))."""
+    def run(argv) -> int:
+        if module_name == "bench":
+            from . import bench as module
+        elif module_name == "terms":
+            from . import terms as module
+        else:
+            from .conformance import runner as module
+        try:
+            return module.main(list(argv))
+        except SystemExit as exc:      # a module's argparse exiting on -h or an error
+            return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    return run
+
+
+# name -> (summary, runner); the order is the order --help lists them in
+DELEGATED = {
+    "bench": ("time pyemu (CUDA and OpenCL) against PoCL on the examples' kernels",
+              _delegate("bench")),
+    "terms": ("CUDA and OpenCL terms side by side", _delegate("terms")),
+    "conformance": ("the OpenCL C conformance corpus on pyemu and on PoCL",
+                    _delegate("conformance")),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser: every command, its summary and (for those
+    defined here) its options."""
+    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"pyemu {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("examples", help="run the example programs (default: the shipped ones)",
+                       description="Run each example program in its own process and say "
+                                   "whether it passed; exit 1 if one failed.")
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="only these programs: a file stem (vector_add) or FOLDER/STEM "
+                        "(cuda/vector_add)")
+    p.add_argument("--dialect", action="append", choices=["cuda", "opencl"],
+                   help="only this folder (repeatable; default: all there are)")
+    p.add_argument("--dir", metavar="DIR",
+                   help="run the programs of DIR (its cuda/ and opencl/ folders, or its "
+                        "own *.py) instead of the shipped examples")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="hide the programs' output (shown anyway for a failure)")
+    p.add_argument("--list", action="store_true", help="list the programs and exit")
+    p.set_defaults(run=examples.run, parser=p)
+
+    p = sub.add_parser("info", help="pyemu's installation, its compiler and the emulated device",
+                       description="Print pyemu's version and location, the headers, C++ "
+                                   "compiler and kernel cache it uses, the Python, NumPy, "
+                                   "PyOpenCL and PoCL versions, and the emulated device's "
+                                   "properties (as cudaGetDeviceProperties reports them).")
+    p.set_defaults(run=info.run, parser=p)
+
+    for name, (summary, run) in DELEGATED.items():
+        # listed for --help only: main() hands their arguments to their own parser
+        sub.add_parser(name, help=summary, add_help=False)
+
+    p = sub.add_parser("cache", help="the compiled-kernel cache: where, how big; clear it",
+                       description="Show (--info, the default) or empty (--clear) the "
+                                   "compiled-kernel cache (PYEMU_CACHE_DIR).")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--info", action="store_true",
+                      help="where the cache is, its entries and size, and its limit")
+    what.add_argument("--clear", action="store_true", help="remove every cached kernel")
+    p.set_defaults(run=cache_command.run, parser=p)
+    return parser
+
+
+def _dispatch(argv) -> int:
+    if argv and argv[0] in DELEGATED:
+        return DELEGATED[argv[0]][1](argv[1:])
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:                # reported by the command's own parser, with its usage
+        args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args.run(args)
+
+
+def _quiet_stdout() -> None:
+    """After the reader of our stdout went away (`| head`), point stdout at
+    /dev/null so the flush at exit does not fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def main(argv=None) -> int:
+    """Entry point of `python -m pyemu` and of the `pyemu` script: returns
+    the exit status (0 ok, 1 the work failed, 2 usage error, 130 Ctrl-C)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    commands = {"examples": run_examples, "info": info}
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0 if argv else 2
-    cmd, rest = argv[0], argv[1:]
-    if cmd == "bench":
-        from . import bench
-        return bench.main(rest)
-    if cmd == "terms":
-        from . import terms
-        return terms.main(rest)
-    if cmd == "conformance":
-        from .conformance import runner as conformance
-        return conformance.main(rest)
-    if cmd not in commands:
-        print(f"unknown command {cmd!r}\n\n{__doc__.strip()}", file=sys.stderr)
-        return 2
-    return commands[cmd](rest)
+    try:
+        code = _dispatch(argv)
+        sys.stdout.flush()
+        return code
+    except SystemExit as exc:            # argparse: --help, --version, a usage error
+        if isinstance(exc.code, int) or exc.code is None:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _quiet_stdout()
+                return 1
+            return exc.code or 0
+        raise
+    except BrokenPipeError:
+        # Python's documented recipe for a closed pipe: no traceback, exit 1
+        _quiet_stdout()
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
