@@ -14,23 +14,94 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The lock is recursive: finishing a command may drop the last reference to
  * its queue, which unlinks the queue under the same lock. */
+/* A thread blocked in a wait: what it waits for, and its own condition
+ * variable, so a completion wakes only the waits it may end. */
+typedef struct waiter {
+    pthread_cond_t cv;
+    const pyemu_cmd *cmd;           /* one command, or */
+    const pyemu_queue *queue;       /* everything of one queue, or (both NULL) of the device */
+    struct waiter *next;
+} waiter;
+
 static struct {
     pthread_mutex_t lock;
-    pthread_cond_t done_cv;
+    waiter *waiters;                /* threads blocked in a wait */
     uint64_t seq;
     int outstanding;                /* commands not complete, all queues */
     pyemu_queue *queues;            /* every live queue */
     int sticky_code;                /* a kernel fault poisons the device until reset */
     char sticky_msg[1024];
-} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, PTHREAD_COND_INITIALIZER, 0, 0, NULL, 0, {0}};
+} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, NULL, 0, {0}};
 
 #define CHECK_QUEUE(q) PYEMU_FAIL_IF(!(q) || (q)->magic != PYEMU_MAGIC_QUEUE, \
                                      PYEMU_E_INVALID_HANDLE, "invalid queue handle")
 #define CHECK_CMD(c) PYEMU_FAIL_IF(!(c) || (c)->magic != PYEMU_MAGIC_CMD, \
                                    PYEMU_E_INVALID_HANDLE, "invalid event handle")
+
+/* ---- waits ---- */
+
+static int wait_done(const waiter *w)
+{
+    if (w->cmd)
+        return w->cmd->status <= PYEMU_CMD_COMPLETE;
+    if (w->queue)
+        return w->queue->outstanding == 0;
+    return eng.outstanding == 0;
+}
+
+/* engine lock held: wake the waits that may be over */
+static void wake_waiters(void)
+{
+    for (waiter *w = eng.waiters; w; w = w->next)
+        if (wait_done(w))
+            pthread_cond_signal(&w->cv);
+}
+
+/* Block until w is done or timeout_ms have passed (PYEMU_WAIT_FOREVER: no
+ * limit); PYEMU_E_TIMEOUT then.  Engine lock held.  The time limit lets a
+ * caller come back now and then (Python, to take Ctrl-C) and wait again. */
+static int wait_locked(waiter *w, unsigned int timeout_ms)
+{
+    int status = PYEMU_SUCCESS;
+    if (wait_done(w))
+        return status;
+    struct timespec until;
+    if (timeout_ms != PYEMU_WAIT_FOREVER) {
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += timeout_ms / 1000;
+        until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+    }
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->cv, &attr);
+    pthread_condattr_destroy(&attr);
+    w->next = eng.waiters;
+    eng.waiters = w;
+    while (!wait_done(w)) {
+        if (timeout_ms == PYEMU_WAIT_FOREVER) {
+            pthread_cond_wait(&w->cv, &eng.lock);
+        } else if (pthread_cond_timedwait(&w->cv, &eng.lock, &until) != 0 && !wait_done(w)) {
+            status = PYEMU_E_TIMEOUT;
+            break;
+        }
+    }
+    for (waiter **p = &eng.waiters; *p; p = &(*p)->next)
+        if (*p == w) {
+            *p = w->next;
+            break;
+        }
+    pthread_cond_destroy(&w->cv);
+    return status;
+}
 
 /* ---- queues ---- */
 
@@ -87,37 +158,25 @@ ERROR:
     return status;
 }
 
-PYEMU_API int pyemu_queue_finish(pyemu_queue *queue)
+PYEMU_API int pyemu_queue_finish(pyemu_queue *queue, unsigned int timeout_ms)
 {
     int status = PYEMU_SUCCESS;
     CHECK_QUEUE(queue);
+    waiter w = {.queue = queue};
     pthread_mutex_lock(&eng.lock);
-    while (queue->outstanding > 0)
-        pthread_cond_wait(&eng.done_cv, &eng.lock);
+    status = wait_locked(&w, timeout_ms);
     pthread_mutex_unlock(&eng.lock);
 ERROR:
     return status;
 }
 
-/* PYEMU_SUCCESS if everything enqueued so far is done, else PYEMU_E_NOT_READY */
-PYEMU_API int pyemu_queue_query(pyemu_queue *queue)
+PYEMU_API int pyemu_device_synchronize(unsigned int timeout_ms)
 {
-    int status = PYEMU_SUCCESS;
-    CHECK_QUEUE(queue);
+    waiter w = {0};
     pthread_mutex_lock(&eng.lock);
-    status = queue->outstanding > 0 ? PYEMU_E_NOT_READY : PYEMU_SUCCESS;
+    int status = wait_locked(&w, timeout_ms);
     pthread_mutex_unlock(&eng.lock);
-ERROR:
     return status;
-}
-
-PYEMU_API int pyemu_device_synchronize(void)
-{
-    pthread_mutex_lock(&eng.lock);
-    while (eng.outstanding > 0)
-        pthread_cond_wait(&eng.done_cv, &eng.lock);
-    pthread_mutex_unlock(&eng.lock);
-    return PYEMU_SUCCESS;
 }
 
 PYEMU_API int pyemu_sticky_error(char *message, size_t len)
@@ -133,7 +192,7 @@ PYEMU_API int pyemu_sticky_error(char *message, size_t len)
 /* Wait for all work, then free all device memory and forget the fault. */
 PYEMU_API int pyemu_device_reset(void)
 {
-    pyemu_device_synchronize();
+    pyemu_device_synchronize(PYEMU_WAIT_FOREVER);
     pyemu_mem_free_all();
     pthread_mutex_lock(&eng.lock);
     eng.sticky_code = 0;
@@ -289,7 +348,8 @@ static void finish_locked(pyemu_cmd *cmd)
         c->nsucc = 0;
         pyemu_cmd_release(c); /* the engine's reference */
     }
-    pthread_cond_broadcast(&eng.done_cv);
+    if (eng.waiters)
+        wake_waiters();
 }
 
 /* engine lock held; cmd->pending == 0 */
@@ -673,14 +733,15 @@ ERROR:
     return status;
 }
 
-PYEMU_API int pyemu_cmd_wait(pyemu_cmd *cmd)
+PYEMU_API int pyemu_cmd_wait(pyemu_cmd *cmd, unsigned int timeout_ms)
 {
     int status = PYEMU_SUCCESS;
     CHECK_CMD(cmd);
+    waiter w = {.cmd = cmd};
     pthread_mutex_lock(&eng.lock);
-    while (cmd->status > PYEMU_CMD_COMPLETE)
-        pthread_cond_wait(&eng.done_cv, &eng.lock);
-    status = cmd->err_code;
+    status = wait_locked(&w, timeout_ms);
+    if (status == PYEMU_SUCCESS)
+        status = cmd->err_code;
     pthread_mutex_unlock(&eng.lock);
 ERROR:
     return status;

@@ -19,6 +19,7 @@
 #define PYEMU_E_SYSTEM 8                /* the OS refused (threads, mmap) */
 #define PYEMU_E_MODULE 9                /* a kernel module could not be loaded */
 #define PYEMU_E_DEP_FAILED 10           /* a command it waited for failed */
+#define PYEMU_E_TIMEOUT 11              /* a wait's time limit passed; the work goes on */
 /* Faults in kernel code: sticky, the device must be reset. */
 #define PYEMU_E_ILLEGAL_ADDRESS 20      /* read/write outside every allocation */
 #define PYEMU_E_LAUNCH_FAILURE 21       /* other fault: SIGFPE, stack overflow, trap */
@@ -97,9 +98,13 @@ int pyemu_module_param(pyemu_module *module, unsigned int index, unsigned int pa
 /* queues and commands (csrc/engine.c) */
 int pyemu_queue_create(int flags, pyemu_queue **queue);
 int pyemu_queue_release(pyemu_queue *queue);
-int pyemu_queue_finish(pyemu_queue *queue);
-int pyemu_queue_query(pyemu_queue *queue);
-int pyemu_device_synchronize(void);
+/* The waits take a time limit in milliseconds (PYEMU_WAIT_FOREVER: none)
+ * and give PYEMU_E_TIMEOUT when it passes, so that a caller can come back
+ * (Python takes Ctrl-C there) and wait again.  Only the waits a completion
+ * may end are woken. */
+#define PYEMU_WAIT_FOREVER 4294967295
+int pyemu_queue_finish(pyemu_queue *queue, unsigned int timeout_ms);
+int pyemu_device_synchronize(unsigned int timeout_ms);
 int pyemu_device_reset(void);
 int pyemu_sticky_error(char *message, size_t len);
 
@@ -140,7 +145,7 @@ int pyemu_user_event_set(pyemu_cmd *event, int status);
 typedef void (*pyemu_callback)(pyemu_cmd *cmd, int status, void *data);
 int pyemu_cmd_on_complete(pyemu_cmd *cmd, pyemu_callback fn, void *data);
 
-int pyemu_cmd_wait(pyemu_cmd *cmd);
+int pyemu_cmd_wait(pyemu_cmd *cmd, unsigned int timeout_ms);
 int pyemu_cmd_status(pyemu_cmd *cmd);
 int pyemu_cmd_error(pyemu_cmd *cmd, char *message, size_t len);
 int pyemu_cmd_times(pyemu_cmd *cmd, unsigned long long *queued, unsigned long long *submit,

@@ -15,6 +15,7 @@ import weakref
 import numpy as np
 
 from ..runtime import core as _core
+from ..runtime import sync as _sync
 from ..runtime.host import clock_khz as _clock_khz, cpu_name as _cpu_name, l2_bytes as _l2_bytes
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
@@ -228,7 +229,7 @@ def cudaDeviceSynchronize() -> cudaError_t:
     """cudaDeviceSynchronize: wait for all device work; a kernel fault is reported here."""
     if _default_queue is None:
         _core.ensure_started()
-    lib.pyemu_device_synchronize()
+    _sync.wait_device()
     _after_wait("cudaDeviceSynchronize")
     return cudaSuccess
 
@@ -244,7 +245,7 @@ def cudaDeviceReset() -> cudaError_t:
     the calling thread's last error is left as it was (as CUDA 13 does)."""
     global _sticky_reported
     _core.ensure_started()
-    lib.pyemu_device_synchronize()
+    _sync.wait_device()
     for addr, live in list(_managed.items()):
         if live:   # NumPy views of unified memory may outlive the reset
             lib.pyemu_mem_free_keep_mapped(addr)
@@ -339,7 +340,7 @@ def cudaFree(devPtr) -> cudaError_t:
     if addr == 0:
         return cudaSuccess
     _core.ensure_started()
-    lib.pyemu_device_synchronize()
+    _sync.wait_device()
     _after_wait("cudaFree")
     try:
         if _managed.get(addr):
@@ -440,7 +441,7 @@ def cudaMemcpy(dst, src, count, kind) -> cudaError_t:
     ev = ffi.new("pyemu_cmd **")
     keep = enqueue_copy(q, dst, src, count, kind, "cudaMemcpy", ev)
     if ev[0] != ffi.NULL:
-        lib.pyemu_cmd_wait(ev[0])
+        _sync.wait_command(ev[0])
         lib.pyemu_cmd_release(ev[0])
     del keep
     _after_wait("cudaMemcpy")

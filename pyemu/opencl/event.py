@@ -9,6 +9,7 @@ that completes when clSetUserEventStatus says so.
 from __future__ import annotations
 
 from ..runtime import core as _core
+from ..runtime import sync as _sync
 from ..runtime.core import CoreError, ffi, lib
 from . import _constants as K
 from ._base import CLObject, check, info, release, retain
@@ -108,7 +109,7 @@ def enqueue(queue, call, command_type, submit, events, keep=(), blocking=False) 
     if keep:
         _keep_until_done(ev, keep)
     if blocking:
-        lib.pyemu_cmd_wait(ev._cmd)
+        _sync.wait_command(ev._cmd)
         flush_printf()
         _raise_failed(ev, call)
     return ev
@@ -129,7 +130,7 @@ def clWaitForEvents(event_list):
             fail(CL_INVALID_CONTEXT, "the events belong to different contexts", call)
     failed = False
     for e in evs:
-        if lib.pyemu_cmd_wait(e._cmd):
+        if _sync.wait_command(e._cmd):
             failed = True
     flush_printf()
     if failed:

@@ -23,6 +23,7 @@ import weakref
 import numpy as np
 
 from ..runtime import core as _core
+from ..runtime import sync as _sync
 from ..runtime.core import CoreError, ffi, lib
 from ..runtime.host import host_buffer
 from . import _constants as K
@@ -93,7 +94,7 @@ class cl_mem(CLObject):
         self._freed = True
         users, self._users = self._users, []
         for c in users:
-            lib.pyemu_cmd_wait(c)
+            _sync.wait_command(c)
             lib.pyemu_cmd_release(c)
         if self.addr:
             if self._views:      # NumPy views of a mapping may outlive the buffer
@@ -298,7 +299,7 @@ def _copy_cmd(q, m, call, ctype, dst, src, n, wait, keep, blocking, mems=()):
     if blocking:
         from .event import _raise_failed
         from .queue import flush_printf
-        lib.pyemu_cmd_wait(ev._cmd)
+        _sync.wait_command(ev._cmd)
         flush_printf()
         _raise_failed(ev, call)
     return ev

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from ..runtime import core as _core
+from ..runtime import sync as _sync
 from ..runtime.core import CoreError, ffi, lib
 from . import _constants as K
 from ._base import CLObject, as_int, check, info, release, retain
@@ -140,7 +141,7 @@ def clFinish(command_queue):
     command failed (a kernel's illegal access), clFinish raises its error
     (CL_OUT_OF_RESOURCES), which then sticks to later calls."""
     q = check_queue(command_queue, "clFinish")
-    lib.pyemu_queue_finish(q.handle)
+    _sync.wait_queue(q.handle)
     flush_printf()
     buf = ffi.new("char[]", 1024)
     code = lib.pyemu_sticky_error(buf, 1024)

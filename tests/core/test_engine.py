@@ -47,7 +47,7 @@ def test_user_event_failure_fails_what_waits_for_it():
     lib.pyemu_user_event_create(user)
     lib.pyemu_enqueue_marker(q, 0, user, 1, marker)
     assert lib.pyemu_user_event_set(user[0], -5) == 0
-    assert lib.pyemu_cmd_wait(marker[0]) == lib.PYEMU_E_DEP_FAILED
+    assert lib.pyemu_cmd_wait(marker[0], lib.PYEMU_WAIT_FOREVER) == lib.PYEMU_E_DEP_FAILED
     assert lib.pyemu_cmd_status(user[0]) == -5
     assert lib.pyemu_user_event_set(user[0], 0) == lib.PYEMU_E_NOT_READY   # set once only
     late = []

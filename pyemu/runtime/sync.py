@@ -1,0 +1,38 @@
+"""Waiting for the device, the way both facades wait.
+
+cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, clFinish
+and clWaitForEvents all block in the core (csrc/engine.c).  They wait in
+slices of SLICE_MS with the GIL let go, so a Ctrl-C reaches Python between
+two slices (KeyboardInterrupt, raised in the waiting call) instead of being
+held until a kernel that may never end returns.
+"""
+from __future__ import annotations
+
+from .core import lib
+
+SLICE_MS = 100
+
+
+def _wait(fn, *args) -> int:
+    while True:
+        status = fn(*args, SLICE_MS)
+        if status != lib.PYEMU_E_TIMEOUT:
+            return status
+
+
+def wait_device() -> int:
+    """Until every command of every queue is complete (pyemu_device_synchronize)."""
+    return _wait(lib.pyemu_device_synchronize)
+
+
+def wait_queue(queue) -> int:
+    """Until every command of `queue` is complete (pyemu_queue_finish)."""
+    return _wait(lib.pyemu_queue_finish, queue)
+
+
+def wait_command(cmd) -> int:
+    """Until `cmd` is complete; its PYEMU_E_* failure code, 0 if it succeeded."""
+    return _wait(lib.pyemu_cmd_wait, cmd)
+
+
+__all__ = ["SLICE_MS", "wait_device", "wait_queue", "wait_command"]
