@@ -48,6 +48,7 @@ from .bench_kernels.backends import (Buffer, PoclBackend, PyemuBackend, PyemuOpe
 from .bench_kernels.cases import (COMPARE_CASES, Case, Histogram, MatmulNaive, MatmulTiled,
                                   Prepared, Reduce, Staged, Transpose, VectorAdd, cdiv,
                                   time_once, time_runs)
+from .progress import Progress
 
 __all__ = [
     "main", "run_cases", "run_case", "open_backends", "format_table", "format_seconds",
@@ -592,7 +593,21 @@ def _parser() -> argparse.ArgumentParser:
                    help="print a Markdown table with a date and machine line")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
                    help="abort (with a traceback) if one case runs longer than S seconds")
+    p.add_argument("--check", action="store_true",
+                   help="exit 1 when a target is missed (without it a missed target is "
+                        "reported and the exit status stays 0)")
     return p
+
+
+def missed_targets(rows: Sequence[Result]) -> list[str]:
+    """'case (path)' for every target a row misses, CUDA or OpenCL path."""
+    missed = []
+    for row in rows:
+        if row.met is False:
+            missed.append(f"{row.name} (pyemu)")
+        if row.opencl_met is False:
+            missed.append(f"{row.name} (pyemu-CL)")
+    return missed
 
 
 def _arm_watchdog(seconds: float, name: str) -> bool:
@@ -615,9 +630,11 @@ def _arm_watchdog(seconds: float, name: str) -> bool:
 def main(argv: list[str]) -> int:
     """Entry point of ``python -m pyemu bench``; returns the exit status.
 
-    0 when every row's result verified (targets missed do not fail the run:
-    timings are noisy), 1 when a result was wrong or a case failed to run,
-    2 on bad arguments.
+    0 when every row's result verified (a missed target is reported but does
+    not fail the run: timings are noisy), 1 when a result was wrong or a case
+    failed to run, or with ``--check`` when a target was missed; 2 on bad
+    arguments.  Progress: one line per case as it finishes (on stderr with
+    ``--markdown``), or a rewritten line on a terminal.
     """
     parser = _parser()
     try:
@@ -638,9 +655,11 @@ def main(argv: list[str]) -> int:
     if not args.markdown:
         print(f"pyemu bench ({'quick' if args.quick else 'full sizes'}): {machine_line(env)}",
               flush=True)
+    progress = Progress(len(names), lines=sys.stderr if args.markdown else None)
     rows = []
     try:
         for name in names:
+            progress.start(name)
             armed = args.timeout > 0 and _arm_watchdog(args.timeout, name)
             try:
                 row = run_case(name, env, quick=args.quick, repeat=args.repeat)
@@ -648,14 +667,26 @@ def main(argv: list[str]) -> int:
                 if armed:
                     faulthandler.cancel_dump_traceback_later()
             rows.append(row)
-            if not args.markdown:
-                print(f"  {name}: pyemu {_side_cell(row.pyemu)}, pyemu-CL "
-                      f"{_side_cell(row.opencl)}, PoCL {_side_cell(row.pocl)}",
-                      file=sys.stderr, flush=True)
+            progress.done(f"{name}: pyemu {_side_cell(row.pyemu)}, pyemu-CL "
+                          f"{_side_cell(row.opencl)}, PoCL {_side_cell(row.pocl)}")
     finally:
+        progress.close()
         env.close()
-    print(format_table(rows, markdown=args.markdown, env=env))
-    return 0 if all(r.verified for r in rows) else 1
+    return report(rows, env, markdown=args.markdown, check=args.check)
+
+
+def report(rows: Sequence[Result], env: Environment | None, markdown: bool = False,
+           check: bool = False) -> int:
+    """Print the table and the missed targets; the exit status (see main)."""
+    print(format_table(rows, markdown=markdown, env=env))
+    missed = missed_targets(rows)
+    if missed:
+        print(f"\ntarget missed: {', '.join(missed)}"
+              + ("" if check else " (exit status 0 without --check)"),
+              file=sys.stderr if markdown else sys.stdout, flush=True)
+    if not all(r.verified for r in rows):
+        return 1
+    return 1 if check and missed else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -35,6 +35,8 @@ from typing import Optional
 
 import numpy as np
 
+from ..progress import Progress
+
 DEFAULT_CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
@@ -507,18 +509,25 @@ def main(argv=None) -> int:
         except Exception as exc:
             sides[cls.name] = SideError(f"{type(exc).__name__}: {exc}")
     jsonl = open(args.jsonl, "w") if args.jsonl else None
+    # one line per case on a log, a rewritten line on a terminal; Markdown
+    # on stdout stays clean (its progress lines go to stderr)
+    progress = Progress(len(names), lines=sys.stderr if args.markdown else None)
     results = []
     try:
         for n in names:
             if jsonl:
                 jsonl.write(json.dumps({"start": n}) + "\n")
                 jsonl.flush()
+            progress.start(n)
             r = run_case(cases, n, sides)
             results.append(r)
+            progress.done(f"{n}: {'pass' if r.ok else 'FAIL'}"
+                          + (f" (max error {r.error})" if r.error else ""))
             if jsonl:
                 jsonl.write(json.dumps(r.as_json()) + "\n")
                 jsonl.flush()
     finally:
+        progress.close()
         if jsonl:
             jsonl.close()
     print(format_table(results, args.markdown))
