@@ -250,8 +250,13 @@ def sticky() -> tuple:
     from ..runtime.core import ffi
     if not lib.pyemu_sticky_error(ffi.NULL, 0):
         return cudaSuccess, ""
+    # read again with the message: code and message come from one look under
+    # the engine's lock (a cudaDeviceReset on another thread may have cleared
+    # the error in between, and then there is none)
     buf = ffi.new("char[]", 1024)
     status = lib.pyemu_sticky_error(buf, 1024)
+    if not status:
+        return cudaSuccess, ""
     return from_core(status), ffi.string(buf).decode("utf-8", "replace")
 
 

@@ -409,3 +409,44 @@ def test_cudaPeekAtLastError_sees_the_sticky_error_before_cudaGetLastError(run_c
     assert run.returncode == 0, run.explain()
     assert run.R == {"sync": 719, "peek1": 719, "peek2": 719, "get1": 719, "get2": 0,
                      "sync_still_fails": 719}
+
+
+def test_cudaDeviceReset_racing_launches_gives_only_real_codes(run_cuda):
+    """One thread faults and resets the device over and over while another
+    launches: every failed launch carries a real code with a message (the
+    sticky error of a fault), never cudaErrorUnknown with an empty one."""
+    run = run_cuda(r"""
+        import sys, threading
+        sys.setswitchinterval(1e-6)     # switch threads as often as possible
+        m = SourceModule(r'''
+            __global__ void bad(int *p) { p[1 << 30] = 1; }
+            __global__ void ok(int *p) { p[threadIdx.x] = 1; }''')
+        d = cudaMalloc(4096)
+        stop = threading.Event()
+        seen = {}
+        def resetter():
+            while not stop.is_set():
+                try:
+                    m.bad[1, 1](d)
+                    cudaDeviceSynchronize()
+                except CudaError:
+                    pass
+                cudaDeviceReset()
+        t = threading.Thread(target=resetter)
+        t.start()
+        calls = (lambda: m.ok[1, 32](d), cudaDeviceSynchronize,
+                 lambda: cudaMemset(d, 0, 16), lambda: cudaMalloc(16))
+        for i in range(2000):
+            for call in calls:
+                try:
+                    call()
+                except CudaError as e:
+                    seen.setdefault(int(e.code), set()).add(bool(str(e).strip()))
+        stop.set()
+        t.join()
+        R["codes"] = sorted(seen)
+        R["all_have_messages"] = all(v == {True} for v in seen.values())
+    """, timeout=120)
+    assert run.returncode == 0, run.explain()
+    assert 999 not in run.R["codes"], run.R       # cudaErrorUnknown
+    assert run.R["all_have_messages"], run.R
