@@ -2,6 +2,7 @@
 
 PYEMU_NUM_THREADS    worker threads (= streaming multiprocessors); default: CPU cores
 PYEMU_CACHE_DIR      kernel cache; default: $XDG_CACHE_HOME/pyemu or ~/.cache/pyemu
+PYEMU_CACHE_MAX      kernel cache size limit in bytes (500M, 2G, ...; 0 = none); default 512M
 PYEMU_CXX            C++ compiler for kernels; default: $CXX or g++
 PYEMU_STACK_SIZE     bytes of stack per fiber (GPU thread); default 65536
 PYEMU_DEVICE_MEMORY  bytes of device memory to report and allow; default: physical RAM
@@ -40,11 +41,45 @@ def device_memory() -> int:
 
 
 def cache_dir() -> Path:
+    """The configured kernel cache directory (pyemu.compiler.cache falls back
+    to a private one when it cannot be written)."""
     raw = os.environ.get("PYEMU_CACHE_DIR")
     if raw:
         return Path(raw).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "pyemu"
+
+
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(name: str, raw: str) -> int:
+    """Bytes of a size such as 123, 500M, 2G or 1.5GiB (units of 1024)."""
+    text = raw.strip().upper().replace(" ", "")
+    for suffix in ("IB", "B"):
+        if text.endswith(suffix) and text[:-len(suffix)][-1:] in _SIZE_UNITS.keys() - {""}:
+            text = text[:-len(suffix)]
+            break
+    else:
+        if text.endswith("B") and text[:-1].replace(".", "", 1).isdigit():
+            text = text[:-1]
+    unit = text[-1:] if text[-1:] in _SIZE_UNITS else ""
+    number = text[:-1] if unit else text
+    try:
+        value = float(number) if "." in number else int(number)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not a size (bytes, or with K, M, G or T)") from None
+    if value < 0:
+        raise ValueError(f"{name}={raw!r} must not be negative")
+    return int(value * _SIZE_UNITS[unit])
+
+
+def cache_max() -> int:
+    """Size limit of the kernel cache in bytes; 0 means no limit."""
+    raw = os.environ.get("PYEMU_CACHE_MAX")
+    if raw is None or raw.strip() == "":
+        return 512 << 20
+    return parse_size("PYEMU_CACHE_MAX", raw)
 
 
 def cxx() -> str:

@@ -16,6 +16,7 @@ from test_compiler import (REPO, VECADD, host, make_include_tree, module_info,  
                            tree, tree_dir)
 
 from pyemu.compiler import driver as compiler  # noqa: E402
+from pyemu.compiler import cache as cache_mod  # noqa: E402
 from pyemu.compiler.cache import FORMAT, KernelCache, file_sha256  # noqa: E402
 from pyemu.compiler import CompileError, compile_source  # noqa: E402
 
@@ -34,14 +35,20 @@ def _store(cache: KernelCache, key: str = KEY, payload: bytes = b"\x7fELF fake m
 def test_store_and_load_roundtrip(tmp_path):
     cache = KernelCache(tmp_path)
     entry = _store(cache)
-    so, js = cache.paths(KEY)
-    assert so == tmp_path / "kernels" / "ab" / f"{KEY}.so" and js == so.with_suffix(".json")
-    assert entry.so_path == so and so.read_bytes() == b"\x7fELF fake module"
+    _, js = cache.paths(KEY)
+    assert js == tmp_path / "kernels" / "ab" / f"{KEY}.json"
     meta = json.loads(js.read_text())
+    so = cache.module_path(meta["so_sha256"])   # named by its content
+    assert so == tmp_path / "kernels" / meta["so_sha256"][:2] / (meta["so_sha256"] + ".so")
+    assert so.read_bytes() == b"\x7fELF fake module" and meta["so_size"] == len(so.read_bytes())
     assert meta["so_sha256"] == file_sha256(so) and meta["key"] == KEY
+    # what the process loads is its own copy, never the shared file
+    assert entry.so_path != so and entry.so_path.read_bytes() == so.read_bytes()
+    assert entry.so_path.parent.name.startswith(f"run-{os.getpid()}-")
     loaded = cache.load(KEY)
     assert loaded is not None and loaded.meta["kernel_names"] == ["k"]
-    assert list((tmp_path / "tmp").iterdir()) == []  # staging removed
+    assert [p.name for p in (tmp_path / "tmp").iterdir()
+            if p.name.startswith("build-")] == []  # staging removed
     assert cache.load("cd" + "0" * 62) is None
 
 
@@ -50,8 +57,10 @@ def test_store_and_load_roundtrip(tmp_path):
 def test_load_rejects_damaged_entries(tmp_path, damage):
     cache = KernelCache(tmp_path)
     _store(cache)
-    so, js = cache.paths(KEY)
+    _, js = cache.paths(KEY)
     meta = json.loads(js.read_text())
+    so = cache.module_path(meta["so_sha256"])
+    cache_mod._state().copies.clear()   # as a new process: no copy of its own
     if damage == "truncate_so":
         so.write_bytes(so.read_bytes()[:5])
     elif damage == "flip_so":
@@ -69,6 +78,7 @@ def test_load_rejects_damaged_entries(tmp_path, damage):
     else:
         js.unlink()
     assert cache.load(KEY) is None
+    cache_mod._state().copies.clear()
     _store(cache)  # a new store repairs it
     assert cache.load(KEY) is not None
 
@@ -83,14 +93,20 @@ def test_paths_reject_bad_keys(tmp_path):
 def test_stale_staging_dirs_are_swept(tmp_path):
     cache = KernelCache(tmp_path)
     stale = tmp_path / "tmp" / "build-old"
+    dead_run = tmp_path / "tmp" / "run-999999999-x"     # no such process
+    dead_run.mkdir(parents=True)
+    live_run = tmp_path / "tmp" / f"run-{os.getpid()}-x"
+    live_run.mkdir()
     fresh = tmp_path / "tmp" / "build-new"
     stale.mkdir(parents=True)
     fresh.mkdir()
     old = time.time() - 3 * 24 * 3600
-    os.utime(stale, (old, old))
+    for d in (stale, dead_run, live_run):
+        os.utime(d, (old, old))
     with cache.staging() as tmp:
         assert tmp.is_dir() and tmp.parent == tmp_path / "tmp"
     assert not stale.exists() and fresh.exists() and not tmp.exists()
+    assert not dead_run.exists() and live_run.exists()
 
 
 def _writer(root: str, n: int, payload: bytes) -> None:
@@ -177,7 +193,7 @@ def test_key_depends_on_every_input(tree, runs, monkeypatch):
     variants.append(compile_source(VECADD))
     keys = {base.key} | {v.key for v in variants}
     assert len(keys) == len(variants) + 1
-    assert all(Path(v.path).name == f"{v.key}.so" for v in variants)
+    assert all(Path(v.path).name == f"{file_sha256(v.path)}.so" for v in variants)
 
 
 def test_header_change_invalidates(tmp_path, monkeypatch, runs, host):
@@ -215,14 +231,20 @@ def test_user_header_change_recompiles(tree, runs, tmp_path):
 @pytest.mark.parametrize("damage", ["truncate_so", "bad_json"])
 def test_corrupt_entry_is_recompiled(tree, runs, damage):
     a = compile_source(VECADD)
-    so = Path(a.path)
+    cache = KernelCache(os.environ["PYEMU_CACHE_DIR"])
+    _, js = cache.paths(a.key)
+    so = cache.module_path(file_sha256(a.path))
     if damage == "truncate_so":
-        so.write_bytes(so.read_bytes()[:100])
+        with open(so, "r+b") as f:       # in place, as another program might
+            f.truncate(100)
+        runs.clear()
+        assert compile_source(VECADD) == a and runs == []   # this process has its copy
     else:
-        so.with_suffix(".json").write_text("{")
+        js.write_text("{")
+    cache_mod._state().copies.clear()     # as a new process
     runs.clear()
     b = compile_source(VECADD)
-    assert len(runs) >= 2 and b.path == a.path
+    assert len(runs) >= 2 and Path(b.path).name == Path(a.path).name
     assert module_info(b.path)[1].nkernels == 1  # a loadable module again
     runs.clear()
     assert compile_source(VECADD) == b and runs == []
@@ -237,7 +259,7 @@ def test_compile_errors_are_not_cached(tree, runs):
         assert len(runs) >= 2
     cache = Path(os.environ["PYEMU_CACHE_DIR"])
     assert list(cache.glob("kernels/*/*")) == []
-    assert list((cache / "tmp").iterdir()) == []
+    assert list((cache / "tmp").glob("build-*")) == []
 
 
 def _compile_in_child(tree_path: str, src: str, barrier, queue) -> None:
@@ -266,7 +288,9 @@ def test_two_processes_compile_the_same_new_source(tree):
         p.join(30)
         assert p.exitcode == 0
     assert all(r[0] == "ok" for r in results), results
-    assert results[0][1:4] == results[1][1:4]
+    assert results[0][1] == results[1][1] and results[0][3] == results[1][3]
+    assert Path(results[0][2]).name == Path(results[1][2]).name   # the same module
     assert all(r[4] >= 2 for r in results)  # both really compiled, at once
     entry = KernelCache(os.environ["PYEMU_CACHE_DIR"]).load(results[0][1])
-    assert entry is not None and module_info(results[0][2])[2].keys() == {"vecAdd"}
+    assert entry is not None and module_info(str(entry.so_path))[2].keys() == {"vecAdd"}
+    assert not any(Path(r[2]).exists() for r in results)   # the children's copies went
