@@ -15,6 +15,13 @@ OpenCL's clBuildProgram call it.  The steps:
    the exported `pyemu_module_info` table;
 4. build it with g++ into the cache (pyemu.compiler.cache), keyed by
    everything that can change the result, so a hit runs no compiler at all.
+
+The source is bytes to g++, as to nvcc and OpenCL drivers: a str is encoded
+as UTF-8, bytes (Latin-1 comments, any string literal) are passed as they
+are.  The rewrites and scans work on text; they get the bytes decoded as
+Latin-1 ("wire" text: one character per byte, so a g++ column is an offset
+and the bytes come back exactly), and what goes back to the user (kernel
+names, diagnostics) is decoded from UTF-8 again.
 """
 from __future__ import annotations
 
@@ -33,7 +40,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..runtime import config as _config
 from .regions import blocks as _regions
-from .cache import KernelCache, file_sha256
+from .cache import file_sha256, open_cache
 from .source import c_string, discover_kernels, rewrite_source
 from .opencl import KERNEL_MARKER, kernel_info, rewrite_opencl, vector_ternary
 
@@ -294,9 +301,9 @@ def _cpu_id() -> str:
 
 
 def _run(cmd: list, cwd: Optional[str] = None, stdin: Optional[str] = None):
-    """Runs a compiler command; every process pyemu starts goes through here."""
-    return subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, text=True,
-                          errors="replace")
+    """Runs a compiler command; every process pyemu starts goes through here.
+    Its input and output are wire text (bytes as Latin-1; see the module doc)."""
+    return subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, encoding="latin-1")
 
 
 def _base_flags(dialect: _Dialect, root: Path, opts: _Options) -> list:
@@ -459,8 +466,8 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
     """
     if dialect not in _DIALECTS:
         raise ValueError(f"unknown dialect {dialect!r} (have: {', '.join(_DIALECTS)})")
-    if isinstance(source, bytes):
-        source = source.decode("utf-8")
+    raw = _source_bytes(source)
+    source = raw.decode("utf-8", "replace")    # for CompileError.dump()
     if source_name is None:
         source_name = "program.cl" if dialect == "opencl" else "kernel.cu"
     options = options or ()
@@ -483,13 +490,14 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
     root = _include_root()
     cxx = _config.cxx()
     flags = _base_flags(d, root, opts)
-    key_parts = [_abi_version(str(root)), dialect, source, source_name, list(opts.user),
+    key_parts = [_abi_version(str(root)), dialect, hashlib.sha256(raw).hexdigest(), source_name,
+                 list(opts.user),
                  opts.std, opts.opt, [str(e).strip() for e in exprs],
                  _include_digest(str(root)), _cxx_version(cxx), _cpu_id(), flags,
                  _regions.VERSION]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()
     notes = "".join(f"note: ignoring nvcc-only option '{o}'\n" for o in opts.ignored)
-    cache = KernelCache(_config.cache_dir())
+    cache = open_cache()
 
     entry = cache.load(key)
     if entry is not None and _deps_unchanged(entry.meta.get("deps", {})):
@@ -499,13 +507,42 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
                               entry.meta.get("kernel_info") or {})
 
     with cache.staging() as tmp:
-        so, names, log, deps, blocked, info = _build(source, source_name, d, root, cxx, flags,
+        so, names, log, deps, blocked, info = _build(raw, source_name, d, root, cxx, flags,
                                                      opts, exprs, Path(tmp), fail)
         entry = cache.store(key, so, {"kernel_names": names, "log": log, "deps": deps,
                                       "source_name": source_name, "block_kernels": blocked,
                                       "kernel_info": info})
     return CompiledModule(str(entry.so_path), tuple(names), key, notes + log, tuple(blocked),
                           info)
+
+
+def _source_bytes(source) -> bytes:
+    """The exact bytes g++ reads: a str as UTF-8, bytes as they are."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    if not isinstance(source, str):
+        raise TypeError(f"kernel source must be str or bytes, not {type(source).__name__}")
+    try:
+        return source.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as e:
+        raise CompileError(f"the source is not text that UTF-8 can encode: {e}",
+                           source=source.encode("utf-8", "replace").decode("utf-8")) from None
+
+
+def _wire(text: str) -> str:
+    """User text as the build passes see it (its UTF-8 bytes, one character each)."""
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
+def _unwire(obj):
+    """What the build passes read back, as user text (recursively in lists and dicts)."""
+    if isinstance(obj, str):
+        return obj.encode("latin-1").decode("utf-8", "replace")
+    if isinstance(obj, list):
+        return [_unwire(o) for o in obj]
+    if isinstance(obj, dict):
+        return {_unwire(k): _unwire(v) for k, v in obj.items()}
+    return obj
 
 
 def _deps_unchanged(deps: dict) -> bool:
@@ -516,9 +553,18 @@ def _deps_unchanged(deps: dict) -> bool:
         return False
 
 
-def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
-    """Scans, generates and compiles in `tmp`; returns (so, names, log, deps,
-    names of the kernels with block functions, OpenCL kernel info)."""
+def _build(raw: bytes, user_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
+    """Scans, generates and compiles `raw` in `tmp`; returns (so, names, log, deps,
+    names of the kernels with block functions, OpenCL kernel info), as user text."""
+    so, names, log, deps, blocked, info = _build_wire(
+        raw.decode("latin-1"), raw, user_name, d, root, cxx, flags, opts,
+        [_wire(str(e)) for e in exprs], tmp, lambda msg, log="": fail(_unwire(msg), _unwire(log)))
+    return so, _unwire(names), _unwire(log), deps, _unwire(blocked), _unwire(info)
+
+
+def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
+    """_build on wire text (see the module doc): `source` is `raw` as Latin-1."""
+    source_name = _wire(user_name)
     rewritten = (rewrite_opencl(source, _swizzle_rules(str(root))) if d.name == "opencl"
                  else rewrite_source(source, source_name))
     if not rewritten.endswith("\n"):
@@ -527,10 +573,10 @@ def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fai
             f"#line 1 {c_string(source_name)}\n")
     cmd = shlex.split(cxx) + flags + list(opts.user)
     # g++ shows the lines it complains about from the file #line names.
-    if not os.path.isabs(source_name) and ".." not in Path(source_name).parts:
+    if not os.path.isabs(user_name) and ".." not in Path(user_name).parts:
         try:
-            (tmp / source_name).parent.mkdir(parents=True, exist_ok=True)
-            (tmp / source_name).write_text(source)
+            (tmp / user_name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / user_name).write_bytes(raw)
         except (OSError, ValueError):
             pass
 
@@ -555,8 +601,9 @@ def _build(source, source_name, d, root, cxx, flags, opts, exprs, tmp: Path, fai
             blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
         so = tmp / "module.so"
         for attempt in (blocks, _regions.Blocks()):
-            (tmp / _TU_NAME).write_text(head + rewritten + attempt.text
-                                        + _generate(entries, source_name, attempt.kernels))
+            (tmp / _TU_NAME).write_bytes((head + rewritten + attempt.text
+                                          + _generate(entries, source_name, attempt.kernels))
+                                         .encode("latin-1"))
             r = _run(cmd + ["-MMD", "-MF", "deps.d", "-x", "c++", _TU_NAME, "-o", so.name],
                      cwd=str(tmp))
             blocks = attempt
@@ -600,7 +647,7 @@ def _vector_conditions(text: str, stderr: str, source_name: str) -> str:
 def _read_deps(path: Path, root: Path, tmp: Path) -> dict:
     """{header: sha256} of the user's headers in a g++ -MMD file."""
     try:
-        text = path.read_text()
+        text = path.read_text(errors="surrogateescape")
     except OSError:
         return {}
     text = text.replace("\\\n", " ")

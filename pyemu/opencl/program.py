@@ -62,7 +62,7 @@ class cl_program(CLObject):
 
     _kind = "program"
 
-    def __init__(self, context, source: str):
+    def __init__(self, context, source):
         super().__init__()
         self.context = context
         self.devices = list(context.devices)
@@ -93,8 +93,10 @@ def check_program(program, call) -> cl_program:
 
 def clCreateProgramWithSource(context, strings) -> cl_program:
     """clCreateProgramWithSource(context, strings): `strings` is a list of str or
-    bytes (UTF-8), joined as C joins them; the lengths array is implied.  A
-    single str is taken as a list of one."""
+    bytes, joined as C joins them; the lengths array is implied.  A single str
+    is taken as a list of one.  Bytes are compiled exactly as given (a Latin-1
+    comment builds, as with GPU drivers); a str is UTF-8.  CL_PROGRAM_SOURCE
+    gives a str, or the bytes when they are not UTF-8."""
     call = "clCreateProgramWithSource"
     ctx = check_context(context, call)
     if isinstance(strings, (str, bytes, bytearray)):
@@ -111,14 +113,20 @@ def clCreateProgramWithSource(context, strings) -> cl_program:
     parts = []
     for i, s in enumerate(items):
         if isinstance(s, (bytes, bytearray, memoryview)):
+            s = bytes(s)
+        elif isinstance(s, str):
             try:
-                s = bytes(s).decode("utf-8")
-            except UnicodeDecodeError as exc:
-                fail(CL_INVALID_VALUE, f"strings[{i}] is not UTF-8: {exc}", call)
-        if not isinstance(s, str):
+                s = s.encode("utf-8", "surrogateescape")
+            except UnicodeEncodeError as exc:
+                fail(CL_INVALID_VALUE, f"strings[{i}] cannot be encoded as UTF-8: {exc}", call)
+        else:
             fail(CL_INVALID_VALUE, f"strings[{i}] is {type(s).__name__}, not a string", call)
         parts.append(s)
-    return cl_program(ctx, "".join(parts))
+    source = b"".join(parts)
+    try:
+        return cl_program(ctx, source.decode("utf-8"))
+    except UnicodeDecodeError:
+        return cl_program(ctx, source)
 
 
 def _options(options, call) -> str:
