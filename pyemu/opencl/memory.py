@@ -13,8 +13,12 @@ it again by clEnqueueUnmapMemObject after a map for writing.  Between those
 points the device copy is the buffer (clEnqueueReadBuffer reads it).  Other
 buffers map as a view of the device memory itself (zero copy).
 
-clReleaseMemObject at count 0 waits for the commands that use the buffer,
-then frees it (C defers the free instead of waiting).
+clReleaseMemObject never blocks, as in C: at count 0 a buffer whose
+commands are all complete is freed at once; one still in use by a queued or
+running command is freed at the first OpenCL call made after they complete
+(sweep_released).  A CL_MEM_USE_HOST_PTR buffer holds a buffer-protocol
+export of host_ptr until it is freed, so a bytearray cannot be resized
+under it.
 """
 from __future__ import annotations
 
@@ -54,6 +58,8 @@ class cl_mem(CLObject):
         self.size = size
         self.addr = addr             # device address of byte 0
         self.host_ptr = host_ptr     # USE_HOST_PTR: the user's object (parent's for a sub)
+        # an export of host_ptr pins its memory (a bytearray cannot be resized)
+        self._export = memoryview(host_ptr) if host_ptr is not None and parent is None else None
         self.parent = parent
         self.origin = origin
         self.root = parent.root if parent is not None else self
@@ -91,11 +97,16 @@ class cl_mem(CLObject):
     def _free(self):
         if self._freed or lib is None:
             return
+        if any(lib.pyemu_cmd_status(c) > 0 for c in self._users):
+            _released.append(self)   # commands still use it: free it once they are done
+            return
         self._freed = True
         users, self._users = self._users, []
         for c in users:
-            _sync.wait_command(c)
             lib.pyemu_cmd_release(c)
+        if self._export is not None:
+            self._export.release()
+            self._export = None
         if self.addr:
             if self._views:      # NumPy views of a mapping may outlive the buffer
                 lib.pyemu_mem_free_keep_mapped(self.addr)
@@ -110,6 +121,18 @@ class cl_mem(CLObject):
 
 
 _zombies = set()
+_released = []      # released buffers that commands still used at the time
+
+
+def sweep_released() -> None:
+    """Free the released buffers whose commands have completed since."""
+    if not _released:
+        return
+    with CLObject._lock:
+        pending = _released[:]
+        del _released[:]
+    for m in pending:
+        m._free()            # puts it back if a command still runs
 
 
 def _view_gone(root_ref, addr):
@@ -144,6 +167,7 @@ def _flags(flags, call):
 def clCreateBuffer(context, flags, size, host_ptr=None) -> cl_mem:
     """clCreateBuffer(context, flags, size, host_ptr=None): a buffer of `size` bytes."""
     call = "clCreateBuffer"
+    sweep_released()
     ctx = check_context(context, call)
     f = _flags(flags, call)
     n = as_int(size, call, "size", CL_INVALID_BUFFER_SIZE)

@@ -115,19 +115,46 @@ def test_clReleaseMemObject_twice(context, code_of):
     assert code_of(clGetMemObjectInfo, b, CL_MEM_SIZE) == CL_INVALID_MEM_OBJECT
 
 
-def test_clReleaseMemObject_waits_for_pending_commands(context, queue):
+def test_clReleaseMemObject_never_blocks_and_frees_after_pending_commands(context, queue):
+    """As in C: a release at count 0 returns at once, even while commands that
+    use the buffer wait on a user event nobody has set yet; the memory is
+    freed once they are complete (at the next OpenCL call)."""
+    from pyemu.cuda._memory import allocation_of
     u = clCreateUserEvent(context)
     b = clCreateBuffer(context, CL_MEM_READ_WRITE, 4 * N)
+    addr = b.addr
     src = np.arange(N, dtype=np.int32)
     w = clEnqueueWriteBuffer(queue, b, CL_FALSE, 0, 4 * N, src, [u])
     out = np.zeros(N, np.int32)
     r = clEnqueueReadBuffer(queue, b, CL_FALSE, 0, 4 * N, out)
-    import threading
-    threading.Timer(0.05, clSetUserEventStatus, (u, CL_COMPLETE)).start()
-    clReleaseMemObject(b)       # waits for the write and the read, then frees
+    clReleaseMemObject(b)       # returns at once: the write still waits for u
+    assert clGetEventInfo(r, CL_EVENT_COMMAND_EXECUTION_STATUS) != CL_COMPLETE
+    assert allocation_of(addr) is not None          # not freed under the commands
+    clSetUserEventStatus(u, CL_COMPLETE)
+    clFinish(queue)
     assert clGetEventInfo(r, CL_EVENT_COMMAND_EXECUTION_STATUS) == CL_COMPLETE
     assert (out == src).all()
+    assert allocation_of(addr) is None              # freed once they were done
     del w
+
+
+def test_use_host_ptr_bytearray_cannot_be_resized_while_the_buffer_lives(context, queue):
+    """The buffer holds an export of host_ptr: resizing the bytearray under it
+    (which would leave the buffer a dangling pointer) raises BufferError; after
+    the release it can be resized again."""
+    host = bytearray(range(64))
+    b = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, 64, host)
+    with pytest.raises(BufferError):
+        host.extend(b"x" * 4096)
+    m, ev = clEnqueueMapBuffer(queue, b, CL_TRUE, CL_MAP_READ, 0, 64)
+    assert bytes(m) == bytes(range(64))
+    clEnqueueUnmapMemObject(queue, b, m)
+    clFinish(queue)
+    del m
+    clReleaseMemObject(b)
+    clFinish(queue)
+    host.extend(b"x" * 4096)    # the buffer is gone: the host memory is the user's again
+    assert len(host) == 64 + 4096
 
 
 # ---- USE_HOST_PTR ----
