@@ -1,0 +1,258 @@
+"""The command line behaves like a Python tool: argparse usage and help for
+the top level and every command, exit status 2 for usage errors, --version,
+no traceback when the reader of stdout goes away, and the commands' own
+exit statuses (examples, bench --check, cache, info)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pyemu
+from pyemu.tools import bench, cli
+
+COMMANDS = ["examples", "bench", "info", "terms", "conformance", "cache"]
+
+
+def _env():
+    """Children import the same pyemu as this test process."""
+    env = dict(os.environ)
+    pkg_parent = str(Path(list(pyemu.__path__)[0]).resolve().parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [pkg_parent, env.get("PYTHONPATH")]))
+    return env
+
+
+def _pyemu(*args, tmp_path, timeout=120):
+    return subprocess.run([sys.executable, "-m", "pyemu", *args], capture_output=True,
+                          text=True, timeout=timeout, env=_env(), cwd=str(tmp_path))
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_top_level_help(flag, capsys):
+    assert cli.main([flag]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m pyemu ")
+    assert "Run CUDA and OpenCL programs on the CPU" in out
+    for command in COMMANDS:
+        assert f"    {command}" in out, command
+
+
+def test_no_command_is_a_usage_error(capsys):
+    assert cli.main([]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("usage: python -m pyemu ")
+    assert "required" in captured.err
+
+
+def test_version(capsys):
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"pyemu {pyemu.__version__}"
+
+
+def test_version_matches_the_metadata():
+    from importlib.metadata import version
+    assert pyemu.__version__ == version("pyemu")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command, capsys):
+    assert cli.main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: python -m pyemu {command}"), out[:200]
+    assert "-h, --help" in out
+
+
+@pytest.mark.parametrize("argv", [["info", "--bogus"], ["cache", "--bogus"],
+                                  ["examples", "--bogus"], ["bench", "--bogus"],
+                                  ["terms", "--bogus"], ["conformance", "--bogus"],
+                                  ["--bogus"], ["nosuchcommand"]])
+def test_unknown_option_or_command_exits_2(argv, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "usage:" in err and "error:" in err
+
+
+def test_unknown_option_names_the_command(capsys):
+    assert cli.main(["info", "--bogus"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: python -m pyemu info")
+    assert "unrecognized arguments: --bogus" in err
+
+
+def test_process_exit_statuses(tmp_path):
+    assert _pyemu(tmp_path=tmp_path).returncode == 2
+    assert _pyemu("info", "--bogus", tmp_path=tmp_path).returncode == 2
+    proc = _pyemu("--version", tmp_path=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"pyemu {pyemu.__version__}"
+
+
+def test_closed_pipe_is_not_a_traceback(tmp_path):
+    """`python -m pyemu -h | head -1`: the reader goes away before we write."""
+    r, w = os.pipe()
+    os.close(r)                           # nobody will ever read: every write fails
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pyemu", "-h"], stdout=w,
+                              stderr=subprocess.PIPE, text=True, timeout=60, env=_env(),
+                              cwd=str(tmp_path))
+    finally:
+        os.close(w)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "BrokenPipeError" not in proc.stderr, proc.stderr
+    assert proc.returncode in (0, 1), proc.returncode
+
+
+def test_head_of_help_through_a_real_pipe(tmp_path):
+    proc = subprocess.run(f"'{sys.executable}' -m pyemu -h | head -3", shell=True,
+                          capture_output=True, text=True, timeout=60, env=_env(),
+                          cwd=str(tmp_path))
+    assert proc.stdout.startswith("usage: python -m pyemu")
+    assert "Traceback" not in proc.stderr, proc.stderr
+
+
+# --- examples ---------------------------------------------------------------
+
+def test_examples_unknown_name_lists_the_valid_ones(capsys):
+    assert cli.main(["examples", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "nosuch" in err and "vector_add" in err and "matmul_tiled" in err
+
+
+def test_examples_list_shows_both_folders(capsys):
+    assert cli.main(["examples", "--list"]) == 0
+    out = capsys.readouterr().out.split()
+    assert "cuda/vector_add" in out and "opencl/vector_add" in out
+
+
+def test_examples_dir_runs_another_folder(tmp_path, capfd):
+    (tmp_path / "good.py").write_text("print('fine')\n")
+    (tmp_path / "bad.py").write_text("import sys\nprint('broken', file=sys.stderr)\n"
+                                     "sys.exit(3)\n")
+    (tmp_path / "_helper.py").write_text("raise SystemExit(9)\n")
+    assert cli.main(["examples", "--dir", str(tmp_path), "good"]) == 0
+    assert "1 passed, 0 failed" in capfd.readouterr().out
+    assert cli.main(["examples", "--dir", str(tmp_path)]) == 1
+    out = capfd.readouterr().out
+    assert "bad: FAILED (exit 3)" in out and "1 passed, 1 failed: bad" in out
+
+
+def test_examples_dir_that_does_not_exist(tmp_path, capsys):
+    assert cli.main(["examples", "--dir", str(tmp_path / "nope")]) == 2
+    assert "no such directory" in capsys.readouterr().err
+
+
+def test_examples_run_the_package_in_use_from_anywhere(tmp_path):
+    proc = _pyemu("examples", "--dialect", "cuda", "vector_add", tmp_path=tmp_path,
+                  timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Test PASSED" in proc.stdout and "1 passed, 0 failed" in proc.stdout
+
+
+# --- info -------------------------------------------------------------------
+
+def test_info_prints_the_installation(capsys):
+    assert cli.main(["info"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"pyemu {pyemu.__version__}\n")
+    line = next(l for l in out.splitlines() if "include root" in l)
+    root = Path(line.split()[-1])
+    assert (root / "pyemu" / "abi.h").is_file(), line
+    from pyemu.compiler.driver import _include_root
+    from pyemu.runtime.config import cache_dir
+    assert root == _include_root()
+    assert f"kernel cache" in out and str(cache_dir()) in out
+    for label in ("C++ compiler", "NumPy", "Python", "PyOpenCL", "PoCL", "Device 0:",
+                  "warp size"):
+        assert label in out, label
+
+
+def test_info_reports_a_missing_compiler(monkeypatch, capsys):
+    monkeypatch.setenv("PYEMU_CXX", "/nonexistent/g++")
+    assert cli.main(["info"]) == 0
+    out = capsys.readouterr().out
+    line = next(l for l in out.splitlines() if l.strip().startswith("version"))
+    assert "not usable" in line
+
+
+# --- bench --check ------------------------------------------------------------
+
+def _fake_bench(monkeypatch, seconds):
+    """bench without running anything: one launch row taking `seconds`."""
+    def run_case(name, env, quick=False, repeat=None):
+        return bench.Result(name, "1 launch", bench.Side(bench.OK, seconds),
+                            bench.Side(bench.NA), target_seconds=bench.LAUNCH_TARGET_S,
+                            target_text="< 10 us/launch", quick=quick)
+    monkeypatch.setattr(bench, "open_backends", lambda **kw: bench.Environment())
+    monkeypatch.setattr(bench, "machine_line", lambda env=None: "test machine")
+    monkeypatch.setattr(bench, "run_case", run_case)
+
+
+def test_bench_check_fails_on_a_missed_target(monkeypatch, capsys):
+    _fake_bench(monkeypatch, seconds=1.0)          # 1 s a launch: target missed
+    assert bench.main(["--only", "launch", "--check"]) == 1
+    assert "target missed: launch (pyemu)" in capsys.readouterr().out
+    assert cli.main(["bench", "--only", "launch", "--check"]) == 1
+
+
+def test_bench_without_check_reports_a_miss_and_exits_0(monkeypatch, capsys):
+    _fake_bench(monkeypatch, seconds=1.0)
+    assert bench.main(["--only", "launch"]) == 0
+    out = capsys.readouterr().out
+    assert "target missed: launch (pyemu)" in out and "without --check" in out
+
+
+def test_bench_check_passes_when_targets_are_met(monkeypatch, capsys):
+    _fake_bench(monkeypatch, seconds=1e-6)
+    assert bench.main(["--only", "launch", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "target missed" not in out
+    assert "[1/1] launch: pyemu" in out            # the progress line, stdout not a tty
+
+
+# --- cache ------------------------------------------------------------------
+
+def test_cache_info_and_clear(tmp_path, monkeypatch, capsys):
+    cache = pytest.importorskip("pyemu.compiler.cache")
+    if not hasattr(cache, "cache_info") or not hasattr(cache, "cache_clear"):
+        pytest.fail("pyemu.compiler.cache has no cache_info()/cache_clear() yet")
+    monkeypatch.setenv("PYEMU_CACHE_DIR", str(tmp_path / "kc"))
+    from pyemu.cuda import SourceModule
+    SourceModule("__global__ void cli_cache_probe(int *p) { p[threadIdx.x] = 7; }")
+    assert cli.main(["cache", "--info"]) == 0
+    out = capsys.readouterr().out
+    assert str(tmp_path / "kc") in out
+    entries = int(next(l for l in out.splitlines() if "entries" in l).split()[-1])
+    assert entries >= 1
+    assert cli.main(["cache"]) == 0                 # --info is the default
+    assert "entries" in capsys.readouterr().out
+    assert cli.main(["cache", "--clear"]) == 0
+    assert f"removed {entries} cached kernel" in capsys.readouterr().out
+    assert cache.cache_info()["entries"] == 0
+    assert cli.main(["cache", "--info", "--clear"]) == 2
+
+
+# --- conformance ----------------------------------------------------------------
+
+def test_conformance_quick_is_the_quick_subset(capsys):
+    from pyemu.tools.conformance import runner
+    assert cli.main(["conformance", "--quick", "--list"]) == 0
+    listed = capsys.readouterr().out.split()
+    assert listed and set(listed) == set(runner.load_corpus().QUICK)
+
+
+def test_conformance_prints_a_line_per_case(capsys):
+    assert cli.main(["conformance", "--case", "vector_add", "--case", "copy"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("[1/2] ") and out[1].startswith("[2/2] ")
+    assert any("vector_add: pass" in l for l in out[:2])
+    assert "2 passed, 0 failed" in out
+
+
+def test_conformance_markdown_keeps_progress_off_stdout(capsys):
+    assert cli.main(["conformance", "--case", "vector_add", "--markdown"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("| case |")
+    assert "[1/1] vector_add: pass" in captured.err
