@@ -244,7 +244,7 @@ def test_conformance_quick_is_the_quick_subset(capsys):
 
 
 def test_conformance_prints_a_line_per_case(capsys):
-    assert cli.main(["conformance", "--case", "vector_add", "--case", "copy"]) == 0
+    assert cli.main(["conformance", "--case", "vector_add", "--case", "saxpy"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("[1/2] ") and out[1].startswith("[2/2] ")
     assert any("vector_add: pass" in l for l in out[:2])
