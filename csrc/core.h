@@ -180,7 +180,6 @@ void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item);
 int pyemu_mem_init(unsigned long long device_memory);
 int pyemu_mem_in_region(uintptr_t addr);
 void pyemu_mem_describe(uintptr_t addr, char *buf, size_t len);
-int pyemu_mem_range_ok(uintptr_t addr, size_t size);
 
 /* ---- faults (csrc/fault.c) ---- */
 int pyemu_fault_install(void);

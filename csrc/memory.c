@@ -1,12 +1,43 @@
-/* memory.c - device memory: one reserved address range, wide unmapped gaps.
+/* memory.c - device memory: islands with wide gaps, slabs of guarded slots.
  *
- * All device allocations live inside one large PROT_NONE reservation, each
- * with at least PYEMU_GAP bytes of unmapped address space on either side, so
- * an index even gigabytes before or past an allocation faults instead of
- * touching another allocation or Python's own memory.  An allocation ends
- * flush with the end of its last page (256-byte aligned, as cudaMalloc
- * promises), so reading just past the end faults too.  The table is sorted
- * by address, to say which allocation a faulting address was nearest.
+ * What is guaranteed (R is the address space reserved at start-up: 64 TiB
+ * where the system lends it, less on small systems; pyemu_mem_guard() gives
+ * the numbers of one allocation):
+ *  - Every allocation starts 256-byte aligned and ends at start + size
+ *    rounded up to 256, flush with its last page ("the mapped end").
+ *  - An island (an allocation of its own mapping) has GA = R/16384 bytes
+ *    (4 GiB) after its mapped end and GB = R/65536 bytes (1 GiB) below its
+ *    first page where every access faults, and a fault there is reported as
+ *    past the end of / before that allocation.  Allocations larger than
+ *    64 KiB are always islands; smaller ones are islands while fewer than
+ *    4096 islands are live.
+ *  - Past that, allocations of at most 64 KiB are packed into slabs: each
+ *    gets its own pages, with 16 KiB after its mapped end and 4 KiB below
+ *    its first page that fault (on Linux 6.13 and later, through guard
+ *    regions, which cost no mapping) and are reported as its.  On older
+ *    kernels those bytes are unused but readable: an overflow that short
+ *    lands in no other allocation, silently.
+ *  - Bytes between the start of an allocation's first page and its start
+ *    (less than a page) and between start + size and its mapped end (less
+ *    than 256) are readable.  Past the guaranteed distances an access may
+ *    fault or land in another allocation.
+ *  - A freed allocation's addresses are not reused while address space
+ *    allows (islands: until the next-fit cursor comes round; slots: until
+ *    4096 later frees), and they fault (slots: on Linux 6.13+); such a fault
+ *    reads "use after free", naming the allocation and the call that freed it.
+ *
+ * Design.  Linux allows a process vm.max_map_count mappings (65,530) and
+ * each island costs two (itself, and the split of the PROT_NONE
+ * reservation), so islands are capped; a slab is one mapping however many
+ * slots it holds.  The reservation's first three quarters hold islands, in
+ * a sorted table placed next-fit (binary search; at most a few thousand).
+ * The last quarter is cut into equal windows, each holding at most one slab
+ * at its start (the rest of the window an unmapped gap): a slab serves one
+ * size class (1, 2, 4, 8 or 16 data pages a slot, each slot laid out as
+ * [4 KiB guard][data][16 KiB guard]), so the slot holding an address is
+ * found by division, and allocation and free are O(1): per class a list of
+ * slabs with room, per slab a stack of free slots, and a FIFO of recently
+ * freed slots that returns each to its slab 4096 frees later.
  */
 #include "core.h"
 
@@ -16,8 +47,22 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define PYEMU_GAP (4ull << 30)      /* 4 GiB of nothing around every allocation */
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#define MADV_GUARD_REMOVE 103
+#endif
+
 #define PYEMU_ALIGN 256ull
+#define ISLANDS_FOR_SMALL 4096      /* small allocations are islands while fewer are live */
+#define NCLASS 5                    /* slot data of 1, 2, 4, 8, 16 pages */
+#define SLOT_BEFORE_PAGES 1
+#define SLOT_AFTER_PAGES 4
+#define SLAB_SPAN (32ull << 20)     /* at most, and at most half a window */
+#define QUARANTINE 4096             /* freed slots wait this many frees before reuse */
+#define HISTORY 4096                /* freed islands remembered for fault reports */
+#define NTAGS 16
+
+enum { SLOT_EMPTY, SLOT_LIVE, SLOT_ZOMBIE, SLOT_FREED };
 
 typedef struct {
     uintptr_t map;      /* first mapped page */
@@ -25,16 +70,56 @@ typedef struct {
     uintptr_t start;    /* what the user got */
     size_t size;        /* what the user asked for */
     int zombie;         /* freed, but host views may still read it: keep the addresses */
-} allocation;
+    int tag;            /* the call that freed it (zombies and history) */
+} island;
+
+typedef struct {
+    uintptr_t start;
+    uint32_t size;
+    uint8_t state, tag;
+} slot;
+
+typedef struct {
+    uintptr_t map;      /* the window's first byte; the slab's slots follow */
+    unsigned cls, nslots, fresh, nfree;
+    size_t stride;
+    uint32_t *free;     /* slots returned from the quarantine */
+    slot *slots;
+    int next_room, has_room;   /* the class's list of slabs with room */
+} slab;
 
 static struct {
     pthread_mutex_t lock;
-    uintptr_t base, end;        /* the reservation */
-    allocation *a;
+    uintptr_t base, end;            /* the reservation */
+    uintptr_t isl_end;              /* islands below, slab windows above */
+    size_t page, ga, gb, window;
+    int guards;                     /* MADV_GUARD_INSTALL works */
+    unsigned long long total, used, live;
+    island *isl;
     size_t n, cap;
-    unsigned long long total, used;
-    size_t page;
-} mem = {PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL, 0, 0, 0, 0, 0};
+    uintptr_t cursor;               /* next-fit */
+    island hist[HISTORY];           /* freed islands, a ring */
+    size_t hist_n, hist_next;
+    slab *slabs;
+    size_t nwindows, nslabs;
+    int room[NCLASS];               /* first slab with room, per class, or -1 */
+    uint32_t quar[QUARANTINE][2];   /* (slab, slot) of recently freed slots */
+    size_t quar_n, quar_next;
+    char tags[NTAGS][32];
+    int ntags;
+} mem = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* ---- start-up ---- */
+
+static int probe_guards(void)
+{
+    void *p = mmap(NULL, mem.page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return 0;
+    int ok = madvise(p, mem.page, MADV_GUARD_INSTALL) == 0;
+    munmap(p, mem.page);
+    return ok;
+}
 
 int pyemu_mem_init(unsigned long long device_memory)
 {
@@ -44,14 +129,26 @@ int pyemu_mem_init(unsigned long long device_memory)
         device_memory = pages > 0 ? (unsigned long long)pages * mem.page : (8ull << 30);
     }
     mem.total = device_memory;
-    /* as much address space as the system lends, from 32 TiB down */
-    for (unsigned long long span = 32ull << 40; span >= (64ull << 30); span >>= 1) {
+    mem.guards = probe_guards();
+    for (int c = 0; c < NCLASS; c++)
+        mem.room[c] = -1;
+    /* as much address space as the system lends, from 64 TiB down */
+    for (unsigned long long span = 64ull << 40; span >= (64ull << 30); span >>= 1) {
         void *p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p != MAP_FAILED) {
-            mem.base = (uintptr_t)p;
-            mem.end = mem.base + span;
-            return 0;
-        }
+        if (p == MAP_FAILED)
+            continue;
+        mem.base = (uintptr_t)p;
+        mem.end = mem.base + span;
+        mem.isl_end = mem.base + span / 4 * 3;
+        mem.ga = span >> 14;
+        mem.gb = span >> 16;
+        mem.window = (span >> 15) > 2 * SLAB_SPAN ? (span >> 15) : 2 * SLAB_SPAN;
+        mem.nwindows = (mem.end - mem.isl_end) / mem.window;
+        mem.cursor = mem.base;
+        mem.slabs = calloc(mem.nwindows, sizeof *mem.slabs);
+        if (!mem.slabs)
+            break;
+        return 0;
     }
     pyemu_set_error("cannot reserve address space for device memory");
     return PYEMU_E_SYSTEM;
@@ -65,13 +162,29 @@ PYEMU_API void pyemu_mem_region(unsigned long long *start, unsigned long long *e
 
 int pyemu_mem_in_region(uintptr_t addr) { return addr >= mem.base && addr < mem.end; }
 
-/* index of the first allocation whose map ends after addr */
+static int tag_of(const char *by)
+{
+    if (!by || !*by)
+        by = "a free call";
+    for (int i = 0; i < mem.ntags; i++)
+        if (strncmp(mem.tags[i], by, sizeof mem.tags[i] - 1) == 0)
+            return i;
+    int i = mem.ntags < NTAGS ? mem.ntags++ : NTAGS - 1;
+    snprintf(mem.tags[i], sizeof mem.tags[i], "%s", by);
+    return i;
+}
+
+static size_t round_up(size_t n, size_t to) { return (n + to - 1) & ~(to - 1); }
+
+/* ---- islands: a sorted table, next-fit placement ---- */
+
+/* index of the first island whose mapping ends after addr */
 static size_t lower_bound(uintptr_t addr)
 {
     size_t lo = 0, hi = mem.n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (mem.a[mid].map + mem.a[mid].mapped <= addr)
+        if (mem.isl[mid].map + mem.isl[mid].mapped <= addr)
             lo = mid + 1;
         else
             hi = mid;
@@ -79,11 +192,204 @@ static size_t lower_bound(uintptr_t addr)
     return lo;
 }
 
+/* an address for `mapped` bytes with the guard distances kept to both
+ * neighbours, searching from the cursor on, then from the bottom; 0 if none */
+static uintptr_t island_place(size_t mapped, size_t *pos)
+{
+    size_t first = lower_bound(mem.cursor);
+    for (size_t k = 0; k <= mem.n + 1; k++) {
+        size_t j = (first + k) % (mem.n + 1);   /* hole j lies below island j */
+        uintptr_t lo = j == 0 ? mem.base + mem.gb
+                              : mem.isl[j - 1].map + mem.isl[j - 1].mapped + mem.ga + mem.gb;
+        uintptr_t hi = j == mem.n ? mem.isl_end - mem.ga : mem.isl[j].map - mem.ga - mem.gb;
+        if (k == 0 && mem.cursor > lo)
+            lo = round_up(mem.cursor, mem.page);
+        if (hi > lo && hi - lo >= mapped) {
+            *pos = j;
+            return lo;
+        }
+    }
+    return 0;
+}
+
+static int island_alloc(size_t size, size_t mapped, unsigned long long *addr)
+{
+    int status = PYEMU_SUCCESS;
+    size_t pos;
+    uintptr_t where = island_place(mapped, &pos);
+    if (!where)
+        return PYEMU_E_OUT_OF_MEMORY;
+    PYEMU_FAIL_IF(mprotect((void *)where, mapped, PROT_READ | PROT_WRITE) != 0,
+                  PYEMU_E_OUT_OF_MEMORY, "the system refused %zu bytes of device memory "
+                  "(too many mappings? vm.max_map_count)", mapped);
+    if (mem.n == mem.cap) {
+        size_t cap = mem.cap ? mem.cap * 2 : 64;
+        island *a = realloc(mem.isl, cap * sizeof *a);
+        if (!a) {
+            mprotect((void *)where, mapped, PROT_NONE);
+            PYEMU_FAIL_IF(1, PYEMU_E_OUT_OF_MEMORY, "out of host memory for the table");
+        }
+        mem.isl = a;
+        mem.cap = cap;
+    }
+    memmove(&mem.isl[pos + 1], &mem.isl[pos], (mem.n - pos) * sizeof *mem.isl);
+    mem.isl[pos] = (island){where, mapped, where + mapped - round_up(size, PYEMU_ALIGN), size, 0, 0};
+    mem.n++;
+    mem.cursor = where + mapped;
+    *addr = mem.isl[pos].start;
+ERROR:
+    return status;
+}
+
+static void island_unmap(size_t i, int tag)
+{
+    island *al = &mem.isl[i];
+    if (!al->zombie)
+        mem.used -= al->mapped;
+    /* fresh PROT_NONE pages: the old contents are gone for good */
+    mmap((void *)al->map, al->mapped, PROT_NONE,
+         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    mem.hist[mem.hist_next] = *al;
+    mem.hist[mem.hist_next].tag = al->zombie ? al->tag : tag;
+    mem.hist_next = (mem.hist_next + 1) % HISTORY;
+    if (mem.hist_n < HISTORY)
+        mem.hist_n++;
+    memmove(&mem.isl[i], &mem.isl[i + 1], (mem.n - i - 1) * sizeof *mem.isl);
+    mem.n--;
+}
+
+static island *island_at(uintptr_t addr, size_t *idx)
+{
+    size_t i = lower_bound(addr);
+    if (i < mem.n && mem.isl[i].start == addr) {
+        *idx = i;
+        return &mem.isl[i];
+    }
+    return NULL;
+}
+
+/* ---- slabs: one size class each, slots found by division ---- */
+
+static size_t class_pages(int c) { return (size_t)1 << c; }
+
+static slab *slab_of(uintptr_t addr, unsigned *k)
+{
+    if (addr < mem.isl_end || addr >= mem.end)
+        return NULL;
+    size_t w = (addr - mem.isl_end) / mem.window;
+    if (w >= mem.nslabs)
+        return NULL;
+    slab *s = &mem.slabs[w];
+    size_t off = addr - s->map;
+    if (off >= (size_t)s->nslots * s->stride)
+        return NULL;
+    *k = (unsigned)(off / s->stride);
+    return s;
+}
+
+static uintptr_t slot_data(const slab *s, unsigned k)
+{
+    return s->map + k * s->stride + SLOT_BEFORE_PAGES * mem.page;
+}
+
+static int slab_new(int c)
+{
+    if (mem.nslabs == mem.nwindows)
+        return -1;
+    slab *s = &mem.slabs[mem.nslabs];
+    size_t span = mem.window / 2 < SLAB_SPAN ? mem.window / 2 : SLAB_SPAN;
+    s->map = mem.isl_end + mem.nslabs * mem.window;
+    s->cls = c;
+    s->stride = (SLOT_BEFORE_PAGES + class_pages(c) + SLOT_AFTER_PAGES) * mem.page;
+    s->nslots = (unsigned)(span / s->stride);
+    s->slots = calloc(s->nslots, sizeof *s->slots);
+    s->free = malloc(s->nslots * sizeof *s->free);
+    size_t bytes = s->nslots * s->stride;
+    if (!s->slots || !s->free ||
+        mmap((void *)s->map, bytes, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
+        free(s->slots);
+        free(s->free);
+        memset(s, 0, sizeof *s);
+        return -1;
+    }
+    if (mem.guards)
+        madvise((void *)s->map, bytes, MADV_GUARD_INSTALL); /* every slot faults until used */
+    s->has_room = 1;
+    s->next_room = mem.room[c];
+    mem.room[c] = (int)mem.nslabs;
+    return (int)mem.nslabs++;
+}
+
+static int slot_alloc(size_t size, size_t mapped, unsigned long long *addr)
+{
+    int c = 0;
+    while (class_pages(c) * mem.page < mapped)
+        c++;
+    int si = mem.room[c] >= 0 ? mem.room[c] : slab_new(c);
+    if (si < 0)
+        return PYEMU_E_OUT_OF_MEMORY;
+    slab *s = &mem.slabs[si];
+    unsigned k = s->fresh < s->nslots ? s->fresh++ : s->free[--s->nfree];
+    if (s->fresh == s->nslots && s->nfree == 0) {  /* full: off the list */
+        mem.room[c] = s->next_room;
+        s->has_room = 0;
+    }
+    uintptr_t end = slot_data(s, k) + class_pages(c) * mem.page;
+    if (mem.guards)   /* fresh zero pages; the class's pages it does not need keep faulting */
+        madvise((void *)(end - mapped), mapped, MADV_GUARD_REMOVE);
+    s->slots[k] = (slot){end - round_up(size, PYEMU_ALIGN), (uint32_t)size, SLOT_LIVE, 0};
+    *addr = s->slots[k].start;
+    return PYEMU_SUCCESS;
+}
+
+/* a freed slot waits in the quarantine; the one that waited longest goes back */
+static void slot_release(slab *s, unsigned k, int tag)
+{
+    slot *sl = &s->slots[k];
+    uintptr_t data = slot_data(s, k);
+    size_t pages = class_pages(s->cls) * mem.page;
+    if (sl->state == SLOT_LIVE)
+        mem.used -= round_up(sl->size, mem.page);
+    else
+        tag = sl->tag;
+    madvise((void *)data, pages, mem.guards ? MADV_GUARD_INSTALL : MADV_DONTNEED);
+    sl->state = SLOT_FREED;
+    sl->tag = (uint8_t)tag;
+    if (mem.quar_n == QUARANTINE) {
+        uint32_t *old = mem.quar[mem.quar_next];
+        slab *os = &mem.slabs[old[0]];
+        os->free[os->nfree++] = old[1];
+        if (!os->has_room) {
+            os->has_room = 1;
+            os->next_room = mem.room[os->cls];
+            mem.room[os->cls] = (int)old[0];
+        }
+    } else {
+        mem.quar_n++;
+    }
+    mem.quar[mem.quar_next][0] = (uint32_t)(s - mem.slabs);
+    mem.quar[mem.quar_next][1] = k;
+    mem.quar_next = (mem.quar_next + 1) % QUARANTINE;
+}
+
+static slot *slot_at(uintptr_t addr, slab **sp, unsigned *kp)
+{
+    unsigned k;
+    slab *s = slab_of(addr, &k);
+    if (!s || s->slots[k].start != addr)
+        return NULL;
+    *sp = s;
+    *kp = k;
+    return &s->slots[k];
+}
+
+/* ---- the API ---- */
+
 PYEMU_API int pyemu_mem_alloc(size_t size, unsigned long long *addr)
 {
     int status = PYEMU_SUCCESS;
-    size_t mapped, pos;
-    uintptr_t where = 0;
+    size_t mapped;
     pthread_mutex_lock(&mem.lock);
     PYEMU_FAIL_IF(!addr, PYEMU_E_INVALID_VALUE, "no place to return the address");
     *addr = 0;
@@ -91,110 +397,103 @@ PYEMU_API int pyemu_mem_alloc(size_t size, unsigned long long *addr)
         goto ERROR; /* success, and a null pointer, as cudaMalloc(0) */
     PYEMU_FAIL_IF(size > mem.total, PYEMU_E_OUT_OF_MEMORY,
                   "%zu bytes asked for; the device has %llu bytes", size, mem.total);
-    mapped = (size + mem.page - 1) & ~(mem.page - 1);
+    mapped = round_up(size, mem.page);
     PYEMU_FAIL_IF(mem.used + mapped > mem.total, PYEMU_E_OUT_OF_MEMORY,
                   "%zu bytes asked for; %llu of %llu bytes are free", size,
                   mem.total - mem.used, mem.total);
-    /* first fit: the first hole with a gap on both sides */
-    uintptr_t prev_end = mem.base;
-    for (pos = 0; pos <= mem.n; pos++) {
-        uintptr_t next_start = pos < mem.n ? mem.a[pos].map : mem.end;
-        if (next_start > prev_end && next_start - prev_end >= mapped + 2 * PYEMU_GAP) {
-            where = prev_end + PYEMU_GAP;
-            break;
-        }
-        if (pos < mem.n)
-            prev_end = mem.a[pos].map + mem.a[pos].mapped;
+    int small = mapped <= class_pages(NCLASS - 1) * mem.page;
+    status = PYEMU_E_OUT_OF_MEMORY;
+    if (!small || mem.n < ISLANDS_FOR_SMALL)
+        status = island_alloc(size, mapped, addr);
+    if (status == PYEMU_E_OUT_OF_MEMORY && small)
+        status = slot_alloc(size, mapped, addr);
+    PYEMU_FAIL_IF(status == PYEMU_E_OUT_OF_MEMORY, status,
+                  "device address space exhausted (%llu allocations live)", mem.live);
+    if (status == PYEMU_SUCCESS) {
+        mem.used += mapped;
+        mem.live++;
     }
-    PYEMU_FAIL_IF(!where, PYEMU_E_OUT_OF_MEMORY, "device address space exhausted");
-    PYEMU_FAIL_IF(mprotect((void *)where, mapped, PROT_READ | PROT_WRITE) != 0,
-                  PYEMU_E_OUT_OF_MEMORY, "the system refused %zu bytes", mapped);
-    if (mem.n == mem.cap) {
-        size_t cap = mem.cap ? mem.cap * 2 : 64;
-        allocation *a = realloc(mem.a, cap * sizeof *a);
-        if (!a) {
-            mprotect((void *)where, mapped, PROT_NONE);
-            PYEMU_FAIL_IF(1, PYEMU_E_OUT_OF_MEMORY, "out of host memory for the table");
-        }
-        mem.a = a;
-        mem.cap = cap;
-    }
-    memmove(&mem.a[pos + 1], &mem.a[pos], (mem.n - pos) * sizeof *mem.a);
-    allocation *al = &mem.a[pos];
-    al->map = where;
-    al->mapped = mapped;
-    al->size = size;
-    al->start = where + mapped - ((size + PYEMU_ALIGN - 1) & ~(PYEMU_ALIGN - 1));
-    al->zombie = 0;
-    mem.n++;
-    mem.used += mapped;
-    *addr = al->start;
 ERROR:
     pthread_mutex_unlock(&mem.lock);
     return status;
 }
 
-static void unmap_locked(size_t i)
-{
-    allocation *al = &mem.a[i];
-    if (!al->zombie)
-        mem.used -= al->mapped;
-    /* fresh PROT_NONE pages: the old contents are gone for good */
-    mmap((void *)al->map, al->mapped, PROT_NONE,
-         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-    memmove(&mem.a[i], &mem.a[i + 1], (mem.n - i - 1) * sizeof *mem.a);
-    mem.n--;
-}
-
-PYEMU_API int pyemu_mem_free(unsigned long long addr)
+/* Free now (keep = 0), or free unified memory that NumPy views may still
+ * read (keep = 1): its contents go, its pages stay readable (zeros) until
+ * pyemu_mem_forget() once the views are gone. */
+static int free_common(unsigned long long addr, const char *freed_by, int keep)
 {
     int status = PYEMU_SUCCESS;
+    size_t i;
+    unsigned k;
+    slab *s;
     pthread_mutex_lock(&mem.lock);
-    size_t i = lower_bound((uintptr_t)addr);
-    PYEMU_FAIL_IF(i >= mem.n || mem.a[i].start != addr || mem.a[i].zombie, PYEMU_E_INVALID_VALUE,
+    int tag = tag_of(freed_by);
+    island *al = island_at(addr, &i);
+    slot *sl = al ? NULL : slot_at(addr, &s, &k);
+    PYEMU_FAIL_IF(!(al && !al->zombie) && !(sl && sl->state == SLOT_LIVE), PYEMU_E_INVALID_VALUE,
                   "0x%llx is not the start of a device allocation", addr);
-    unmap_locked(i);
+    mem.live--;
+    if (al && !keep) {
+        island_unmap(i, tag);
+    } else if (al) {
+        mmap((void *)al->map, al->mapped, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+        al->zombie = 1;
+        al->tag = tag;
+        mem.used -= al->mapped;
+    } else if (!keep) {
+        slot_release(s, k, tag);
+    } else {
+        madvise((void *)slot_data(s, k), class_pages(s->cls) * mem.page, MADV_DONTNEED);
+        sl->state = SLOT_ZOMBIE;
+        sl->tag = (uint8_t)tag;
+        mem.used -= round_up(sl->size, mem.page);
+    }
 ERROR:
     pthread_mutex_unlock(&mem.lock);
     return status;
 }
 
-/* Free unified memory that NumPy views may still read: its contents go, its
- * pages stay readable (zeros) until pyemu_mem_forget() once the views are gone,
- * so a host read after cudaFree gives stale zeros instead of a crash. */
-PYEMU_API int pyemu_mem_free_keep_mapped(unsigned long long addr)
+PYEMU_API int pyemu_mem_free(unsigned long long addr, const char *freed_by)
 {
-    int status = PYEMU_SUCCESS;
-    pthread_mutex_lock(&mem.lock);
-    size_t i = lower_bound((uintptr_t)addr);
-    PYEMU_FAIL_IF(i >= mem.n || mem.a[i].start != addr || mem.a[i].zombie,
-                  PYEMU_E_INVALID_VALUE, "0x%llx is not the start of a device allocation", addr);
-    allocation *al = &mem.a[i];
-    mmap((void *)al->map, al->mapped, PROT_READ | PROT_WRITE,
-         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-    al->zombie = 1;
-    mem.used -= al->mapped;
-ERROR:
-    pthread_mutex_unlock(&mem.lock);
-    return status;
+    return free_common(addr, freed_by, 0);
+}
+
+PYEMU_API int pyemu_mem_free_keep_mapped(unsigned long long addr, const char *freed_by)
+{
+    return free_common(addr, freed_by, 1);
 }
 
 PYEMU_API int pyemu_mem_forget(unsigned long long addr)
 {
+    size_t i;
+    unsigned k;
+    slab *s;
     pthread_mutex_lock(&mem.lock);
-    size_t i = lower_bound((uintptr_t)addr);
-    if (i < mem.n && mem.a[i].start == addr && mem.a[i].zombie)
-        unmap_locked(i);
+    island *al = island_at(addr, &i);
+    slot *sl = al ? NULL : slot_at(addr, &s, &k);
+    if (al && al->zombie)
+        island_unmap(i, al->tag);
+    else if (sl && sl->state == SLOT_ZOMBIE)
+        slot_release(s, k, sl->tag);
     pthread_mutex_unlock(&mem.lock);
     return PYEMU_SUCCESS;
 }
 
+/* pyemu_device_reset's: everything but zombies, which their views still read */
 PYEMU_API int pyemu_mem_free_all(void)
 {
     pthread_mutex_lock(&mem.lock);
+    int tag = tag_of("cudaDeviceReset");   /* the one caller of pyemu_device_reset */
     for (size_t i = mem.n; i-- > 0;)
-        if (!mem.a[i].zombie)
-            unmap_locked(i);
+        if (!mem.isl[i].zombie)
+            island_unmap(i, tag);
+    for (size_t w = 0; w < mem.nslabs; w++)
+        for (unsigned k = 0; k < mem.slabs[w].nslots; k++)
+            if (mem.slabs[w].slots[k].state == SLOT_LIVE)
+                slot_release(&mem.slabs[w], k, tag);
+    mem.live = 0;
     pthread_mutex_unlock(&mem.lock);
     return PYEMU_SUCCESS;
 }
@@ -208,62 +507,173 @@ PYEMU_API int pyemu_mem_info(unsigned long long *free_bytes, unsigned long long 
     return PYEMU_SUCCESS;
 }
 
+/* the live allocation holding addr: its start and size, and where its
+ * guaranteed faulting guards begin (below) and end (above) */
+static int find_locked(uintptr_t addr, uintptr_t *start, size_t *size, uintptr_t *lo,
+                       uintptr_t *hi)
+{
+    unsigned k;
+    slab *s = slab_of(addr, &k);
+    if (s) {
+        const slot *sl = &s->slots[k];
+        if (sl->state != SLOT_LIVE || addr < sl->start || addr >= sl->start + sl->size)
+            return 0;
+        *start = sl->start;
+        *size = sl->size;
+        /* the class's leading pages it does not use fault too (with guards) */
+        *lo = mem.guards ? (sl->start & ~(uintptr_t)(mem.page - 1)) - SLOT_BEFORE_PAGES * mem.page
+                         : slot_data(s, k) - SLOT_BEFORE_PAGES * mem.page;
+        *hi = sl->start + round_up(sl->size, PYEMU_ALIGN) + SLOT_AFTER_PAGES * mem.page;
+        return 1;
+    }
+    size_t i = lower_bound(addr);
+    if (i >= mem.n || mem.isl[i].zombie || addr < mem.isl[i].start ||
+        addr >= mem.isl[i].start + mem.isl[i].size)
+        return 0;
+    *start = mem.isl[i].start;
+    *size = mem.isl[i].size;
+    *lo = mem.isl[i].map - mem.gb;
+    *hi = mem.isl[i].map + mem.isl[i].mapped + mem.ga;
+    return 1;
+}
+
 PYEMU_API int pyemu_mem_find(unsigned long long addr, unsigned long long *start,
                              unsigned long long *size)
 {
     int status = PYEMU_SUCCESS;
+    uintptr_t st, lo, hi;
+    size_t sz;
     pthread_mutex_lock(&mem.lock);
-    size_t i = lower_bound((uintptr_t)addr);
-    PYEMU_FAIL_IF(i >= mem.n || mem.a[i].zombie || addr < mem.a[i].start ||
-                      addr >= mem.a[i].start + mem.a[i].size,
-                  PYEMU_E_INVALID_VALUE, "0x%llx is not inside a device allocation", addr);
-    *start = mem.a[i].start;
-    *size = mem.a[i].size;
+    PYEMU_FAIL_IF(!find_locked(addr, &st, &sz, &lo, &hi), PYEMU_E_INVALID_VALUE,
+                  "0x%llx is not inside a device allocation", addr);
+    *start = st;
+    *size = sz;
 ERROR:
     pthread_mutex_unlock(&mem.lock);
     return status;
 }
 
-int pyemu_mem_range_ok(uintptr_t addr, size_t size)
+PYEMU_API int pyemu_mem_guard(unsigned long long addr, unsigned long long *before,
+                              unsigned long long *after, int *packed)
 {
-    unsigned long long start, len;
-    if (pyemu_mem_find(addr, &start, &len) != PYEMU_SUCCESS)
-        return 0;
-    return size <= start + len - addr;
+    int status = PYEMU_SUCCESS;
+    uintptr_t st, lo, hi;
+    size_t sz;
+    unsigned k;
+    pthread_mutex_lock(&mem.lock);
+    PYEMU_FAIL_IF(!find_locked(addr, &st, &sz, &lo, &hi), PYEMU_E_INVALID_VALUE,
+                  "0x%llx is not inside a device allocation", addr);
+    *before = (st & ~(uintptr_t)(mem.page - 1)) - lo;
+    *after = hi - (st + round_up(sz, PYEMU_ALIGN));
+    *packed = slab_of(addr, &k) != NULL ? 1 + !mem.guards : 0;
+ERROR:
+    pthread_mutex_unlock(&mem.lock);
+    return status;
 }
 
-/* "12 bytes past the end of the 4096-byte allocation at 0x..." */
+/* ---- what a faulting address was near ---- */
+
+/* "12 bytes past the end of the 4096-byte allocation at 0x...", and for a
+ * freed one "use after free: ..., freed by cudaFree" */
+static void say(char *buf, size_t len, uintptr_t addr, uintptr_t start, size_t size, int tag)
+{
+    const char *pre = tag >= 0 ? "use after free: " : "";
+    char post[48] = "";
+    if (tag >= 0)
+        snprintf(post, sizeof post, ", freed by %s", mem.tags[tag]);
+    if (addr < start)
+        snprintf(buf, len, "%s%llu bytes before the %zu-byte allocation at 0x%llx%s", pre,
+                 (unsigned long long)(start - addr), size, (unsigned long long)start, post);
+    else if (addr >= start + size)
+        snprintf(buf, len, "%s%llu bytes past the end of the %zu-byte allocation at 0x%llx%s",
+                 pre, (unsigned long long)(addr - (start + size)), size,
+                 (unsigned long long)start, post);
+    else if (tag >= 0)
+        snprintf(buf, len, "use after free: byte %llu of the %zu-byte allocation at 0x%llx%s",
+                 (unsigned long long)(addr - start), size, (unsigned long long)start, post);
+    else
+        snprintf(buf, len, "inside the %zu-byte allocation at 0x%llx", size,
+                 (unsigned long long)start);
+}
+
+static int say_slot(char *buf, size_t len, uintptr_t addr, const slot *sl)
+{
+    if (sl->state == SLOT_EMPTY)
+        return 0;
+    say(buf, len, addr, sl->start, sl->size, sl->state == SLOT_LIVE ? -1 : sl->tag);
+    return 1;
+}
+
+/* an address in the slab windows: its slot's zones first, then a neighbour's */
+static int describe_slab(uintptr_t addr, char *buf, size_t len)
+{
+    if (addr < mem.isl_end)
+        return 0;
+    size_t w = (addr - mem.isl_end) / mem.window;
+    if (w >= mem.nslabs)
+        return 0;
+    const slab *s = &mem.slabs[w];
+    size_t off = addr - s->map, before = SLOT_BEFORE_PAGES * mem.page;
+    unsigned k = off / s->stride < s->nslots ? (unsigned)(off / s->stride) : s->nslots - 1;
+    size_t r = off - k * s->stride;
+    if (say_slot(buf, len, addr, &s->slots[k]))
+        return 1;
+    if (r < before && k > 0)
+        return say_slot(buf, len, addr, &s->slots[k - 1]);
+    if (r >= before && k + 1 < s->nslots)
+        return say_slot(buf, len, addr, &s->slots[k + 1]);
+    return 0;
+}
+
+/* an island, a freed island, or their guards: in that order */
+static int describe_island(uintptr_t addr, char *buf, size_t len)
+{
+    size_t i = lower_bound(addr);
+    const island *next = i < mem.n ? &mem.isl[i] : NULL;
+    const island *prev = i > 0 ? &mem.isl[i - 1] : NULL;
+    if (next && addr >= next->map) {
+        say(buf, len, addr, next->start, next->size, next->zombie ? next->tag : -1);
+        return 1;
+    }
+    for (size_t j = 1; j <= mem.hist_n; j++) {  /* newest first */
+        const island *h = &mem.hist[(mem.hist_next + HISTORY - j) % HISTORY];
+        if (addr >= h->map && addr < h->map + h->mapped) {
+            say(buf, len, addr, h->start, h->size, h->tag);
+            return 1;
+        }
+    }
+    if (prev && addr - (prev->map + prev->mapped) < mem.ga) {
+        say(buf, len, addr, prev->start, prev->size, prev->zombie ? prev->tag : -1);
+        return 1;
+    }
+    if (next && next->map - addr <= mem.gb) {
+        say(buf, len, addr, next->start, next->size, next->zombie ? next->tag : -1);
+        return 1;
+    }
+    for (size_t j = 1; j <= mem.hist_n; j++) {
+        const island *h = &mem.hist[(mem.hist_next + HISTORY - j) % HISTORY];
+        if ((addr >= h->map + h->mapped && addr - (h->map + h->mapped) < mem.ga) ||
+            (addr < h->map && h->map - addr <= mem.gb)) {
+            say(buf, len, addr, h->start, h->size, h->tag);
+            return 1;
+        }
+    }
+    /* beyond every guarantee: the nearer live neighbour */
+    if (prev && (!next || addr - (prev->map + prev->mapped) < next->map - addr))
+        next = prev;
+    if (!next)
+        return 0;
+    say(buf, len, addr, next->start, next->size, next->zombie ? next->tag : -1);
+    return 1;
+}
+
 void pyemu_mem_describe(uintptr_t addr, char *buf, size_t len)
 {
     pthread_mutex_lock(&mem.lock);
-    if (mem.n == 0 || !pyemu_mem_in_region(addr)) {
-        snprintf(buf, len, "%s", mem.n == 0 ? "no device memory is allocated"
-                                            : "outside device memory");
-        pthread_mutex_unlock(&mem.lock);
-        return;
-    }
-    size_t i = lower_bound(addr);
-    const allocation *best = NULL;
-    uintptr_t dist = UINTPTR_MAX;
-    for (size_t j = i > 0 ? i - 1 : 0; j <= i && j < mem.n; j++) {
-        const allocation *al = &mem.a[j];
-        uintptr_t d = addr < al->start ? al->start - addr
-                      : addr >= al->start + al->size ? addr - (al->start + al->size) + 1 : 0;
-        if (d < dist) {
-            dist = d;
-            best = &mem.a[j];
-        }
-    }
-    if (addr < best->start)
-        snprintf(buf, len, "%llu bytes before the %zu-byte allocation at 0x%llx",
-                 (unsigned long long)(best->start - addr), best->size,
-                 (unsigned long long)best->start);
-    else if (addr >= best->start + best->size)
-        snprintf(buf, len, "%llu bytes past the end of the %zu-byte allocation at 0x%llx",
-                 (unsigned long long)(addr - (best->start + best->size)), best->size,
-                 (unsigned long long)best->start);
-    else
-        snprintf(buf, len, "inside the %zu-byte allocation at 0x%llx", best->size,
-                 (unsigned long long)best->start);
+    if (!pyemu_mem_in_region(addr))
+        snprintf(buf, len, "outside device memory");
+    else if (!describe_slab(addr, buf, len) && !describe_island(addr, buf, len))
+        snprintf(buf, len, "%s", mem.live == 0 ? "no device memory is allocated"
+                                               : "not near any device allocation");
     pthread_mutex_unlock(&mem.lock);
 }

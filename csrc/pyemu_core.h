@@ -77,14 +77,23 @@ int pyemu_init(int num_workers, size_t stack_size, unsigned long long device_mem
 int pyemu_num_workers(void);
 const char *pyemu_last_error(void);
 
-/* device memory (csrc/memory.c) */
+/* device memory (csrc/memory.c; its header says what faults where)
+ * freed_by: the API call that frees ("cudaFree"), named by a later fault
+ * through the freed pointer ("use after free ..., freed by cudaFree").
+ * pyemu_mem_guard: for the live allocation holding addr, how many bytes
+ * below its first page (before) and past its 256-rounded end (after) are
+ * guaranteed to fault and be reported as its; packed is 0 for an allocation
+ * of its own mapping, 1 for a slab slot, 2 for a slab slot whose guard
+ * bytes are readable (kernels before Linux 6.13) but belong to no other. */
 int pyemu_mem_alloc(size_t size, unsigned long long *addr);
-int pyemu_mem_free(unsigned long long addr);
+int pyemu_mem_free(unsigned long long addr, const char *freed_by);
 int pyemu_mem_info(unsigned long long *free_bytes, unsigned long long *total_bytes);
 int pyemu_mem_find(unsigned long long addr, unsigned long long *start, unsigned long long *size);
+int pyemu_mem_guard(unsigned long long addr, unsigned long long *before,
+                    unsigned long long *after, int *packed);
 void pyemu_mem_region(unsigned long long *start, unsigned long long *end);
 int pyemu_mem_free_all(void);
-int pyemu_mem_free_keep_mapped(unsigned long long addr);
+int pyemu_mem_free_keep_mapped(unsigned long long addr, const char *freed_by);
 int pyemu_mem_forget(unsigned long long addr);
 
 /* kernel modules (csrc/module.c) */

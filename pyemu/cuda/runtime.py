@@ -248,7 +248,7 @@ def cudaDeviceReset() -> cudaError_t:
     _sync.wait_device()
     for addr, live in list(_managed.items()):
         if live:   # NumPy views of unified memory may outlive the reset
-            lib.pyemu_mem_free_keep_mapped(addr)
+            lib.pyemu_mem_free_keep_mapped(addr, b"cudaDeviceReset")
             _managed[addr] = False
     lib.pyemu_device_reset()
     _sticky_reported = False   # the thread's last error stays, as on an H100
@@ -345,10 +345,10 @@ def cudaFree(devPtr) -> cudaError_t:
     try:
         if _managed.get(addr):
             # unified memory: NumPy views may outlive cudaFree; they read zeros, not a crash
-            _core.check(lib.pyemu_mem_free_keep_mapped(addr))
+            _core.check(lib.pyemu_mem_free_keep_mapped(addr, b"cudaFree"))
             _managed[addr] = False
         else:
-            _core.check(lib.pyemu_mem_free(addr))
+            _core.check(lib.pyemu_mem_free(addr, b"cudaFree"))
     except CoreError as exc:
         E.raise_core(exc, "cudaFree")
     return cudaSuccess

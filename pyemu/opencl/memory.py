@@ -109,10 +109,10 @@ class cl_mem(CLObject):
             self._export = None
         if self.addr:
             if self._views:      # NumPy views of a mapping may outlive the buffer
-                lib.pyemu_mem_free_keep_mapped(self.addr)
+                lib.pyemu_mem_free_keep_mapped(self.addr, b"clReleaseMemObject")
                 _zombies.add(self.addr)
             else:
-                lib.pyemu_mem_free(self.addr)
+                lib.pyemu_mem_free(self.addr, b"clReleaseMemObject")
 
     def __del__(self):
         if getattr(self, "_refs", 0) > 0:
