@@ -7,7 +7,9 @@
  * becomes fibers: thread 0 keeps the worker's stack, threads 1..n-1 get
  * their own, and each barrier passes control round-robin 0, 1, ..., n-1.
  * A barrier that only part of the block reaches fails the launch instead
- * of hanging.
+ * of hanging.  A barrier is told by its site string, which the device
+ * headers make unique per barrier written in the source ("file:line#n",
+ * see PYEMU_SITE); messages show its "file:line".
  */
 #include "core.h"
 
@@ -74,14 +76,6 @@ static int ensure_stacks(pyemu_worker *w, unsigned int n)
     return 0;
 }
 
-void pyemu_worker_release_stacks(pyemu_worker *w)
-{
-    if (w->stacks)
-        munmap(w->stacks, w->stack_stride * PYEMU_MAX_THREADS_PER_BLOCK);
-    w->stacks = NULL;
-    w->stacks_ready = 0;
-}
-
 /* ---- switching between the threads of a block ---- */
 
 static inline void switch_to(pyemu_worker *w, unsigned int next)
@@ -92,7 +86,7 @@ static inline void switch_to(pyemu_worker *w, unsigned int next)
     pyemu_ctx_switch(&w->fibers[prev].sp, w->fibers[next].sp);
 }
 
-static void fiber_main(void *arg)
+static PYEMU_KSUPPORT void fiber_main(void *arg)
 {
     pyemu_worker *w = arg;
     w->desc->run_thread(w->args);
@@ -128,6 +122,15 @@ static void enter_fiber_mode(pyemu_worker *w)
     }
 }
 
+/* how much of a site to show: "file:line", without the "#n" that tells
+ * barriers on one line apart */
+static int site_len(const char *site)
+{
+    const char *hash = strrchr(site, '#');
+    return hash ? (int)(hash - site) : (int)strlen(site);
+}
+#define SITE(s) site_len(s), (s)
+
 static void describe_thread(const pyemu_worker *w, unsigned int i, char *buf, size_t len)
 {
     pyemu_fmt_dim(buf, len, tid_of(i));
@@ -140,9 +143,9 @@ barrier_after_return_plain(pyemu_worker *w, const char *site, unsigned int me)
     char a[48];
     describe_thread(w, me - 1, a, sizeof a);
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "__syncthreads() at %s is reached by this thread, but threads (0,0,0) to %s "
+                      "__syncthreads() at %.*s is reached by this thread, but threads (0,0,0) to %s "
                       "of the block returned without reaching it; every thread of a block must "
-                      "reach the same barrier", site, a);
+                      "reach the same barrier", SITE(site), a);
 }
 
 static __attribute__((noinline, cold, noreturn)) void
@@ -151,9 +154,9 @@ barrier_after_return(pyemu_worker *w, const char *site)
     char a[48];
     describe_thread(w, 0, a, sizeof a);
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "__syncthreads() at %s is reached by this thread, but %u thread(s) of the "
+                      "__syncthreads() at %.*s is reached by this thread, but %u thread(s) of the "
                       "block, the first %s, returned without reaching it; every thread of a block "
-                      "must reach the same barrier", site, w->exited, a);
+                      "must reach the same barrier", SITE(site), w->exited, a);
 }
 
 static __attribute__((noinline, cold, noreturn)) void
@@ -163,9 +166,14 @@ barrier_mismatch(pyemu_worker *w, const char *site)
     describe_thread(w, 0, a, sizeof a);
     describe_thread(w, w->cur - 1, b, sizeof b);
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "this thread reached __syncthreads() at %s while threads %s to %s of the "
-                      "block wait at the one at %s; every thread of a block must reach the same "
-                      "barrier", site, a, b, w->site);
+                      "this thread reached __syncthreads() at %.*s while threads %s to %s of the "
+                      "block wait at %s one at %.*s; every thread of a block must reach the same "
+                      "barrier", SITE(site), a, b,
+                      site_len(site) == site_len(w->site) &&
+                              strncmp(site, w->site, (size_t)site_len(site)) == 0
+                          ? "another"
+                          : "the",
+                      SITE(w->site));
 }
 
 static __attribute__((noinline, cold, noreturn)) void return_while_waiting(pyemu_worker *w)
@@ -174,26 +182,26 @@ static __attribute__((noinline, cold, noreturn)) void return_while_waiting(pyemu
     describe_thread(w, 0, a, sizeof a);
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
                       "this thread returned while %u thread(s) of the block, the first %s, wait "
-                      "at __syncthreads() at %s; every thread of a block must reach the same "
-                      "barrier", w->arrived, a, w->site);
+                      "at __syncthreads() at %.*s; every thread of a block must reach the same "
+                      "barrier", w->arrived, a, SITE(w->site));
 }
 
 /* A block function (a kernel run region by region, see abi.h) found the block
  * split at a barrier. */
-PYEMU_API void pyemu_barrier_diverged(const char *site, unsigned int other, unsigned int exited)
+PYEMU_API PYEMU_KSUPPORT void pyemu_barrier_diverged(const char *site, unsigned int other, unsigned int exited)
 {
     pyemu_worker *w = pyemu_self;
     char a[48];
     describe_thread(w, other, a, sizeof a);
     if (exited)
         pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                          "__syncthreads() at %s is reached by this thread, but %u thread(s) of the "
+                          "__syncthreads() at %.*s is reached by this thread, but %u thread(s) of the "
                           "block, the first %s, returned without reaching it; every thread of a block "
-                          "must reach the same barrier", site, exited, a);
+                          "must reach the same barrier", SITE(site), exited, a);
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
                       "this thread and thread %s of the block take different ways at a branch or "
-                      "loop around __syncthreads() at %s; every thread of a block must reach the "
-                      "same barrier", a, site);
+                      "loop around __syncthreads() at %.*s; every thread of a block must reach the "
+                      "same barrier", a, SITE(site));
 }
 
 /* The first barrier of a block, reached by thread 0 in plain mode: from now
@@ -214,7 +222,7 @@ static __attribute__((noinline)) int first_barrier(pyemu_worker *w, const char *
 static inline int arrive(pyemu_worker *w, const char *site, int pred, int op)
 {
     if (__builtin_expect(!w->fiber_mode, 0) && first_barrier(w, site))
-        return op == 0 ? pred != 0 : pred != 0;
+        return op < 0 ? 0 : pred != 0; /* one thread: its count, and and or are its own */
     if (__builtin_expect(w->exited != 0, 0))
         barrier_after_return(w, site);
     if (w->arrived == 0) {
@@ -242,19 +250,19 @@ static inline int arrive(pyemu_worker *w, const char *site, int pred, int op)
     return w->reduce_result;
 }
 
-PYEMU_API void pyemu_barrier(const char *site)
+PYEMU_API PYEMU_KSUPPORT void pyemu_barrier(const char *site)
 {
     arrive(pyemu_self, site, 0, -1);
 }
 
-PYEMU_API int pyemu_barrier_reduce(const char *site, int pred, int op)
+PYEMU_API PYEMU_KSUPPORT int pyemu_barrier_reduce(const char *site, int pred, int op)
 {
     return arrive(pyemu_self, site, pred, op);
 }
 
 /* Called when a thread's kernel function returned: by run_block for thread 0
  * (on the worker's stack), by fiber_main for the others. */
-PYEMU_API int pyemu_first_thread_done(void)
+PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done(void)
 {
     pyemu_worker *w = pyemu_self;
     if (!w->fiber_mode)

@@ -126,6 +126,7 @@ void pyemu_ctx_switch(void **save_sp, void *next_sp);
 void *pyemu_fiber_prepare(void *stack_top, void (*entry)(void *), void *arg);
 
 /* ---- one worker thread = one streaming multiprocessor ---- */
+#define PYEMU_HEAP_CLASSES 21   /* device malloc size classes: 2^k bytes, k < 21 */
 typedef struct pyemu_worker {
     int index;
     pthread_t thread;
@@ -144,10 +145,25 @@ typedef struct pyemu_worker {
     size_t stack_stride;        /* guard page + stack */
     unsigned int stacks_ready;  /* stacks with their guard page set up */
     char *dyn_smem;             /* dynamic shared memory of the block */
+    char *dyn_smem_end;         /* its guard page: the launch's part ends flush with it */
+    char *dyn_smem_lo;          /* where this launch's part starts */
     unsigned char *argbuf;      /* the arguments, with local pointers patched in */
     size_t argbuf_cap;
-    /* fault capture */
+    /* device printf: text of this worker's current chunk, committed to the
+     * command when the chunk ends (kprintf.c), so a fault mid-printf loses
+     * only the unfinished call and leaves no lock held */
+    char *pbuf;
+    size_t plen, pcap;
+    /* device malloc: this worker's arena of the device heap (devheap.c) */
+    void *heap_free[PYEMU_HEAP_CLASSES];    /* free blocks by size class */
+    char *heap_bump, *heap_end;             /* the span being carved */
+    int heap_used;                          /* malloc/free ran since the last flush */
+    /* fault capture: in_kernel while kernel code (not a copy or fill) runs;
+     * in_libc while the core calls lock-free libc for the kernel (vsnprintf);
+     * in_heap while this worker's arena is being changed */
     volatile int in_kernel;
+    volatile int in_libc;
+    volatile int in_heap;
     sigjmp_buf recover;
     volatile int fault_sig;
     void *volatile fault_addr;
@@ -162,13 +178,13 @@ extern __thread pyemu_worker *pyemu_self;  /* the worker this thread is, or NULL
 int pyemu_pool_start(int nworkers, size_t stack_size);
 void pyemu_pool_submit(pyemu_cmd *cmd);     /* engine lock held */
 int pyemu_pool_size(void);
+pyemu_worker *pyemu_pool_worker(int index);
 size_t pyemu_pool_stack_size(void);
 
 /* ---- blocks (csrc/block.c) ---- */
 void pyemu_run_block(pyemu_worker *w, uint64_t linear);
 void pyemu_kernel_fail(pyemu_worker *w, int code, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
-void pyemu_worker_release_stacks(pyemu_worker *w);
 
 /* ---- commands (csrc/engine.c) ---- */
 void pyemu_cmd_fail(pyemu_cmd *cmd, int code, const char *fmt, ...)
@@ -183,13 +199,22 @@ void pyemu_mem_describe(uintptr_t addr, char *buf, size_t len);
 
 /* ---- faults (csrc/fault.c) ---- */
 int pyemu_fault_install(void);
-void pyemu_fault_ensure_first(void);
 int pyemu_fault_worker_init(pyemu_worker *w);
+void pyemu_fault_add_code(uintptr_t lo, uintptr_t hi);  /* a kernel module's text */
 void pyemu_fault_report(pyemu_worker *w);   /* after the longjmp: say what happened */
 
 /* ---- printf (csrc/kprintf.c) ---- */
 void pyemu_printf_collect(pyemu_cmd *cmd);  /* engine lock held */
 void pyemu_printf_reset(void);
+void pyemu_printf_commit(pyemu_worker *w);  /* the worker's text joins its command */
+
+/* ---- device malloc (csrc/devheap.c) ---- */
+void pyemu_heap_recover(pyemu_worker *w);   /* after a fault inside the arena */
+void pyemu_heap_flush(pyemu_worker *w);     /* between chunks: free blocks to all */
+
+/* Functions a kernel calls into (barriers, printf, device malloc) live in
+ * their own section: a fault there is the kernel's (fault.c). */
+#define PYEMU_KSUPPORT __attribute__((section("pyemu_ksupport")))
 
 uint64_t pyemu_clock_ns(void);
 void pyemu_fmt_dim(char *buf, size_t len, pyemu_uint3 v);

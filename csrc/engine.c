@@ -565,7 +565,6 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *l,
     cmd->nitems = (uint64_t)gx * gy * gz;
     uint64_t per = cmd->nitems / ((uint64_t)pyemu_pool_size() * 32);
     cmd->chunk = per < 1 ? 1 : per > 64 ? 64 : per;
-    pyemu_fault_ensure_first();
     return submit(queue, cmd, wait, nwait, event);
 ERROR:
     if (cmd) {

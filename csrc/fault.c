@@ -1,23 +1,131 @@
 /* fault.c - a fault in kernel code fails the launch, never the process.
  *
- * The handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT check whether
- * the faulting thread is a worker running kernel code.  If so they note what
- * happened and jump back to the worker's recovery point (pool.c: run_chunk),
- * on the worker's alternate signal stack, so a fiber's stack overflow is
- * caught too.  Any other fault goes on to the handler that was there before
- * (Python's faulthandler, or the default action).
+ * The handlers for SIGSEGV, SIGBUS, SIGFPE and SIGILL (hardware faults and
+ * __builtin_trap's ud2) recover only a fault that the kernel made: the
+ * faulting thread is a worker running a kernel (in_kernel; copies and fills
+ * are not kernels), and the faulting instruction is kernel code:
+ *   - in the text of a loaded kernel module (module.c records each one's
+ *     executable segments here when it is loaded),
+ *   - in the core's functions a kernel calls (barriers, printf, device
+ *     malloc: the pyemu_ksupport section, see PYEMU_KSUPPORT in core.h),
+ *   - in libc while the core formats a device printf (vsnprintf with a bad
+ *     %s pointer), or in a libc function called directly from kernel code
+ *     (memcpy, memset: the return address on top of the stack is the
+ *     kernel's), or anywhere on a stack overflow of a block's threads.
+ * Those jump back to the worker's recovery point (pool.c: run_chunk), on
+ * the worker's alternate signal stack, so a fiber's stack overflow is caught
+ * too.  Nothing the kernel can reach takes a lock: device printf and malloc
+ * use per-worker storage (kprintf.c, devheap.c), so the jump leaves none held.
+ *
+ * Everything else goes on to the handler that was there before (Python's
+ * faulthandler, or the default action), as a crash of the host program.
+ * SIGABRT is not ours: abort() in a kernel, like glibc's abort on heap
+ * corruption, ends the process as abort() in host code does; device assert()
+ * and __trap() fail the launch without a signal (kprintf.c).
+ *
+ * The handlers are installed once; a handler installed later by someone else
+ * comes first and is expected to chain to ours (faulthandler does).
  */
 #include "core.h"
 
+#include <link.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
 
-#define NSIG_HANDLED 5
-static const int handled[NSIG_HANDLED] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define NSIG_HANDLED 4
+static const int handled[NSIG_HANDLED] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 static struct sigaction previous[NSIG_HANDLED];
 static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
+static int installed;
+
+/* ---- where kernel code lies ---- */
+
+/* Executable ranges of loaded kernel modules: appended under the module
+ * loader's serialisation, read lock-free by the handler (modules are never
+ * unloaded, so a range stays valid). */
+#define MAX_CODE_RANGES 8192
+static struct { uintptr_t lo, hi; } code[MAX_CODE_RANGES];
+static _Atomic int ncode;
+static pthread_mutex_t code_lock = PTHREAD_MUTEX_INITIALIZER;
+
+extern const char __start_pyemu_ksupport[] __attribute__((visibility("hidden")));
+extern const char __stop_pyemu_ksupport[] __attribute__((visibility("hidden")));
+
+void pyemu_fault_add_code(uintptr_t lo, uintptr_t hi)
+{
+    pthread_mutex_lock(&code_lock);
+    int n = atomic_load(&ncode), known = 0;
+    for (int i = 0; i < n; i++) /* the same module loaded again */
+        known |= code[i].lo == lo && code[i].hi == hi;
+    if (!known && n < MAX_CODE_RANGES) {
+        code[n].lo = lo;
+        code[n].hi = hi;
+        atomic_store_explicit(&ncode, n + 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&code_lock);
+}
+
+static int in_module_code(uintptr_t pc)
+{
+    int n = atomic_load_explicit(&ncode, memory_order_acquire);
+    for (int i = n - 1; i >= 0; i--) /* the newest module is the likeliest */
+        if (pc >= code[i].lo && pc < code[i].hi)
+            return 1;
+    return 0;
+}
+
+static int in_kernel_code(uintptr_t pc)
+{
+    if (pc >= (uintptr_t)__start_pyemu_ksupport && pc < (uintptr_t)__stop_pyemu_ksupport)
+        return 1;
+    return in_module_code(pc);
+}
+
+static void pc_sp_of(const void *uctx, uintptr_t *pc, uintptr_t *sp)
+{
+    const ucontext_t *uc = uctx;
+#if defined(__x86_64__)
+    *pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    *sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+    *pc = (uintptr_t)uc->uc_mcontext.pc;
+    *sp = (uintptr_t)uc->uc_mcontext.sp;
+#else
+#error "fault.c needs the program counter of this CPU's ucontext"
+#endif
+}
+
+static int in_worker_guard(const pyemu_worker *w, uintptr_t addr);
+static int in_fiber_guard(const pyemu_worker *w, uintptr_t addr);
+static int in_fiber_stacks(const pyemu_worker *w, uintptr_t addr);
+
+/* Is this fault the kernel's, to be reported as a failed launch? */
+static int kernels_fault(const pyemu_worker *w, int sig, const siginfo_t *info, const void *uctx)
+{
+    if (!w || !w->in_kernel || info->si_code <= 0) /* si_code <= 0: sent by kill/raise */
+        return 0;
+    uintptr_t pc, sp;
+    pc_sp_of(uctx, &pc, &sp);
+    if (in_kernel_code(pc) || w->in_libc)
+        return 1;
+    uintptr_t addr = (uintptr_t)info->si_addr;
+    /* a stack overflow of a block's thread, wherever the push happened */
+    if (sig == SIGSEGV && (in_worker_guard(w, addr) || in_fiber_guard(w, addr)))
+        return 1;
+    /* a leaf of libc (memcpy, memset) called by kernel code: the return
+     * address is on top of the stack; read it only from a stack we own */
+    int own_stack = (w->stack_lo && sp >= w->stack_lo + 4096 && sp < w->stack_lo + (16u << 20)) ||
+                    (in_fiber_stacks(w, sp) && !in_fiber_guard(w, sp));
+    if (own_stack && (sp & 7) == 0)
+        return in_module_code(*(const uintptr_t *)sp);
+    return 0;
+}
+
+/* ---- the handler ---- */
 
 static int slot_of(int sig)
 {
@@ -27,10 +135,56 @@ static int slot_of(int sig)
     return -1;
 }
 
+/* Not ours: do what the handler before ours would have done. */
+static void chain(int sig, siginfo_t *info, void *uctx)
+{
+    int slot = slot_of(sig);
+    struct sigaction *old = &previous[slot];
+    int hardware = info->si_code > 0;
+    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+        sigset_t mask, saved;
+        mask = old->sa_mask;
+        if (!(old->sa_flags & SA_NODEFER))
+            sigaddset(&mask, sig);
+        pthread_sigmask(SIG_BLOCK, &mask, &saved);
+        old->sa_sigaction(sig, info, uctx);
+        pthread_sigmask(SIG_SETMASK, &saved, NULL);
+        return;
+    }
+    if (old->sa_handler == SIG_IGN && !hardware)
+        return; /* an ignored signal someone sent: still ignored */
+    if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+        sigset_t mask, saved;
+        mask = old->sa_mask;
+        if (!(old->sa_flags & SA_NODEFER))
+            sigaddset(&mask, sig);
+        pthread_sigmask(SIG_BLOCK, &mask, &saved);
+        old->sa_handler(sig);
+        pthread_sigmask(SIG_SETMASK, &saved, NULL);
+        return;
+    }
+    /* The default action (a hardware fault cannot be ignored either: the
+     * kernel would kill the process with it).  Restore it; a hardware fault
+     * happens again when the instruction is retried, a sent signal is
+     * raised again, unblocked, to end the process the same way. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    if (!hardware) {
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, sig);
+        pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+        raise(sig);
+    }
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     pyemu_worker *w = pyemu_self;
-    if (w && w->in_kernel) {
+    if (kernels_fault(w, sig, info, uctx)) {
         w->in_kernel = 0;
         w->fault_sig = sig;
         w->fault_addr = info->si_addr;
@@ -38,63 +192,26 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
         w->fault_bid = pyemu_tctx.blockIdx;
         siglongjmp(w->recover, 1);
     }
-    /* not ours: hand it to whoever had it before */
-    int slot = slot_of(sig);
-    struct sigaction *old = slot >= 0 ? &previous[slot] : NULL;
-    if (old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
-        old->sa_sigaction(sig, info, uctx);
-        return;
-    }
-    if (old && old->sa_handler == SIG_IGN)
-        return;
-    if (old && old->sa_handler != SIG_DFL) {
-        old->sa_handler(sig);
-        return;
-    }
-    /* default action: restore it and let the signal happen again */
-    signal(sig, SIG_DFL);
-    if (sig == SIGABRT || info->si_code <= 0)
-        raise(sig);
+    chain(sig, info, uctx);
 }
 
-static int install_locked(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < NSIG_HANDLED; i++) {
-        struct sigaction old;
-        if (sigaction(handled[i], &sa, &old) != 0)
-            return -1;
-        if (old.sa_sigaction != on_fault)
-            previous[i] = old;
-    }
-    return 0;
-}
-
+/* Install the handlers once, keeping the ones before ours to chain to. */
 int pyemu_fault_install(void)
 {
+    int rc = 0;
     pthread_mutex_lock(&install_lock);
-    int rc = install_locked();
+    if (!installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_fault;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        for (int i = 0; i < NSIG_HANDLED && rc == 0; i++)
+            rc = sigaction(handled[i], &sa, &previous[i]);
+        installed = rc == 0;
+    }
     pthread_mutex_unlock(&install_lock);
     return rc;
-}
-
-/* Someone (faulthandler.enable(), a debugger) may have put a handler in
- * front of ours since: put ours first again, keeping theirs as the next. */
-void pyemu_fault_ensure_first(void)
-{
-    static _Atomic uint64_t last_check;
-    uint64_t now = pyemu_clock_ns();
-    if (now - atomic_load_explicit(&last_check, memory_order_relaxed) < 50000000ull)
-        return; /* looked 50 ms ago: a sigaction call per launch would cost more than it saves */
-    atomic_store_explicit(&last_check, now, memory_order_relaxed);
-    struct sigaction cur;
-    if (sigaction(SIGSEGV, NULL, &cur) == 0 && cur.sa_sigaction == on_fault)
-        return;
-    pyemu_fault_install();
 }
 
 int pyemu_fault_worker_init(pyemu_worker *w)
@@ -117,7 +234,6 @@ static const char *fault_name(int sig)
     case SIGBUS: return "a misaligned or unbacked memory access (SIGBUS)";
     case SIGFPE: return "an arithmetic exception (SIGFPE: integer division by zero or overflow)";
     case SIGILL: return "an illegal instruction (SIGILL)";
-    case SIGABRT: return "abort() (SIGABRT)";
     default: return "a fault";
     }
 }
@@ -126,6 +242,12 @@ static const char *fault_name(int sig)
 static int in_worker_guard(const pyemu_worker *w, uintptr_t addr)
 {
     return w->stack_lo && addr < w->stack_lo + 4096 && addr + (1u << 20) >= w->stack_lo;
+}
+
+static int in_fiber_stacks(const pyemu_worker *w, uintptr_t addr)
+{
+    uintptr_t lo = (uintptr_t)w->stacks;
+    return w->stacks && addr >= lo && addr < lo + w->stack_stride * PYEMU_MAX_THREADS_PER_BLOCK;
 }
 
 static int in_fiber_guard(const pyemu_worker *w, uintptr_t addr)
@@ -137,6 +259,14 @@ static int in_fiber_guard(const pyemu_worker *w, uintptr_t addr)
     if (addr < lo || addr >= hi)
         return 0;
     return ((addr - lo) % w->stack_stride) < (w->stack_stride - pyemu_pool_stack_size());
+}
+
+/* the guard page after the block's dynamic shared memory (and OpenCL's
+ * __local arguments), which ends flush with it (pool.c begin_cmd) */
+static int in_smem_guard(const pyemu_worker *w, uintptr_t addr)
+{
+    uintptr_t end = (uintptr_t)w->dyn_smem_end;
+    return end && addr >= end && addr < end + (uintptr_t)sysconf(_SC_PAGESIZE);
 }
 
 /* After the longjmp, on the worker's own stack: turn the fault into an error. */
@@ -162,6 +292,16 @@ void pyemu_fault_report(pyemu_worker *w)
                        "%s '%s' failed in block %s, thread %s: stack overflow (the thread "
                        "used more than its %zu bytes of stack; set PYEMU_STACK_SIZE)",
                        what, name, bid, tid, pyemu_pool_stack_size());
+        return;
+    }
+    if (sig == SIGSEGV && in_smem_guard(w, addr)) {
+        uintptr_t end = (uintptr_t)w->dyn_smem_end;
+        pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS,
+                       "%s '%s' failed in block %s, thread %s: %s at address 0x%llx (%llu bytes "
+                       "past the end of the block's %llu bytes of dynamic shared memory)",
+                       what, name, bid, tid, fault_name(sig), (unsigned long long)addr,
+                       (unsigned long long)(addr - end),
+                       (unsigned long long)(end - (uintptr_t)w->dyn_smem_lo));
         return;
     }
     if (sig == SIGSEGV || sig == SIGBUS) {

@@ -2,6 +2,7 @@
 #include "core.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +20,27 @@ static const pyemu_core_api *pyemu_core_entry_points(void)
         api.printf = pyemu_printf;
         api.assert_fail = pyemu_assert_fail;
         api.trap = pyemu_trap;
+        api.malloc = pyemu_malloc;
+        api.free = pyemu_free;
         __atomic_store_n(&api.abi_version, PYEMU_ABI_VERSION, __ATOMIC_RELEASE);
     }
     return &api;
+}
+
+/* The executable segments of the module loaded at `base`: kernel code, for
+ * the fault handler (fault.c), which recovers only faults of kernel code. */
+static int add_text(struct dl_phdr_info *info, size_t size, void *base)
+{
+    (void)size;
+    if (info->dlpi_addr != *(ElfW(Addr) *)base)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
+            pyemu_fault_add_code(info->dlpi_addr + ph->p_vaddr,
+                                 info->dlpi_addr + ph->p_vaddr + ph->p_memsz);
+    }
+    return 1;
 }
 
 #define CHECK_MODULE(m) PYEMU_FAIL_IF(!(m) || (m)->magic != PYEMU_MAGIC_MODULE, \
@@ -41,6 +60,11 @@ PYEMU_API int pyemu_module_load(const char *path, pyemu_module **module)
                   "%s was built for kernel ABI %u; this core speaks %u", path, info->abi_version,
                   PYEMU_ABI_VERSION);
     PYEMU_FAIL_IF(!info->bind, PYEMU_E_MODULE, "%s has no binding entry", path);
+    struct link_map *lm = NULL;
+    PYEMU_FAIL_IF(dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || !lm, PYEMU_E_MODULE,
+                  "cannot locate kernel module %s in memory", path);
+    ElfW(Addr) base = lm->l_addr;
+    dl_iterate_phdr(add_text, &base);
     m = calloc(1, sizeof *m);
     PYEMU_FAIL_IF(!m, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
     info->bind(pyemu_core_entry_points());

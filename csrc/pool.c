@@ -40,6 +40,7 @@ static struct {
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0, 0, 0};
 
 int pyemu_pool_size(void) { return pool.nworkers; }
+pyemu_worker *pyemu_pool_worker(int index) { return &pool.workers[index]; }
 size_t pyemu_pool_stack_size(void) { return pool.stack_size; }
 
 /* The caller holds the engine lock; the run list has its own. */
@@ -98,10 +99,18 @@ static void begin_cmd(pyemu_worker *w, pyemu_cmd *cmd)
     }
     w->desc = cmd->u.k.desc;
     w->args = cmd->u.k.args;
+    /* The launch's shared memory (dynamic part, then OpenCL's __local
+     * arguments, each 16-byte aligned) ends flush with the guard page, so a
+     * write past its end faults and is reported as such (fault.c). */
+    size_t total = cmd->u.k.dyn_smem;
+    for (unsigned int i = 0; i < cmd->u.k.num_local; i++)
+        total = ((total + 15) & ~(size_t)15) + cmd->u.k.local_args[2 * i + 1];
+    char *base = (char *)(((uintptr_t)w->dyn_smem_end - total) & ~(uintptr_t)15);
+    w->dyn_smem_lo = base;
     if (cmd->u.k.num_local && w->desc->args_size <= w->argbuf_cap) {
         /* OpenCL __local pointer arguments: this worker's local memory */
         memcpy(w->argbuf, cmd->u.k.args, w->desc->args_size);
-        uintptr_t at = (uintptr_t)w->dyn_smem + cmd->u.k.dyn_smem;
+        uintptr_t at = (uintptr_t)base + cmd->u.k.dyn_smem;
         for (unsigned int i = 0; i < cmd->u.k.num_local; i++) {
             at = (at + 15) & ~(uintptr_t)15;
             void *p = (void *)at;
@@ -116,26 +125,40 @@ static void begin_cmd(pyemu_worker *w, pyemu_cmd *cmd)
     pyemu_tctx.global_offset = cmd->u.k.offset;
     pyemu_tctx.work_dim = cmd->u.k.work_dim;
     pyemu_tctx.dyn_smem = cmd->u.k.dyn_smem;
-    pyemu_tctx.dyn_smem_base = w->dyn_smem;
+    pyemu_tctx.dyn_smem_base = base;
 }
 
-/* Run items [first, end) of cmd; a fault in kernel code lands back here. */
+/* Run items [first, end) of cmd; a fault in kernel code lands back here.
+ * Only kernels count as kernel code: a fault in a copy or a fill is a bug of
+ * the host program (or of pyemu, which checks their ranges first) and goes
+ * to the previous handler (fault.c).  The chunk's device printf text joins
+ * the command before the items retire, a fault's too (assert's message). */
 static void run_chunk(pyemu_worker *w, pyemu_cmd *cmd, uint64_t first, uint64_t end)
 {
     volatile uint64_t i = first;
     if (sigsetjmp(w->recover, 0) != 0) {
         w->in_kernel = 0;
+        w->in_libc = 0;
+        if (w->in_heap)
+            pyemu_heap_recover(w);
+        if (w->heap_used)
+            pyemu_heap_flush(w);
+        pyemu_printf_commit(w);
         pyemu_fault_report(w); /* fails the command, unless the message is written */
         atomic_store(&cmd->abort, 1);
         return;
     }
-    w->in_kernel = 1;
+    w->in_kernel = cmd->type == CMD_KERNEL;
     for (; i < end; i++) {
         if (atomic_load_explicit(&cmd->abort, memory_order_relaxed))
             break;
         pyemu_run_item(w, cmd, i);
     }
     w->in_kernel = 0;
+    if (w->plen)
+        pyemu_printf_commit(w);
+    if (w->heap_used)
+        pyemu_heap_flush(w);
 }
 
 static void *worker_main(void *arg)
@@ -159,7 +182,7 @@ static void *worker_main(void *arg)
     sigdelset(&all, SIGBUS);
     sigdelset(&all, SIGFPE);
     sigdelset(&all, SIGILL);
-    sigdelset(&all, SIGABRT);
+    sigdelset(&all, SIGABRT); /* abort() in a kernel ends the process, as in host code */
     pthread_sigmask(SIG_BLOCK, &all, NULL);
 
     for (;;) {
@@ -236,6 +259,7 @@ int pyemu_pool_start(int nworkers, size_t stack_size)
         PYEMU_FAIL_IF(!w->fibers || !w->argbuf || w->dyn_smem == MAP_FAILED, PYEMU_E_SYSTEM,
                       "out of memory for worker %d", i);
         mprotect(w->dyn_smem + smem_span, page, PROT_NONE);
+        w->dyn_smem_end = w->dyn_smem + smem_span;
         PYEMU_FAIL_IF(pthread_create(&w->thread, &attr, worker_main, w) != 0, PYEMU_E_SYSTEM,
                       "cannot start worker thread %d", i);
         pool.nworkers = i + 1;

@@ -167,4 +167,9 @@ unsigned long long pyemu_now_ns(void);
 size_t pyemu_printf_pending(void);
 size_t pyemu_printf_take(char *buf, size_t cap);
 
+/* the device malloc heap, cudaLimitMallocHeapSize (csrc/devheap.c): its size
+ * can be set only before the first kernel that calls malloc() */
+int pyemu_heap_set_size(size_t size);
+size_t pyemu_heap_size(void);
+
 #endif /* PYEMU_CORE_H */

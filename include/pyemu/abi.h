@@ -66,6 +66,12 @@
 #undef assert_fail
 #pragma push_macro("trap")
 #undef trap
+#pragma push_macro("malloc")
+#undef malloc
+#pragma push_macro("free")
+#undef free
+#pragma push_macro("ptr")
+#undef ptr
 #pragma push_macro("nkernels")
 #undef nkernels
 #pragma push_macro("kernels")
@@ -99,7 +105,7 @@
 #pragma push_macro("args")
 #undef args
 
-#define PYEMU_ABI_VERSION 2
+#define PYEMU_ABI_VERSION 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -162,8 +168,10 @@ typedef struct pyemu_core_api {
     /* where the worker's pyemu_thread_ctx lies from the thread pointer: the
      * same offset in every thread (static TLS of the core) */
     long tctx_offset;
-    /* A barrier.  `site` names the call site ("file.cu:12"); all threads of
-     * the block must reach the same site, or the launch fails. */
+    /* A barrier.  `site` names the call site ("file.cu:12#3": file, line,
+     * then a number of its own, so two barriers on one line differ; messages
+     * show what comes before the '#'); all threads of the block must reach
+     * the same site, or the launch fails. */
     void (*barrier)(const char *site);
     /* A barrier that also reduces a predicate over the block: op 0 count, 1 and, 2 or. */
     int (*barrier_reduce)(const char *site, int pred, int op);
@@ -184,6 +192,10 @@ typedef struct pyemu_core_api {
     /* A failed device assert or a trap; never return. */
     void (*assert_fail)(const char *expr, const char *file, unsigned int line, const char *func);
     void (*trap)(void);
+    /* Device malloc and free: the device heap (csrc/devheap.c); NULL when
+     * it is used up. */
+    void *(*malloc)(size_t size);
+    void (*free)(void *ptr);
 } pyemu_core_api;
 
 typedef struct pyemu_module_info {
@@ -206,6 +218,8 @@ int pyemu_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pyemu_assert_fail(const char *expr, const char *file, unsigned int line,
                        const char *func) __attribute__((noreturn));
 void pyemu_trap(void) __attribute__((noreturn));
+void *pyemu_malloc(size_t size);
+void pyemu_free(void *ptr);
 #else
 /* ---- a kernel module's side: the same names, through the table ---- */
 extern const pyemu_core_api *pyemu_api __attribute__((visibility("hidden")));
@@ -236,6 +250,8 @@ static inline __attribute__((noreturn)) void pyemu_trap(void)
     pyemu_api->trap();
     __builtin_unreachable();
 }
+static inline void *pyemu_malloc(size_t size) { return pyemu_api->malloc(size); }
+static inline void pyemu_free(void *ptr) { pyemu_api->free(ptr); }
 /* What the compiler's generated code puts in every module, once. */
 #define PYEMU_MODULE_BINDING                                                   \
     const pyemu_core_api *pyemu_api;                                           \
@@ -267,6 +283,9 @@ static inline __attribute__((noreturn)) void pyemu_trap(void)
 #pragma pop_macro("source_name")
 #pragma pop_macro("kernels")
 #pragma pop_macro("nkernels")
+#pragma pop_macro("ptr")
+#pragma pop_macro("free")
+#pragma pop_macro("malloc")
 #pragma pop_macro("trap")
 #pragma pop_macro("assert_fail")
 #pragma pop_macro("printf")

@@ -75,7 +75,7 @@
 
 #define PYEMU_STR2(x) #x
 #define PYEMU_STR(x) PYEMU_STR2(x)
-#define PYEMU_SITE (__FILE__ ":" PYEMU_STR(__LINE__))
+#define PYEMU_SITE (__FILE__ ":" PYEMU_STR(__LINE__) "#" PYEMU_STR(__COUNTER__)) /* see cuda_builtins.h */
 
 /* A barrier, like CUDA's __syncthreads(): every work-item of the group must
  * reach this call site.  The flags do not matter: all memory is coherent. */

@@ -13,7 +13,9 @@
 
 #define PYEMU_STR2(x) #x
 #define PYEMU_STR(x) PYEMU_STR2(x)
-#define PYEMU_SITE (__FILE__ ":" PYEMU_STR(__LINE__))
+/* "file:line#n": n counts the barriers of the translation unit, so two
+ * written on one line (a macro) are two sites; messages show "file:line". */
+#define PYEMU_SITE (__FILE__ ":" PYEMU_STR(__LINE__) "#" PYEMU_STR(__COUNTER__))
 
 #define __syncthreads() pyemu_barrier(PYEMU_SITE)
 #define __syncthreads_count(p) pyemu_barrier_reduce(PYEMU_SITE, (p) != 0, 0)
@@ -28,6 +30,19 @@ static inline void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_S
 /* Device printf: <stdio.h> is already in; later includes of it are no-ops. */
 #undef printf
 #define printf pyemu_printf
+
+/* Device malloc and free: the core's device heap (cudaLimitMallocHeapSize),
+ * per-worker arenas that a fault cannot leave locked.  <stdlib.h> is read
+ * first, so later includes of it are no-ops; std::malloc means the same. */
+#include <stdlib.h>
+#undef malloc
+#undef free
+#define malloc pyemu_malloc
+#define free pyemu_free
+namespace std {
+using ::pyemu_malloc;
+using ::pyemu_free;
+}
 
 /* Device assert: fails the launch with cudaErrorAssert, naming block and
  * thread, instead of aborting the process.  include/pyemu/cuda/assert.h
