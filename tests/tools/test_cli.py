@@ -256,3 +256,16 @@ def test_conformance_markdown_keeps_progress_off_stdout(capsys):
     captured = capsys.readouterr()
     assert captured.out.startswith("| case |")
     assert "[1/1] vector_add: pass" in captured.err
+
+
+def test_shipped_examples_are_the_repository_ones():
+    """The examples the package runs are copies of examples/ (the source of
+    truth): an installed package built from this tree has the same files."""
+    from pyemu.tools import examples
+    repo = Path(__file__).resolve().parents[2] / "examples"
+    shipped = examples.shipped_examples_dir()
+    assert shipped is not None
+    for program in sorted(repo.glob("*/*.py")):
+        copy = shipped / program.relative_to(repo)
+        assert copy.is_file(), copy
+        assert copy.read_bytes() == program.read_bytes(), f"{copy} differs from {program}"
