@@ -9,6 +9,7 @@ that completes when clSetUserEventStatus says so.
 from __future__ import annotations
 
 from ..runtime import core as _core
+from ..runtime import holds as _holds
 from ..runtime import sync as _sync
 from ..runtime.core import CoreError, ffi, lib
 from . import _constants as K
@@ -81,12 +82,6 @@ def wait_list(events, context, call):
     return ffi.new("pyemu_cmd *[]", [e._cmd for e in evs]), len(evs), tuple(evs)
 
 
-def _keep_until_done(ev, keep):
-    """Hold `keep` (host memory, memory objects) until ev's command completes."""
-    box = [keep]
-    _core.on_complete(ev._cmd, lambda status: box.clear())
-
-
 def _raise_failed(ev, call):
     code = lib.pyemu_cmd_error(ev._cmd, ffi.NULL, 0)
     if code:
@@ -106,8 +101,8 @@ def enqueue(queue, call, command_type, submit, events, keep=(), blocking=False) 
     if status:
         raise_core(CoreError(status, _core.last_error()), call)
     ev = cl_event(out[0], queue, queue.context, command_type)
-    if keep:
-        _keep_until_done(ev, keep)
+    if keep:       # host memory and memory objects, until the command completes
+        _holds.hold(ev._cmd, keep)
     if blocking:
         _sync.wait_command(ev._cmd)
         flush_printf()

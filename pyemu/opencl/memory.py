@@ -22,6 +22,7 @@ under it.
 """
 from __future__ import annotations
 
+import collections
 import weakref
 
 import numpy as np
@@ -66,7 +67,7 @@ class cl_mem(CLObject):
         self.maps = []               # [address, size, flags] of each live mapping
         if parent is None:
             self._holds = 1          # this object and each live sub-buffer
-            self._users = []         # core commands that use the memory (retained)
+            self._users = collections.deque()  # core commands that use the memory (retained)
             self._views = 0          # NumPy views of the device memory still alive
             self._freed = False
         else:
@@ -74,17 +75,12 @@ class cl_mem(CLObject):
                 self.root._holds += 1
 
     def use(self, cmd):
-        """Note a command that uses the memory (clReleaseMemObject waits for it)."""
-        r = self.root
-        live = []
-        for c in r._users:
-            if lib.pyemu_cmd_status(c) > 0:
-                live.append(c)
-            else:
-                lib.pyemu_cmd_release(c)
+        """Note a command that uses the memory: it is freed only after them."""
+        users = self.root._users
+        while users and lib.pyemu_cmd_status(users[0]) <= 0:   # the oldest are done
+            lib.pyemu_cmd_release(users.popleft())
         lib.pyemu_cmd_retain(cmd)
-        live.append(cmd)
-        r._users = live
+        users.append(cmd)
 
     def _destroy(self):
         r = self.root
@@ -101,7 +97,7 @@ class cl_mem(CLObject):
             _released.append(self)   # commands still use it: free it once they are done
             return
         self._freed = True
-        users, self._users = self._users, []
+        users, self._users = self._users, collections.deque()
         for c in users:
             lib.pyemu_cmd_release(c)
         if self._export is not None:

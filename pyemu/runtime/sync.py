@@ -8,6 +8,7 @@ held until a kernel that may never end returns.
 """
 from __future__ import annotations
 
+from . import holds
 from .core import lib
 
 SLICE_MS = 100
@@ -17,6 +18,7 @@ def _wait(fn, *args) -> int:
     while True:
         status = fn(*args, SLICE_MS)
         if status != lib.PYEMU_E_TIMEOUT:
+            holds.sweep()     # what completed commands kept alive can go now
             return status
 
 
