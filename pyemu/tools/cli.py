@@ -15,6 +15,7 @@ a failed case, a missed target with `bench --check`), 2 a usage error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
@@ -31,29 +32,27 @@ DESCRIPTION = ("Run CUDA and OpenCL programs on the CPU. Commands: run the shipp
 EPILOG = "`python -m pyemu COMMAND --help` describes a command's options."
 
 
-def _delegate(module_name: str):
-    """A command whose parser lives in its own module (its main(argv))."""
+def _delegate(module: str):
+    """A command whose parser lives in its own module: `module.main(argv)`."""
     def run(argv) -> int:
-        if module_name == "bench":
-            from . import bench as module
-        elif module_name == "terms":
-            from . import terms as module
-        else:
-            from .conformance import runner as module
+        main = importlib.import_module(module, __package__).main
         try:
-            return module.main(list(argv))
+            return main(list(argv))
         except SystemExit as exc:      # a module's argparse exiting on -h or an error
-            return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+            if exc.code is None or isinstance(exc.code, int):
+                return exc.code or 0
+            print(exc.code, file=sys.stderr)
+            return 1
     return run
 
 
-# name -> (summary, runner); the order is the order --help lists them in
+# name -> (summary, runner)
 DELEGATED = {
     "bench": ("time pyemu (CUDA and OpenCL) against PoCL on the examples' kernels",
-              _delegate("bench")),
-    "terms": ("CUDA and OpenCL terms side by side", _delegate("terms")),
+              _delegate(".bench")),
+    "terms": ("CUDA and OpenCL terms side by side", _delegate(".terms")),
     "conformance": ("the OpenCL C conformance corpus on pyemu and on PoCL",
-                    _delegate("conformance")),
+                    _delegate(".conformance.runner")),
 }
 
 
