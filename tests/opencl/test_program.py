@@ -99,7 +99,8 @@ def test_clCreateProgramWithSource_bad_input(context, code_of):
     assert code_of(clCreateProgramWithSource, context, []) == CL_INVALID_VALUE
     assert code_of(clCreateProgramWithSource, context, None) == CL_INVALID_VALUE
     assert code_of(clCreateProgramWithSource, context, ["ok", None]) == CL_INVALID_VALUE
-    assert code_of(clCreateProgramWithSource, context, [b"\xff\xfe"]) == CL_INVALID_VALUE
+    # bytes that are not UTF-8 are source as drivers take it (tests/core/test_compiler_bytes.py)
+    assert code_of(clCreateProgramWithSource, context, [b"\xff\xfe"]) == 0
     assert code_of(clCreateProgramWithSource, None, [VADD]) == CL_INVALID_CONTEXT
 
 
