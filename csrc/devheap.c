@@ -147,6 +147,23 @@ static PYEMU_KSUPPORT void *take_large(pyemu_worker *w, size_t bytes)
     return s + sizeof(block_hdr);
 }
 
+/* The heap is used up: another worker may hold freed blocks of this class
+ * that it hands back at the end of its chunk; look again for up to 2 ms. */
+static PYEMU_KSUPPORT void *wait_for_freed(pyemu_worker *w, unsigned int cls)
+{
+    uint64_t until = pyemu_clock_ns() + 2000000u;
+    do {
+        void *p = atomic_exchange_explicit(&heap.shared[cls], NULL, memory_order_acquire);
+        if (p) {
+            if (!block_ok(p, cls))
+                heap_corrupt(w, HDR(p));
+            w->heap_free[cls] = NEXT(p);
+            return p;
+        }
+    } while (pyemu_clock_ns() < until);
+    return NULL;
+}
+
 PYEMU_API PYEMU_KSUPPORT void *pyemu_malloc(size_t n)
 {
     pyemu_worker *w = pyemu_self;
@@ -187,6 +204,8 @@ PYEMU_API PYEMU_KSUPPORT void *pyemu_malloc(size_t n)
                 p = w->heap_bump + sizeof(block_hdr);
                 w->heap_bump += bytes;
                 HDR(p)->bytes = bytes;
+            } else {
+                p = wait_for_freed(w, cls);
             }
         }
     }
