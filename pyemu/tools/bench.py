@@ -18,6 +18,10 @@ synchronise (``cudaDeviceSynchronize`` / ``clFinish`` / ``queue.finish()``),
 and the row shows the median.  Every result, on every side, is checked
 against NumPy: a wrong result is shown as FAIL, never as a time.
 
+A case that has a NumPy counterpart (``vector_add``: ``np.add(a, b,
+out=c)`` on the same arrays, the machine's bandwidth floor) times it in the
+same turns, in the NumPy column, with pyemu's ratio to it.
+
 Two rows are pyemu's alone: the cost of one asynchronous launch of an empty
 kernel (1000 launches, then one synchronise) and the construction of a
 :class:`SourceModule` whose source was already built (the kernel cache).
@@ -45,16 +49,16 @@ import numpy as np
 from .bench_kernels import KERNEL_DIR
 from .bench_kernels.backends import (Buffer, PoclBackend, PyemuBackend, PyemuOpenclBackend,
                                      check_cuda, find_pocl_device, one_line)
-from .bench_kernels.cases import (COMPARE_CASES, Case, Histogram, MatmulNaive, MatmulTiled,
-                                  Prepared, Reduce, Staged, Transpose, VectorAdd, cdiv,
-                                  time_once, time_runs)
+from .bench_kernels.cases import (COMPARE_CASES, HOST_NUMPY, Case, Histogram, MatmulNaive,
+                                  MatmulTiled, Prepared, Reduce, Staged, Transpose, Transpose32,
+                                  VectorAdd, cdiv, time_once, time_runs)
 from .progress import Progress
 
 __all__ = [
     "main", "run_cases", "run_case", "open_backends", "format_table", "format_seconds",
     "machine_line", "notes", "Result", "Side", "Environment", "CASE_NAMES", "COMPARE_CASES",
     "PYEMU_ONLY", "OK", "FAIL", "ERROR", "NA", "KERNEL_DIR", "Buffer", "Case", "VectorAdd",
-    "MatmulNaive", "MatmulTiled", "Reduce", "Histogram", "Transpose", "PyemuBackend",
+    "MatmulNaive", "MatmulTiled", "Reduce", "Histogram", "Transpose", "Transpose32", "PyemuBackend",
     "PyemuOpenclBackend", "HEADERS",
     "PoclBackend", "find_pocl_device",
 ]
@@ -112,6 +116,7 @@ class Result:
     reference_pocl_seconds: float | None = None
     quick: bool = False
     opencl: Side = field(default_factory=Side)
+    numpy: Side = field(default_factory=Side)
 
     @property
     def pyemu_only(self) -> bool:
@@ -127,7 +132,7 @@ class Result:
         """
         if not self.pyemu.ok:
             return False
-        return self.pocl.status in (OK, NA) and self.opencl.status in (OK, NA)
+        return all(s.status in (OK, NA) for s in (self.pocl, self.opencl, self.numpy))
 
     def _ratio_of(self, side: Side) -> float | None:
         if self.pyemu_only or not side.ok or side.seconds is None:
@@ -151,6 +156,14 @@ class Result:
     def opencl_ratio(self) -> float | None:
         """pyemu OpenCL time / PoCL time, as :attr:`ratio` for the OpenCL path."""
         return self._ratio_of(self.opencl)
+
+    @property
+    def numpy_ratio(self) -> float | None:
+        """pyemu (CUDA) time / NumPy time on the same arrays, when the case has
+        a NumPy counterpart and both ran correctly."""
+        if not (self.pyemu.ok and self.numpy.ok and self.pyemu.seconds and self.numpy.seconds):
+            return None
+        return self.pyemu.seconds / self.numpy.seconds
 
     @property
     def ratio_is_reference(self) -> bool:
@@ -205,7 +218,8 @@ def _compare(case: Case, prep: Prepared, backends: dict[str, Any], repeat: int,
     try:
         for label, be in backends.items():
             try:
-                staged[label] = case.stage(be, prep)
+                staged[label] = (case.stage_numpy(prep) if be is HOST_NUMPY
+                                 else case.stage(be, prep))
                 if time_once(staged[label]) > SLOW_RUN_S and slow_repeat is not None:
                     repeat = min(repeat, slow_repeat)
                 samples[label] = []
@@ -409,6 +423,8 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
     backends = {label: be for label, be in (("pyemu", env.pyemu), ("pyemu-CL", env.opencl),
                                             ("PoCL", env.pocl))
                 if be is not None}
+    if type(case).stage_numpy is not Case.stage_numpy:
+        backends["NumPy"] = HOST_NUMPY
     sides = _compare(case, prep, backends, repeat, slow_repeat)
     pyemu_side = sides.get("pyemu") or Side(ERROR, None, env.pyemu_why)
     pocl_side = sides.get("PoCL") or Side(NA, None, env.pocl_why)
@@ -416,7 +432,7 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
     return Result(case.name, case.size_text(size), pyemu_side, pocl_side,
                   target_ratio=case.target_ratio, target_text=f"<= {case.target_ratio:.1f}x",
                   reference_pocl_seconds=case.reference_pocl_seconds, quick=quick,
-                  opencl=opencl_side)
+                  opencl=opencl_side, numpy=sides.get("NumPy", Side(NA)))
 
 
 def run_cases(names: Sequence[str] | None = None, quick: bool = False,
@@ -494,13 +510,16 @@ def _cells(row: Result) -> list[str]:
     pyemu = _side_cell(row.pyemu)
     if row.name == "launch" and row.pyemu.ok:
         pyemu += "/launch"
+    numpy = _side_cell(row.numpy) if row.numpy.status != NA else "-"
+    nratio = "-" if row.numpy_ratio is None else f"{row.numpy_ratio:.2f}x"
     return [row.name, row.size, pyemu, pocl, ratio, row.target_text, met_text,
-            opencl, cl_ratio, cl_met]
+            opencl, cl_ratio, cl_met, numpy, nratio]
 
 
 HEADERS = ["case", "size", "pyemu", "PoCL", "pyemu/PoCL", "target", "met",
-           "pyemu-CL", "CL/PoCL", "CL met"]
-"""The table's columns: the CUDA path (pyemu), PoCL, and the OpenCL path (pyemu-CL)."""
+           "pyemu-CL", "CL/PoCL", "CL met", "NumPy", "pyemu/NumPy"]
+"""The table's columns: the CUDA path (pyemu), PoCL, the OpenCL path
+(pyemu-CL), and NumPy doing the same work on the host where a case has that."""
 
 
 def machine_line(env: Environment | None = None) -> str:
@@ -534,7 +553,8 @@ def notes(rows: Sequence[Result], env: Environment | None = None) -> list[str]:
     if any(r.ratio_is_reference and r.ratio is not None for r in rows):
         out.append("*: ratio against the reference PoCL time the target was set with, not measured in this run")
     for r in rows:
-        for label, side in (("pyemu", r.pyemu), ("pyemu-CL", r.opencl), ("PoCL", r.pocl)):
+        for label, side in (("pyemu", r.pyemu), ("pyemu-CL", r.opencl), ("PoCL", r.pocl),
+                            ("NumPy", r.numpy)):
             if side.status in (ERROR, FAIL) and side.detail:
                 key = (label, side.detail)
                 if key in seen:

@@ -91,6 +91,11 @@ class Case:
         """Build the kernel on ``be`` and put the inputs on its device."""
         raise NotImplementedError
 
+    def stage_numpy(self, prep: Prepared) -> Staged | None:
+        """The same work done by NumPy on the host (the NumPy column), or None
+        when the case has no NumPy counterpart worth timing."""
+        return None
+
     def check(self, out: Any, prep: Prepared) -> tuple[bool, str]:
         """Compare an output with the reference; (ok, what differs)."""
         expected = prep.expected
@@ -102,6 +107,21 @@ class Case:
         i = int(bad[0])
         return False, (f"{bad.size} of {out.size} elements differ; first at {i}: "
                        f"got {out.ravel()[i]!r}, expected {expected.ravel()[i]!r}")
+
+
+class HostNumpy:
+    """The "backend" of the NumPy column: arrays on the host, nothing to wait for."""
+
+    name = "NumPy"
+
+    def sync(self) -> None:
+        """Nothing runs asynchronously on the host."""
+
+    def free(self, buf: Any) -> None:
+        """Host arrays are freed by Python."""
+
+
+HOST_NUMPY = HostNumpy()
 
 
 def _staged(be: Any, go: Callable[[], None], out: Any, shape: tuple, dtype: Any,
@@ -131,6 +151,12 @@ class VectorAdd(Case):
         bufs = [be.to_device(prep.inputs["a"]), be.to_device(prep.inputs["b"]), be.empty(4 * n)]
         go = be.launcher(k, (cdiv(n, self.block),), (self.block,), (*bufs, np.int32(n)))
         return _staged(be, go, bufs[2], (n,), np.float32, bufs)
+
+    def stage_numpy(self, prep):
+        """np.add(a, b, out=c) on the same arrays: the machine's bandwidth floor."""
+        a, b = prep.inputs["a"], prep.inputs["b"]
+        c = np.empty_like(a)
+        return Staged(HOST_NUMPY, lambda: np.add(a, b, out=c), lambda: c)
 
 
 class MatmulNaive(Case):
@@ -276,5 +302,22 @@ class Transpose(Case):
         return _staged(be, go, bufs[0], (n, n), np.float32, bufs)
 
 
+class Transpose32(Transpose):
+    """The course's transpose: blocks of 32x32, one element per thread, a
+    [32][33] tile in shared / local memory (transpose32.cu / .cl)."""
+
+    name = "transpose32"
+    target_ratio = 1.0
+    reference_pocl_seconds = 0.028
+
+    def stage(self, be, prep):
+        n = prep.params["n"]
+        k = be.kernel(be.compile(self.name), "transpose32")
+        bufs = [be.empty(4 * n * n), be.to_device(prep.inputs["a"])]
+        grid = (cdiv(n, 32), cdiv(n, 32))
+        go = be.launcher(k, grid, (32, 32), (*bufs, np.int32(n), np.int32(n)))
+        return _staged(be, go, bufs[0], (n, n), np.float32, bufs)
+
+
 COMPARE_CASES: tuple[Case, ...] = (VectorAdd(), MatmulNaive(), MatmulTiled(),
-                                   Reduce(), Histogram(), Transpose())
+                                   Reduce(), Histogram(), Transpose(), Transpose32())
