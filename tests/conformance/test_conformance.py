@@ -107,7 +107,10 @@ def test_cli_quick_prints_the_table_and_exits_0():
     proc = _run(["--quick"])
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].split() == ["case", "result", "max", "error", "held", "to", "pyemu", "PoCL"]
+    n = len(CASES.QUICK)                # one progress line per case, then the table
+    for i, name in enumerate(n for n in CASES.CASES if n in CASES.QUICK):
+        assert lines[i].startswith(f"[{i + 1}/{n}] {name}: pass"), lines[i]
+    assert lines[n].split() == ["case", "result", "max", "error", "held", "to", "pyemu", "PoCL"]
     for name in CASES.QUICK:
         row = next(line for line in lines if line.startswith(name + " "))
         assert " pass " in row and row.rstrip().endswith("s")     # both times shown
