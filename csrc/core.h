@@ -8,6 +8,7 @@
 #undef _FORTIFY_SOURCE /* we longjmp from fiber stacks back to the worker's own */
 
 #include <pthread.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -170,6 +171,12 @@ typedef struct pyemu_worker {
     pyemu_uint3 fault_tid, fault_bid;
     void *altstack;
     uintptr_t stack_lo;         /* the worker's own stack (thread 0 runs there) */
+    /* stopping a kernel (watchdog.c): what the worker runs, read by the
+     * watchdog without a lock (the seq, never the command itself) */
+    volatile uint64_t run_seq;  /* seq of the kernel command it runs; 0: none */
+    volatile uint64_t run_since;/* when it took that command (pyemu_clock_ns) */
+    volatile uint64_t stop_seq; /* stop that kernel command (if still the one it runs) */
+    volatile int stop_code;     /* PYEMU_E_* the stopped command fails with */
 } __attribute__((aligned(64))) pyemu_worker;
 
 extern __thread pyemu_worker *pyemu_self;  /* the worker this thread is, or NULL */
@@ -196,6 +203,15 @@ void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item);
 int pyemu_mem_init(unsigned long long device_memory);
 int pyemu_mem_in_region(uintptr_t addr);
 void pyemu_mem_describe(uintptr_t addr, char *buf, size_t len);
+
+/* ---- stopping kernels (csrc/watchdog.c) ---- */
+/* Sent to a worker to stop the kernel it runs; fault.c's handler jumps out
+ * of kernel code to the worker's recovery point, as for a fault. */
+#define PYEMU_STOP_SIGNAL (SIGRTMIN + 6)
+unsigned int pyemu_watchdog_timeout_ms(void);
+
+/* ---- the engine's sticky error (csrc/engine.c) ---- */
+void pyemu_engine_poison(int code, const char *msg); /* set it, unless one is set */
 
 /* ---- faults (csrc/fault.c) ---- */
 int pyemu_fault_install(void);

@@ -236,6 +236,16 @@ ERROR:
     return status;
 }
 
+void pyemu_engine_poison(int code, const char *msg)
+{
+    pthread_mutex_lock(&eng.lock);
+    if (!eng.sticky_code) {
+        eng.sticky_code = code;
+        snprintf(eng.sticky_msg, sizeof eng.sticky_msg, "%s", msg);
+    }
+    pthread_mutex_unlock(&eng.lock);
+}
+
 void pyemu_cmd_fail(pyemu_cmd *cmd, int code, const char *fmt, ...)
 {
     char buf[1024];

@@ -195,6 +195,27 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
     chain(sig, info, uctx);
 }
 
+/* The watchdog asks a worker to stop the kernel it runs (watchdog.c).  The
+ * jump is taken only at an instruction of kernel code, where a fault could
+ * be too; elsewhere (libc formatting a printf) the watchdog asks again. */
+static void on_stop(int sig, siginfo_t *info, void *uctx)
+{
+    (void)info;
+    pyemu_worker *w = pyemu_self;
+    if (!w || !w->in_kernel || w->in_libc || !w->stop_seq || w->stop_seq != w->run_seq)
+        return;
+    uintptr_t pc, sp;
+    pc_sp_of(uctx, &pc, &sp);
+    if (!in_kernel_code(pc))
+        return;
+    w->in_kernel = 0;
+    w->fault_sig = sig;
+    w->fault_addr = NULL;
+    w->fault_tid = pyemu_tctx.threadIdx;
+    w->fault_bid = pyemu_tctx.blockIdx;
+    siglongjmp(w->recover, 1);
+}
+
 /* Install the handlers once, keeping the ones before ours to chain to. */
 int pyemu_fault_install(void)
 {
@@ -208,6 +229,11 @@ int pyemu_fault_install(void)
         sigemptyset(&sa.sa_mask);
         for (int i = 0; i < NSIG_HANDLED && rc == 0; i++)
             rc = sigaction(handled[i], &sa, &previous[i]);
+        if (rc == 0) {
+            sa.sa_sigaction = on_stop;
+            sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+            rc = sigaction(PYEMU_STOP_SIGNAL, &sa, NULL);
+        }
         installed = rc == 0;
     }
     pthread_mutex_unlock(&install_lock);
@@ -281,6 +307,20 @@ void pyemu_fault_report(pyemu_worker *w)
     uintptr_t addr = (uintptr_t)w->fault_addr;
     const char *what = w->cmd->type == CMD_KERNEL ? "kernel" : "command";
     const char *name = w->cmd->type == CMD_KERNEL ? w->desc->name : "copy";
+    if (sig == PYEMU_STOP_SIGNAL) {
+        int code = w->stop_code;
+        w->stop_seq = 0;
+        if (code == PYEMU_E_LAUNCH_TIMEOUT)
+            pyemu_cmd_fail(w->cmd, code,
+                           "%s '%s' was stopped in block %s, thread %s: it ran for more than "
+                           "%u ms (PYEMU_KERNEL_TIMEOUT, the watchdog of a display GPU)",
+                           what, name, bid, tid, pyemu_watchdog_timeout_ms());
+        else
+            pyemu_cmd_fail(w->cmd, code,
+                           "%s '%s' was stopped in block %s, thread %s: the host program was "
+                           "interrupted (Ctrl-C) while it ran", what, name, bid, tid);
+        return;
+    }
     if (sig == SIGSEGV && in_worker_guard(w, addr)) {
         pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS, /* as a GPU reports it */
                        "%s '%s' failed in block %s, thread %s: stack overflow (deep recursion? "

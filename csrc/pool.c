@@ -183,6 +183,7 @@ static void *worker_main(void *arg)
     sigdelset(&all, SIGFPE);
     sigdelset(&all, SIGILL);
     sigdelset(&all, SIGABRT); /* abort() in a kernel ends the process, as in host code */
+    sigdelset(&all, PYEMU_STOP_SIGNAL); /* the watchdog stops a kernel (watchdog.c) */
     pthread_sigmask(SIG_BLOCK, &all, NULL);
 
     for (;;) {
@@ -203,6 +204,10 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&pool.lock);
 
         begin_cmd(w, cmd);
+        if (cmd->type == CMD_KERNEL) { /* what the watchdog may stop (watchdog.c) */
+            w->run_since = pyemu_clock_ns();
+            __atomic_store_n(&w->run_seq, cmd->seq, __ATOMIC_RELEASE);
+        }
         for (;;) {
             uint64_t first = atomic_fetch_add(&cmd->next, cmd->chunk);
             if (first >= cmd->nitems) {
@@ -219,6 +224,7 @@ static void *worker_main(void *arg)
             if (done == cmd->nitems)
                 pyemu_cmd_complete(cmd);
         }
+        __atomic_store_n(&w->run_seq, 0, __ATOMIC_RELEASE);
         w->cmd = NULL;
         pyemu_cmd_release(cmd);
     }

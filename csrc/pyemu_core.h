@@ -27,6 +27,7 @@
 #define PYEMU_E_BARRIER 23              /* a barrier not reached by the whole block */
 #define PYEMU_E_MISALIGNED 24           /* SIGBUS */
 #define PYEMU_E_ILLEGAL_INSTRUCTION 25  /* SIGILL */
+#define PYEMU_E_LAUNCH_TIMEOUT 26       /* stopped by the watchdog (PYEMU_KERNEL_TIMEOUT) */
 
 /* command status, as OpenCL numbers it; negative = failed with -PYEMU_E_* */
 #define PYEMU_CMD_COMPLETE 0
@@ -115,6 +116,16 @@ int pyemu_queue_release(pyemu_queue *queue);
 int pyemu_queue_finish(pyemu_queue *queue, unsigned int timeout_ms);
 int pyemu_device_synchronize(unsigned int timeout_ms);
 int pyemu_device_reset(void);
+
+/* Stopping kernels (csrc/watchdog.c).  pyemu_set_kernel_timeout: a kernel
+ * that runs longer than ms milliseconds (0: no limit) is stopped and fails
+ * with PYEMU_E_LAUNCH_TIMEOUT, as a display GPU's watchdog does.
+ * pyemu_interrupt: the host was interrupted (Ctrl-C) while waiting; every
+ * running kernel is stopped and the device fails with PYEMU_E_LAUNCH_FAILURE
+ * (sticky) until reset.  A kernel stops at its next instruction of kernel
+ * code (not inside libc). */
+int pyemu_set_kernel_timeout(unsigned int ms);
+int pyemu_interrupt(void);
 int pyemu_sticky_error(char *message, size_t len);
 
 /* One kernel launch, as both facades describe it: CUDA's <<<grid, block,

@@ -208,6 +208,7 @@ _FROM_CORE = {
     lib.PYEMU_E_BARRIER: cudaErrorLaunchFailure,
     lib.PYEMU_E_MISALIGNED: cudaErrorMisalignedAddress,
     lib.PYEMU_E_ILLEGAL_INSTRUCTION: cudaErrorIllegalInstruction,
+    lib.PYEMU_E_LAUNCH_TIMEOUT: cudaErrorLaunchTimeout,
 }
 
 

@@ -6,6 +6,8 @@ PYEMU_CACHE_MAX      kernel cache size limit in bytes (500M, 2G, ...; 0 = none);
 PYEMU_CXX            C++ compiler for kernels; default: $CXX or g++
 PYEMU_STACK_SIZE     bytes of stack per fiber (GPU thread); default 65536
 PYEMU_DEVICE_MEMORY  bytes of device memory to report and allow; default: physical RAM
+PYEMU_KERNEL_TIMEOUT seconds a kernel may run before the watchdog stops it
+                     (cudaErrorLaunchTimeout, as a display GPU); default: no limit
 """
 from __future__ import annotations
 
@@ -33,6 +35,20 @@ def num_threads() -> int:
 
 def stack_size() -> int:
     return _int_env("PYEMU_STACK_SIZE", 65536, 16384)
+
+
+def kernel_timeout_ms() -> int:
+    """PYEMU_KERNEL_TIMEOUT (seconds, a float) in milliseconds; 0: no limit."""
+    raw = os.environ.get("PYEMU_KERNEL_TIMEOUT")
+    if raw is None or raw.strip() == "":
+        return 0
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise ValueError(f"PYEMU_KERNEL_TIMEOUT={raw!r} is not a number of seconds") from None
+    if not 0 <= seconds <= 4e6:
+        raise ValueError(f"PYEMU_KERNEL_TIMEOUT={raw!r} must be between 0 and 4e6 seconds")
+    return max(1, round(seconds * 1000)) if seconds else 0
 
 
 def device_memory() -> int:

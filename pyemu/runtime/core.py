@@ -49,6 +49,9 @@ def ensure_started() -> None:
         if not _started:
             check(lib.pyemu_init(_config.num_threads(), _config.stack_size(),
                                  _config.device_memory()))
+            timeout = _config.kernel_timeout_ms()
+            if timeout:
+                check(lib.pyemu_set_kernel_timeout(timeout))
             _started = True
 
 

@@ -4,7 +4,9 @@ cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, clFinish
 and clWaitForEvents all block in the core (csrc/engine.c).  They wait in
 slices of SLICE_MS with the GIL let go, so a Ctrl-C reaches Python between
 two slices (KeyboardInterrupt, raised in the waiting call) instead of being
-held until a kernel that may never end returns.
+held until a kernel that may never end returns.  The kernels that run are
+then stopped and the device fails as after a fault (pyemu_interrupt): the
+launch is reported as failed, and later calls fail until a reset.
 """
 from __future__ import annotations
 
@@ -15,11 +17,15 @@ SLICE_MS = 100
 
 
 def _wait(fn, *args) -> int:
-    while True:
-        status = fn(*args, SLICE_MS)
-        if status != lib.PYEMU_E_TIMEOUT:
-            holds.sweep()     # what completed commands kept alive can go now
-            return status
+    try:
+        while True:
+            status = fn(*args, SLICE_MS)
+            if status != lib.PYEMU_E_TIMEOUT:
+                holds.sweep()     # what completed commands kept alive can go now
+                return status
+    except KeyboardInterrupt:
+        lib.pyemu_interrupt()
+        raise
 
 
 def wait_device() -> int:

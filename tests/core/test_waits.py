@@ -80,28 +80,120 @@ def test_many_threads_waiting_on_different_events_all_wake():
     cl.clFinish(q)
 
 
-def test_ctrl_c_reaches_python_while_cudaDeviceSynchronize_waits():
+def _run(prog, env=None, timeout=60):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(prog)], capture_output=True,
+                          text=True, timeout=timeout, env=e)
+
+
+QUICK = "__global__ void quick(int *out) { out[threadIdx.x] = threadIdx.x; }"
+
+
+def test_ctrl_c_stops_the_kernel_and_the_launch_fails():
     """A kernel that never ends: SIGINT raises KeyboardInterrupt in the
-    waiting call within a wait slice, instead of never."""
-    prog = textwrap.dedent(f"""
+    waiting call within a wait slice, the kernel is stopped, and the device
+    then reports the launch as failed (sticky, until cudaDeviceReset)."""
+    r = _run(f"""
         import os, signal, threading, time
-        from pyemu.cuda import SourceModule, cudaMalloc, cudaMemset, cudaDeviceSynchronize
+        from pyemu.cuda import *
         m = SourceModule({SPIN!r})
         flag, out = cudaMalloc(4), cudaMalloc(4)
         cudaMemset(flag, 0, 4)
-        m.spin[1, 1](flag, out)
+        m.spin[4, 32](flag, out)
         threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
         t0 = time.perf_counter()
         try:
             cudaDeviceSynchronize()
+            print("not interrupted")
         except KeyboardInterrupt:
-            print("interrupted after", round(time.perf_counter() - t0, 2), flush=True)
-            os._exit(0)
-        print("not interrupted", flush=True)
-        os._exit(1)
+            print("interrupted after", round(time.perf_counter() - t0, 2))
+        try:
+            cudaDeviceSynchronize()
+            print("sync ok")
+        except CudaError as e:
+            print("sync", int(e.code), "interrupted" in str(e))
+        cudaDeviceReset()
+        a = cudaMalloc(4 * 32)
+        SourceModule({QUICK!r}).quick[1, 32](a)
+        cudaDeviceSynchronize()
+        print("after reset ok")
         """)
-    r = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60,
-                       env=dict(os.environ))
     assert r.returncode == 0, r.stdout + r.stderr
-    secs = float(r.stdout.split()[-1])
-    assert secs < 2.0, r.stdout
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("interrupted after") and float(lines[0].split()[-1]) < 2.0, lines
+    assert lines[1] == "sync 719 True", lines          # cudaErrorLaunchFailure
+    assert lines[2] == "after reset ok", lines
+
+
+def test_watchdog_stops_a_kernel_that_runs_too_long():
+    """PYEMU_KERNEL_TIMEOUT: cudaErrorLaunchTimeout (702) naming the kernel,
+    block and thread, sticky; shorter kernels are not touched."""
+    r = _run(f"""
+        import time
+        from pyemu.cuda import *
+        m = SourceModule({SPIN + QUICK!r})
+        flag, out = cudaMalloc(4), cudaMalloc(4 * 32)
+        cudaMemset(flag, 0, 4)
+        for i in range(20):
+            m.quick[1, 32](out)
+        cudaDeviceSynchronize()
+        print("quick ok")
+        t0 = time.perf_counter()
+        m.spin[2, 8](flag, out)
+        try:
+            cudaDeviceSynchronize()
+            print("not stopped")
+        except CudaError as e:
+            print(int(e.code), round(time.perf_counter() - t0, 1), str(e))
+        try:
+            cudaMalloc(4)
+        except CudaError as e:
+            print("sticky", int(e.code))
+        """, env={"PYEMU_KERNEL_TIMEOUT": "0.5"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "quick ok", lines
+    code, secs, msg = lines[1].split(" ", 2)
+    assert code == "702", lines
+    assert 0.4 <= float(secs) < 5, lines
+    assert "kernel 'spin' was stopped in block" in msg and "thread" in msg, msg
+    assert "PYEMU_KERNEL_TIMEOUT" in msg, msg
+    assert lines[2] == "sticky 702", lines
+
+
+def test_watchdog_in_opencl_fails_the_command_with_out_of_resources():
+    r = _run("""
+        import numpy as np
+        import pyemu.opencl as cl
+        ctx = cl.clCreateContextFromType(None, cl.CL_DEVICE_TYPE_DEFAULT)
+        dev = cl.clGetContextInfo(ctx, cl.CL_CONTEXT_DEVICES)[0]
+        q = cl.clCreateCommandQueue(ctx, dev, 0)
+        p = cl.clCreateProgramWithSource(ctx, [
+            "__kernel void spin(__global volatile int *f) { while (*f == 0) { } }"])
+        cl.clBuildProgram(p)
+        k = cl.clCreateKernel(p, "spin")
+        b = cl.clCreateBuffer(ctx, cl.CL_MEM_READ_WRITE | cl.CL_MEM_COPY_HOST_PTR, 4,
+                              np.zeros(1, np.int32))
+        cl.clSetKernelArg(k, 0, b)
+        ev = cl.clEnqueueNDRangeKernel(q, k, 1, None, [64], [64])
+        try:
+            cl.clFinish(q)
+            print("not stopped")
+        except cl.CLError as e:
+            print(int(e.code), "work-group" in str(e))
+        """, env={"PYEMU_KERNEL_TIMEOUT": "0.3"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split() == ["-5", "True"], r.stdout     # CL_OUT_OF_RESOURCES
+
+
+def test_kernel_timeout_setting_is_checked():
+    r = _run("""
+        from pyemu.cuda import *
+        try:
+            cudaMalloc(4)
+            print("accepted")
+        except Exception as e:
+            print(type(e).__name__, e)
+        """, env={"PYEMU_KERNEL_TIMEOUT": "soon"})
+    assert "PYEMU_KERNEL_TIMEOUT" in r.stdout + r.stderr and "accepted" not in r.stdout
