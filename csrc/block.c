@@ -13,6 +13,7 @@
  */
 #include "core.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -281,6 +282,52 @@ PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done(void)
     return 0;
 }
 
+static void start_block(pyemu_worker *w, pyemu_uint3 b)
+{
+    pyemu_tctx.blockIdx = b;
+    pyemu_tctx.threadIdx.x = pyemu_tctx.threadIdx.y = pyemu_tctx.threadIdx.z = 0;
+    w->fiber_mode = 0;
+    w->arrived = 0;
+    w->exited = 0;
+    w->desc->run_block(w->args);
+}
+
+/* A block function (pyemu/compiler/regions/) runs its loops over threads
+ * without telling pyemu_tctx which thread runs, so that g++ can vectorize
+ * them.  When such a block faults, run it again on the precise path
+ * (pyemu_tctx.precise: the plain loop, fibers at the first barrier), where
+ * the fault names its thread; the launch has failed anyway.  The second
+ * run's printf text is dropped; if it does not fault, the first fault is
+ * reported as it was. */
+static __attribute__((noinline, cold)) void rerun_precise(pyemu_worker *w, pyemu_uint3 b,
+                                                         sigjmp_buf *outer)
+{
+    const int sig = w->fault_sig;
+    void *const addr = w->fault_addr;
+    const pyemu_uint3 tid = w->fault_tid;
+    const size_t plen = w->plen;
+    if (w->in_heap)
+        pyemu_heap_recover(w);
+    w->in_libc = 0;
+    if (sigsetjmp(w->recover, 0) == 0) {
+        w->in_kernel = 1;
+        pyemu_tctx.precise = 1;
+        start_block(w, b);
+        w->in_kernel = 0;
+        w->fault_sig = sig; /* no fault this time: report the first */
+        w->fault_addr = addr;
+        w->fault_tid = tid;
+        w->fault_bid = b;
+    }
+    pyemu_tctx.precise = 0;
+    if (w->in_heap)
+        pyemu_heap_recover(w);
+    if (w->plen > plen)
+        w->plen = plen;
+    memcpy(&w->recover, outer, sizeof w->recover);
+    siglongjmp(w->recover, 1);
+}
+
 /* Run block `linear` of the worker's current kernel. */
 void pyemu_run_block(pyemu_worker *w, uint64_t linear)
 {
@@ -289,10 +336,19 @@ void pyemu_run_block(pyemu_worker *w, uint64_t linear)
     b.x = (unsigned int)(linear % g.x);
     b.y = (unsigned int)((linear / g.x) % g.y);
     b.z = (unsigned int)(linear / ((uint64_t)g.x * g.y));
-    pyemu_tctx.blockIdx = b;
-    pyemu_tctx.threadIdx.x = pyemu_tctx.threadIdx.y = pyemu_tctx.threadIdx.z = 0;
-    w->fiber_mode = 0;
-    w->arrived = 0;
-    w->exited = 0;
-    w->desc->run_block(w->args);
+    if (w->nthreads < 2) {
+        start_block(w, b);
+        return;
+    }
+    sigjmp_buf outer;
+    memcpy(&outer, &w->recover, sizeof outer);
+    if (sigsetjmp(w->recover, 0) != 0) {
+        const int sig = w->fault_sig;
+        if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL)
+            rerun_precise(w, b, &outer); /* never returns */
+        memcpy(&w->recover, &outer, sizeof w->recover);
+        siglongjmp(w->recover, 1);
+    }
+    start_block(w, b);
+    memcpy(&w->recover, &outer, sizeof w->recover);
 }

@@ -124,6 +124,10 @@ typedef struct pyemu_thread_ctx {
     unsigned int work_dim;      /* OpenCL work_dim (3 for CUDA) */
     unsigned int dyn_smem;      /* bytes of dynamic shared memory of the launch */
     void *dyn_smem_base;        /* where that memory starts (per worker) */
+    unsigned int precise;       /* 1: run_block takes the plain loop (fibers at a
+                                 * barrier), never the block function, and keeps
+                                 * threadIdx exact: the core runs a block that
+                                 * faulted again so, to name the thread */
 } pyemu_thread_ctx;
 
 

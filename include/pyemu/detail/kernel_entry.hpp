@@ -254,6 +254,26 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F, pyemu_Block> {
         pyemu_indexed::pyemu_call(pyemu_buf);
     }
 
+    /* The block again after a fault (pyemu_tctx.precise, see block.c): the
+     * plain loop without the block function, each thread's index stored
+     * before it runs (volatile: g++ may not sink it), so that a fault names
+     * its thread; the first barrier turns the block into fibers as usual. */
+    static __attribute__((__cold__)) void pyemu_run_precise(const unsigned char *pyemu_b) {
+        volatile pyemu_uint3 &pyemu_v = pyemu_tctx.threadIdx;
+        const pyemu_uint3 pyemu_d = pyemu_tctx.blockDim;
+        pyemu_indexed::pyemu_call(pyemu_b); /* thread 0 */
+        if (!pyemu_first_thread_done())
+            return;
+        for (unsigned pyemu_z = 0; pyemu_z < pyemu_d.z; ++pyemu_z)
+            for (unsigned pyemu_y = 0; pyemu_y < pyemu_d.y; ++pyemu_y)
+                for (unsigned pyemu_x = (pyemu_y | pyemu_z) ? 0u : 1u; pyemu_x < pyemu_d.x; ++pyemu_x) {
+                    pyemu_v.x = pyemu_x;
+                    pyemu_v.y = pyemu_y;
+                    pyemu_v.z = pyemu_z;
+                    pyemu_indexed::pyemu_call(pyemu_b);
+                }
+    }
+
     /* Runs every thread of the block; the core has set threadIdx to {0,0,0}.
      * The arguments are copied to a local buffer first, so stores through
      * the kernel's pointers cannot alias them, and g++ keeps them and the
@@ -261,6 +281,10 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F, pyemu_Block> {
     static __attribute__((__flatten__)) void pyemu_run_block(const void *pyemu_args) {
         alignas(pyemu_align) unsigned char pyemu_buf[pyemu_buf_size];
         __builtin_memcpy(pyemu_buf, pyemu_args, pyemu_args_size);
+        if (__builtin_expect(pyemu_tctx.precise != 0, 0)) {
+            pyemu_run_precise(pyemu_buf);
+            return;
+        }
         if (pyemu_blocked<pyemu_Block>::pyemu_run(pyemu_buf))
             return;
         pyemu_thread_ctx &pyemu_c = pyemu_tctx;

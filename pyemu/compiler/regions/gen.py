@@ -350,11 +350,14 @@ class _Gen:
         The region reads its indices from the loop counters.  pyemu_tctx gets
         them too (volatile stores: g++ would drop them) when the region may
         need them there: a call (a device function, printf, assert, an atomic)
-        or something that can fault (a pointer access, a division), whose
-        message names the thread.  Without, g++ may vectorize the loop."""
+        whose message names the thread.  Without, g++ may vectorize the loop.
+        Something that can only fault (a pointer access, a division) needs no
+        store: the core runs a block that faulted again on the precise path
+        (pyemu_tctx.precise, csrc/block.c), which names the thread."""
         names = set().union(*(self.k._names(a, b) for a, b in ranges)) if ranges else set()
         binds = self.bindings(chain, names)
-        precise = precise or self.may_fault(ranges + [v.d.init for v in binds if v.kind == "remat"])
+        precise = precise or self.may_fault(
+            ranges + [v.d.init for v in binds if v.kind == "remat"]) == "call"
         def index(c: str) -> str:
             if not precise:
                 return ""
@@ -376,11 +379,13 @@ class _Gen:
             self.raw(f"{P}l{self.cur_label}: ;")
         self.raw("} } } }")
 
-    def may_fault(self, ranges: list) -> bool:
-        """True when tokens in `ranges` may call a function, read pyemu_tctx's
-        indices, or fault: pointer accesses (anything but arrays declared in
-        the kernel indexed by name), unary *, ->, / and %."""
+    def may_fault(self, ranges: list):
+        """"call" when tokens in `ranges` may call a function or read
+        pyemu_tctx's indices; else "trap" when they may fault: pointer
+        accesses (anything but arrays declared in the kernel indexed by
+        name), unary *, ->, / and %; else None."""
         toks, k = self.toks, self.k
+        trap = None
         for lo, hi in ranges:
             j = lo
             while j < hi:
@@ -390,25 +395,27 @@ class _Gen:
                     continue
                 w = toks[j].text
                 j += 1
-                if w in ("/", "%", "/=", "%=", "->", "->*", ".*", "new", "delete", "throw"):
-                    return True
+                if w in ("new", "delete", "throw"):
+                    return "call"
+                if w in ("/", "%", "/=", "%=", "->", "->*", ".*"):
+                    trap = "trap"
                 if w.startswith("pyemu_tctx"):
-                    return True
+                    return "call"
                 i = j - 1
                 if w == "*" and not _value_end(toks[i - 1]):
-                    return True
+                    trap = "trap"
                 if w == "[":
                     prev = toks[i - 1]
                     if not (prev.text == "]" or (prev.kind == "id" and prev.text in k.arrays)):
-                        return True
+                        trap = "trap"
                 if w == "(" and i > lo:
                     prev = toks[i - 1]
                     if prev.kind == "id" and prev.text not in _NOT_CALLS and not (
                             prev.text in _PURE and prev.text not in k.user_funcs):
-                        return True
+                        return "call"
                     if prev.text == ">" and not self.cast_before(i - 1):
-                        return True
-        return False
+                        return "call"
+        return trap
 
     def cast_before(self, j: int) -> bool:
         """True when the '>' at toks[j] closes static_cast<...> and the like."""
