@@ -37,11 +37,15 @@ void pyemu_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 #define PYEMU_MAGIC_CMD 0x434d4421u    /* CMD! */
 #define PYEMU_MAGIC_DEAD 0xdeaddeadu
 
+#define PYEMU_MODULE_TEXTS 4
 struct pyemu_module {
     uint32_t magic;
     atomic_int refs;
     void *handle;
     const pyemu_module_info *info;
+    /* its executable segments, known to the fault handler while it is loaded */
+    uintptr_t text_lo[PYEMU_MODULE_TEXTS], text_hi[PYEMU_MODULE_TEXTS];
+    int ntext;
 };
 
 enum { CMD_KERNEL = 1, CMD_COPY, CMD_FILL, CMD_MARKER, CMD_USER };
@@ -217,6 +221,7 @@ void pyemu_engine_poison(int code, const char *msg); /* set it, unless one is se
 int pyemu_fault_install(void);
 int pyemu_fault_worker_init(pyemu_worker *w);
 void pyemu_fault_add_code(uintptr_t lo, uintptr_t hi);  /* a kernel module's text */
+void pyemu_fault_remove_code(uintptr_t lo, uintptr_t hi);  /* ... unloaded */
 void pyemu_fault_report(pyemu_worker *w);   /* after the longjmp: say what happened */
 
 /* ---- printf (csrc/kprintf.c) ---- */

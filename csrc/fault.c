@@ -44,12 +44,13 @@ static int installed;
 
 /* ---- where kernel code lies ---- */
 
-/* Executable ranges of loaded kernel modules: appended under the module
- * loader's serialisation, read lock-free by the handler (modules are never
- * unloaded, so a range stays valid). */
+/* Executable ranges of loaded kernel modules: changed under code_lock by
+ * the module loader, read lock-free by the handler.  A range is written hi
+ * last and cleared hi first, so a handler that reads it half-changed sees an
+ * empty range (hi = 0), never one that covers code it does not. */
 #define MAX_CODE_RANGES 8192
-static struct { uintptr_t lo, hi; } code[MAX_CODE_RANGES];
-static _Atomic int ncode;
+static struct { _Atomic uintptr_t lo, hi; } code[MAX_CODE_RANGES];
+static _Atomic int ncode;       /* slots in use or freed: [0, ncode) */
 static pthread_mutex_t code_lock = PTHREAD_MUTEX_INITIALIZER;
 
 extern const char __start_pyemu_ksupport[] __attribute__((visibility("hidden")));
@@ -58,23 +59,45 @@ extern const char __stop_pyemu_ksupport[] __attribute__((visibility("hidden")));
 void pyemu_fault_add_code(uintptr_t lo, uintptr_t hi)
 {
     pthread_mutex_lock(&code_lock);
-    int n = atomic_load(&ncode), known = 0;
-    for (int i = 0; i < n; i++) /* the same module loaded again */
-        known |= code[i].lo == lo && code[i].hi == hi;
-    if (!known && n < MAX_CODE_RANGES) {
-        code[n].lo = lo;
-        code[n].hi = hi;
-        atomic_store_explicit(&ncode, n + 1, memory_order_release);
+    int n = atomic_load(&ncode), slot = -1;
+    for (int i = 0; i < n && slot < 0; i++) /* a slot an unloaded module left */
+        if (atomic_load(&code[i].hi) == 0)
+            slot = i;
+    if (slot < 0 && n < MAX_CODE_RANGES)
+        slot = n;
+    if (slot >= 0) {
+        atomic_store(&code[slot].hi, 0);
+        atomic_store(&code[slot].lo, lo);
+        atomic_store(&code[slot].hi, hi);
+        if (slot == n)
+            atomic_store_explicit(&ncode, n + 1, memory_order_release);
     }
+    pthread_mutex_unlock(&code_lock);
+}
+
+/* A module is unloaded: its code is no kernel code any more. */
+void pyemu_fault_remove_code(uintptr_t lo, uintptr_t hi)
+{
+    pthread_mutex_lock(&code_lock);
+    int n = atomic_load(&ncode);
+    for (int i = 0; i < n; i++)
+        if (atomic_load(&code[i].lo) == lo && atomic_load(&code[i].hi) == hi) {
+            atomic_store(&code[i].hi, 0);
+            atomic_store(&code[i].lo, 0);
+            break;
+        }
     pthread_mutex_unlock(&code_lock);
 }
 
 static int in_module_code(uintptr_t pc)
 {
     int n = atomic_load_explicit(&ncode, memory_order_acquire);
-    for (int i = n - 1; i >= 0; i--) /* the newest module is the likeliest */
-        if (pc >= code[i].lo && pc < code[i].hi)
+    for (int i = n - 1; i >= 0; i--) { /* the newest module is the likeliest */
+        uintptr_t lo = atomic_load_explicit(&code[i].lo, memory_order_relaxed);
+        uintptr_t hi = atomic_load_explicit(&code[i].hi, memory_order_acquire);
+        if (pc >= lo && pc < hi)
             return 1;
+    }
     return 0;
 }
 

@@ -27,18 +27,22 @@ static const pyemu_core_api *pyemu_core_entry_points(void)
     return &api;
 }
 
-/* The executable segments of the module loaded at `base`: kernel code, for
- * the fault handler (fault.c), which recovers only faults of kernel code. */
-static int add_text(struct dl_phdr_info *info, size_t size, void *base)
+/* The executable segments of the module being loaded (m->text_lo[0] holds
+ * its base address): kernel code, for the fault handler (fault.c), which
+ * recovers only faults of kernel code. */
+static int find_text(struct dl_phdr_info *info, size_t size, void *arg)
 {
+    pyemu_module *m = arg;
     (void)size;
-    if (info->dlpi_addr != *(ElfW(Addr) *)base)
+    if (info->dlpi_addr != m->text_lo[0])
         return 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
+    m->ntext = 0;
+    for (int i = 0; i < info->dlpi_phnum && m->ntext < PYEMU_MODULE_TEXTS; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
-            pyemu_fault_add_code(info->dlpi_addr + ph->p_vaddr,
-                                 info->dlpi_addr + ph->p_vaddr + ph->p_memsz);
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+            m->text_lo[m->ntext] = info->dlpi_addr + ph->p_vaddr;
+            m->text_hi[m->ntext++] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        }
     }
     return 1;
 }
@@ -63,10 +67,12 @@ PYEMU_API int pyemu_module_load(const char *path, pyemu_module **module)
     struct link_map *lm = NULL;
     PYEMU_FAIL_IF(dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || !lm, PYEMU_E_MODULE,
                   "cannot locate kernel module %s in memory", path);
-    ElfW(Addr) base = lm->l_addr;
-    dl_iterate_phdr(add_text, &base);
     m = calloc(1, sizeof *m);
     PYEMU_FAIL_IF(!m, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    m->text_lo[0] = lm->l_addr;
+    dl_iterate_phdr(find_text, m);
+    for (int i = 0; i < m->ntext; i++)
+        pyemu_fault_add_code(m->text_lo[i], m->text_hi[i]);
     info->bind(pyemu_core_entry_points());
     m->magic = PYEMU_MAGIC_MODULE;
     atomic_init(&m->refs, 1);
@@ -80,14 +86,19 @@ ERROR:
     return status;
 }
 
-/* Commands in flight hold references, so a module outlives its last launch. */
+/* Commands in flight hold references, so a module outlives its last
+ * launch; when the last holder lets go no worker runs its code any more, and
+ * it is unloaded (its __shared__ thread-local storage goes with it: glibc
+ * frees each worker's block of it when that worker next uses TLS). */
 PYEMU_API void pyemu_module_release(pyemu_module *m)
 {
     if (!m || m->magic != PYEMU_MAGIC_MODULE)
         return;
     if (atomic_fetch_sub(&m->refs, 1) == 1) {
         m->magic = PYEMU_MAGIC_DEAD;
-        /* never dlclose: TLS (__shared__) of a module must outlive the workers' use */
+        for (int i = 0; i < m->ntext; i++)
+            pyemu_fault_remove_code(m->text_lo[i], m->text_hi[i]);
+        dlclose(m->handle);
         free(m);
     }
 }
