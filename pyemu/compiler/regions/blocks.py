@@ -400,6 +400,7 @@ class _Var:
     hoistable: bool = True
     idx: int = 0               # number of its storage / typedef
     const: bool = False        # its storage type lost a top-level const
+    subst: dict = field(default_factory=dict)   # recomputed: name -> (lo, hi) of its value
 
 
 class _Kernel:
@@ -715,6 +716,7 @@ class _Kernel:
                     changed = True
         for v in rem.values():
             v.kind = "remat"
+        self._remat_reassigned(vs, consts, simple)
         for v in vs:
             if v.kind == "private" and not v.crossing:
                 v.kind = "local"
@@ -733,6 +735,96 @@ class _Kernel:
                         raise Unsupported(f"array parameter '{v.name}' is modified")
                 v.idx = n
                 n += 1
+
+    def _remat_reassigned(self, vs: list, consts: set, simple) -> None:
+        """Recomputes crossing variables whose initializer reads local variables
+        that were reassigned (`x = blockIdx.y * 32 + threadIdx.x; ... int out =
+        x + y * h;`): when each such name's last assignment before the
+        declaration, in the same statement list, is `name = e;` (or its own
+        declaration) with `e` pure over the block's indices and uniform
+        constants, and nothing in between names it, the variable is
+        recomputed from its initializer with those names replaced by `(e)`
+        (_Var.subst) instead of being stored per thread."""
+        toks = self.toks
+        addressed = {toks[j].text for j in range(self.lo, self.hi)
+                     if toks[j].kind == "id" and toks[j - 1].text == "&"
+                     and not _value_end(toks[j - 2])}
+        for d in self.decls:
+            for dd in d.decls:
+                if dd.is_ref and dd.init_kind:
+                    addressed |= self._names(*dd.init)
+        for v in vs:
+            if not (v.kind == "private" and v.crossing and simple(v) and v.where == "chunk"
+                    and v.mods == 0 and not v.updates and v.d.init_kind == "="
+                    and toks[v.d.init[0]].text != "{"):
+                continue
+            found = self._statement_list(v.order)
+            if found is None:
+                continue
+            stmts, at = found
+            subst = {}
+            for name in self._names(*v.d.init) - consts:
+                if name in addressed:
+                    break
+                e = self._last_assignment(stmts, at, name)
+                spec = self._integer_type(name, v.order)
+                if e is None or spec is None or name in self._names(*e) \
+                        or not self._pure(*e, consts, True):
+                    break
+                subst[name] = (e, spec)
+            else:
+                if subst and self._pure(*v.d.init, consts | set(subst), True):
+                    v.kind, v.subst = "remat", subst
+
+    def _integer_type(self, name: str, before: int):
+        """The type words (texts) of `name`'s declaration before token `before`
+        when it is a plain integer type, else None."""
+        best = None
+        for d in [v.decl for v in self.param_vars] + self.decls:
+            for dd in d.decls:
+                if dd.name == name and dd.name_at < before and (best is None or dd.name_at > best[0]):
+                    best = (dd.name_at, d, dd)
+        if best is None:
+            return None
+        _, d, dd = best
+        words = [self.toks[j].text for j in range(*d.spec) if self.toks[j].text != "const"]
+        ok = {"int", "unsigned", "signed", "long", "short", "char"} | _TYPEDEFS
+        if dd.ptr_texts or dd.suffix[0] != dd.suffix[1] or not words or not set(words) <= ok:
+            return None
+        return " ".join(words)
+
+    def _statement_list(self, at: int):
+        """(statement list, index) of the statement that declares token `at`."""
+        def visit(stmts):
+            for i, st in enumerate(stmts):
+                if st.lo <= at < st.hi:
+                    if st.kind == "decl":
+                        return stmts, i
+                    for kid in st.kids:
+                        r = visit(kid.kids if kid.kind == "compound" else [kid])
+                        if r is not None:
+                            return r
+                    return None
+            return None
+        return visit(self.body)
+
+    def _last_assignment(self, stmts: list, at: int, name: str):
+        """(lo, hi) of e when the last statement before stmts[at] that names
+        `name` is `name = e;` or the declaration `T name = e;`, else None."""
+        toks = self.toks
+        for st in reversed(stmts[:at]):
+            if name not in self._names(st.lo, st.hi):
+                continue
+            if st.kind == "expr" and st.hi - st.lo >= 4 and toks[st.lo].text == name \
+                    and toks[st.lo + 1].text == "=" and toks[st.hi - 1].text == ";":
+                return st.lo + 2, st.hi - 1
+            if st.kind == "decl" and len(st.decl.decls) == 1:
+                dd = st.decl.decls[0]
+                if dd.name == name and dd.init_kind == "=" and toks[dd.init[0]].text != "{" \
+                        and not dd.ptr_texts and dd.suffix[0] == dd.suffix[1]:
+                    return dd.init
+            return None
+        return None
 
     def _hoistable(self, v: _Var, returns_matter: bool = True) -> bool:
         """A declaration between barriers can move before its region's thread

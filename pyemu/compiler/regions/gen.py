@@ -8,6 +8,7 @@ everything pyemu adds goes on the line of the user token before it.
 """
 from __future__ import annotations
 
+from . import intidx
 from . import syntax as S
 from .blocks import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
                        _value_end, _Var)
@@ -31,6 +32,8 @@ class _Gen:
         self.label = 0            # numbers labels and condition variables
         self.cur_label = None     # the label a `return` jumps to (inside a region)
         self.has_return = any(st.kind == "return" for st in S.walk(k.body))
+        self.ints = intidx.int_spans(k, _dim_at)   # index polynomials computed in int
+        self.guards: set = set()                  # ... under these conditions
 
     # ------------------------------------------------------------ output
 
@@ -51,12 +54,28 @@ class _Gen:
         self.parts.append(" " + (t.text if text is None else text))
         self.line += t.text.count("\n")
 
-    def emit(self, lo: int, hi: int, thread: bool = False, skip=()):
+    def emit(self, lo: int, hi: int, thread: bool = False, skip=(), subst=None):
         """User tokens lo..hi: the block's indices become locals, `return`
-        (in a region) marks the thread as exited."""
+        (in a region) marks the thread as exited, index polynomials converted
+        to int are computed in int (intidx), and the names in `subst` are
+        replaced by their (lo, hi) expressions."""
         toks, j = self.toks, lo
         while j < hi:
             t = toks[j]
+            span = self.ints.get(j)
+            if span is not None and span[0] <= hi:
+                self.tok(t, span[1].text(P, _DIMS))
+                self.guards |= span[1].guard(P)
+                j = span[0]
+                continue
+            if subst and t.kind == "id" and t.text in subst and toks[j - 1].text not in (
+                    ".", "->", "::"):
+                rng, spec = subst[t.text]
+                self.tok(t, f"static_cast<{spec}>(")
+                self.emit(*rng, thread=thread)
+                self.raw(")")
+                j += 1
+                continue
             dim = _dim_at(toks, j, hi)
             if dim is not None and toks[j - 1].text != "&":
                 name = _DIMS[dim[0]]
@@ -84,8 +103,11 @@ class _Gen:
         self.emit(*k.params)
         self.raw(") {")
         self.prologue()
+        at = len(self.parts)
         self.block(k.body, [{v.name: v for v in k.param_vars}])
         self.raw("return true; }")
+        if self.guards:     # indices computed in int: decline the block when they may not fit
+            self.parts.insert(at, " if (!(" + " && ".join(sorted(self.guards)) + ")) return false;")
         return "".join(self.parts)
 
     def prologue(self):
@@ -446,7 +468,7 @@ class _Gen:
         else:
             self.raw("auto" if "auto" in v.decl.words else f"{P}t{v.idx}")
             self.raw(f"{v.name} = (")
-            self.emit(*v.d.init, thread=True)
+            self.emit(*v.d.init, thread=True, subst=v.subst)
             self.raw(");")
 
     def constructed(self, v: _Var) -> bool:
