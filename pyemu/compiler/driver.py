@@ -302,8 +302,12 @@ def _cpu_id() -> str:
 
 def _run(cmd: list, cwd: Optional[str] = None, stdin: Optional[str] = None):
     """Runs a compiler command; every process pyemu starts goes through here.
-    Its input and output are wire text (bytes as Latin-1; see the module doc)."""
-    return subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, encoding="latin-1")
+    Its input and output are wire text (bytes as Latin-1; see the module doc).
+    The compiler runs in the C locale: its messages are in English with ASCII
+    quotes whatever the user's language, as the driver reads some of them."""
+    env = dict(os.environ, LC_ALL="C", LANG="C", LANGUAGE="C")
+    return subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, encoding="latin-1",
+                          env=env)
 
 
 def _base_flags(dialect: _Dialect, root: Path, opts: _Options) -> list:

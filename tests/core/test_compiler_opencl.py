@@ -118,3 +118,19 @@ def test_user_macros_do_not_reach_pyemus_own_names(dialect, src, macro):
     # -D macros are defined before pyemu's headers are read
     m = compile_source(src, dialect=dialect, options=[f"-D{macro}=7"])
     assert m.kernel_names == ("k",)
+
+
+@pytest.mark.parametrize("locale", ["C.UTF-8", "de_DE.UTF-8"])
+def test_compiles_the_same_in_any_locale(monkeypatch, tmp_path, locale):
+    """The driver reads some of g++'s messages (a vector condition of ?:):
+    g++ runs in the C locale, so a user's UTF-8 or translated locale (other
+    quotes, other words) builds the same kernel."""
+    monkeypatch.setenv("PYEMU_CACHE_DIR", str(tmp_path))     # a real build, no hit
+    for var in ("LC_ALL", "LANG", "LC_MESSAGES"):
+        monkeypatch.setenv(var, locale)
+    src = ("__kernel void sel(__global float4 *o, __global const float4 *x) {\n"
+           "    int i = get_global_id(0);\n"
+           "    o[i] = x[i] > (float4)(0.5f) ? x[i] : -x[i];\n"
+           "}\n")
+    m = compile_source(src, dialect="opencl", source_name=f"sel_{locale}.cl")
+    assert m.kernel_names == ("sel",)
