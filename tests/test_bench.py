@@ -76,7 +76,7 @@ def test_quick_every_pyemu_opencl_result_verifies(quick_rows):
 def test_quick_table_has_the_opencl_column(quick_rows):
     lines = bench.format_table(quick_rows).splitlines()
     assert lines[0].split() == ["case", "size", "pyemu", "PoCL", "pyemu/PoCL", "target", "met",
-                                "pyemu-CL", "CL/PoCL", "CL", "met"]
+                                "pyemu-CL", "CL/PoCL", "CL", "met", "NumPy", "pyemu/NumPy"]
     for row in quick_rows:
         cells = bench._cells(row)
         assert len(cells) == len(bench.HEADERS)
@@ -244,3 +244,16 @@ def test_kernel_sources_come_in_pairs():
         assert (bench.KERNEL_DIR / f"{case.name}.cu").is_file()
         assert (bench.KERNEL_DIR / f"{case.name}.cl").is_file()
     assert (bench.KERNEL_DIR / "empty.cu").is_file()
+
+
+def test_quick_vector_add_has_the_numpy_column(quick_rows):
+    """vector_add times np.add(a, b, out=c) on the same arrays (the NumPy
+    column) and checks its result like the other sides; other cases have none."""
+    for row in quick_rows:
+        cells = dict(zip(bench.HEADERS, bench._cells(row)))
+        if row.name == "vector_add":
+            assert row.numpy.ok and row.numpy.seconds > 0, row.numpy
+            assert row.numpy_ratio == pytest.approx(row.pyemu.seconds / row.numpy.seconds)
+            assert cells["pyemu/NumPy"].endswith("x")
+        else:
+            assert row.numpy.status == bench.NA and cells["NumPy"] == "-"

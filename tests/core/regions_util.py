@@ -55,6 +55,8 @@ def preprocessed(src, options=()):
     return r.stdout, str(root)
 
 
-def blocks(src, options=()):
+def blocks(src, options=(), implicit=False):
+    """The pass's output for `src` (implicit: as the compiler calls it, with
+    implicit barriers and one-region functions for barrier-free kernels)."""
     pre, root = preprocessed(src, options)
-    return _regions.generate(pre, "__pyemu_global__", root)
+    return _regions.generate(pre, "__pyemu_global__", root, implicit=implicit)

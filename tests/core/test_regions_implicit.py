@@ -113,10 +113,10 @@ def test_matmul_exact_sizes_implicit_barrier(managed, t, m, n, k, block):
 @pytest.mark.parametrize("t", ["float", "int"])
 @pytest.mark.parametrize("m,n,k", [(37, 53, 29), (5, 70, 33), (64, 32, 16)])
 def test_matmul_guarded_non_square(managed, src, t, m, n, k):
-    # the guard around the loop is not uniform: that kernel keeps its per-thread
-    # path; a uniform loop with the guard inside gets the implicit barrier
-    expect = src is MATMUL_GUARD_IN_LOOP
-    fn, per_thread = both(src, "mm", ["-DT=" + t, ON], expect_block=expect)
+    # the guard around the loop is not uniform: that kernel gets a one-region
+    # block function (it calls nothing); a uniform loop with the guard inside
+    # gets the implicit barrier.  Both must match the per-thread path.
+    fn, per_thread = both(src, "mm", ["-DT=" + t, ON])
     a, b = _inputs(t, m, n, k, m + n + k)
     block = (16, 8)
     grid = ((n + 15) // 16, (m + 7) // 8)
@@ -205,7 +205,9 @@ def _not_uniform_ref(name, g, n):
 def test_loop_not_provably_uniform_keeps_the_per_thread_path(managed, name):
     src = NOT_UNIFORM[name]
     b = blocks(src)
-    assert b.kernels == {}, b.text
+    # no implicit barrier; at most the one-region block function of a
+    # kernel that calls nothing, whose threads run one after another
+    assert "implicit barrier" not in b.text, b.text
     fn = SourceModule(src, options=[ON]).get_function("k")
     n = 50
     out = managed(np.zeros(128, np.int32))

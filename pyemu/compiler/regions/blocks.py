@@ -146,6 +146,8 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None,
                 found = _implicit(toks, files, g, user_funcs)
                 if found is not None:
                     g, text, gtoks[g.qualified, len(texts.get(g.qualified, ()))] = found
+                else:
+                    text = _single(toks, files, g, user_funcs)
         except Unsupported as e:
             failed.add(g.qualified)
             out.skipped[g.qualified] = str(e)
@@ -235,6 +237,26 @@ def _implicit(toks: list, files: list, g: S.Group, user_funcs: set):
             or PREFIX + "ex" in text.replace(PREFIX + "exited", ""):
         return None
     return ng, text, new
+
+
+def _single(toks: list, files: list, g: S.Group, user_funcs: set) -> Optional[str]:
+    """A one-region block function for a kernel without barriers that calls
+    nothing (no device function, printf, assert or atomic): its loop over
+    threads reads the loop counters and computes index polynomials in int,
+    so g++ can vectorize it (the plain thread loop of kernel_entry.hpp runs
+    the kernel through threadIdx in pyemu_tctx, with unsigned indices).
+    None when the kernel calls out (its region would keep threadIdx in
+    pyemu_tctx, as the plain loop does) or the pass cannot read it."""
+    try:
+        k = _Kernel(toks, files, g, user_funcs)
+        k.single = True
+        text = k.generate()
+    except Exception:
+        return None
+    if text is None or PREFIX + "vt->" in text or PREFIX + "c.threadIdx.x =" in text \
+            or "pyemu_barrier_diverged" in text:
+        return None
+    return text
 
 
 def block_expr(expr: str, kernels: dict) -> Optional[str]:
@@ -414,13 +436,14 @@ class _Kernel:
         self.tmpl, self.params = S.kernel_parts(toks, g)
         self.template = self.tmpl is not None
         self.implicit = False     # its barriers are implicit ones (see _implicit)
+        self.single = False       # no barrier: one region (see _single)
 
     # ---------------------------------------------------------- analysis
 
     def generate(self) -> Optional[str]:
         toks, lo, hi = self.toks, self.lo, self.hi
         ids = [t.text for t in toks[lo:hi] if t.kind == "id"]
-        if BARRIER not in ids:
+        if BARRIER not in ids and not self.single:
             return None
         bad = {"pyemu_barrier_reduce": "__syncthreads_count/_and/_or",
                "pyemu_first_thread_done": "pyemu_first_thread_done",
