@@ -173,8 +173,8 @@ def module_info(path: str):
     when a test uses the host fixture."""
     lib = ctypes.CDLL(path)
     info = ModuleInfo.in_dll(lib, "pyemu_module_info")
-    if _HOST:
-        info.bind(_HOST[0].host_api())
+    if _HOST:       # the newest host: another test module may have built one before
+        info.bind(_HOST[-1].host_api())
     kernels = {info.kernels[i].name.decode(): info.kernels[i] for i in range(info.nkernels)}
     return lib, info, kernels
 
