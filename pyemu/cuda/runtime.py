@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import sys
 import threading
-import weakref
 
 import numpy as np
 
 from ..runtime import core as _core
 from ..runtime import sync as _sync
+from ..runtime import views as _views
 from ..runtime.host import clock_khz as _clock_khz, cpu_name as _cpu_name, l2_bytes as _l2_bytes
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
@@ -245,12 +245,7 @@ def cudaDeviceReset() -> cudaError_t:
     the calling thread's last error is left as it was (as CUDA 13 does)."""
     global _sticky_reported
     _core.ensure_started()
-    _sync.wait_device()
-    for addr, live in list(_managed.items()):
-        if live:   # NumPy views of unified memory may outlive the reset
-            lib.pyemu_mem_free_keep_mapped(addr, b"cudaDeviceReset")
-            _managed[addr] = False
-    lib.pyemu_device_reset()
+    _views.reset_device()      # NumPy views of unified memory may outlive the reset
     _sticky_reported = False   # the thread's last error stays, as on an H100
     return cudaSuccess
 
@@ -315,18 +310,9 @@ def cudaMallocManaged(size, flags=cudaMemAttachGlobal, dtype=None):
         owner = np.frombuffer(buf, dtype=dt)
         host = owner.view(ManagedArray)
         host._pyemu_devptr = int(ptr)
-    # cudaFree keeps the pages readable while host views live (see cudaFree)
-    _managed[int(ptr)] = True
-    weakref.finalize(owner, _forget_managed, int(ptr))
+    # cudaFree keeps the pages readable while host views live (runtime/views.py)
+    _views.add_view(int(ptr), owner)
     return host
-
-
-_managed = {}
-
-
-def _forget_managed(addr):
-    if lib is not None and _managed.pop(addr, None) is False:
-        lib.pyemu_mem_forget(addr)
 
 
 def cudaFree(devPtr) -> cudaError_t:
@@ -343,12 +329,8 @@ def cudaFree(devPtr) -> cudaError_t:
     _sync.wait_device()
     _after_wait("cudaFree")
     try:
-        if _managed.get(addr):
-            # unified memory: NumPy views may outlive cudaFree; they read zeros, not a crash
-            _core.check(lib.pyemu_mem_free_keep_mapped(addr, b"cudaFree"))
-            _managed[addr] = False
-        else:
-            _core.check(lib.pyemu_mem_free(addr, b"cudaFree"))
+        # unified memory: NumPy views may outlive cudaFree (runtime/views.py)
+        _core.check(_views.free(addr, b"cudaFree"))
     except CoreError as exc:
         E.raise_core(exc, "cudaFree")
     return cudaSuccess

@@ -6,11 +6,17 @@ clRetain* adds one, clRelease* takes one, and at 0 the object is invalid to
 every call (which answer with its CL_INVALID_* code) and its core resource
 is let go.  An object the program drops without releasing is let go when
 Python collects it.
+
+A device reset (pyemu.cuda.cudaDeviceReset: OpenCL has none, but the device
+is shared) invalidates every object made before it but platforms and devices:
+each remembers the generation it was made in (pyemu/runtime/views.py), and
+check() answers a stale one with its CL_INVALID_* code.
 """
 from __future__ import annotations
 
 import threading
 
+from ..runtime import views as _views
 from ._errors import fail
 
 
@@ -19,9 +25,11 @@ class CLObject:
 
     _kind = "object"
     _lock = threading.Lock()
+    _survives_reset = False      # platforms and devices: what the device is, not state
 
     def __init__(self):
         self._refs = 1
+        self._gen = _views.generation()
 
     @property
     def _alive(self) -> bool:
@@ -51,6 +59,9 @@ def check(obj, cls, code, call, what=None):
         fail(code, f"{what or cls._kind} is {type(obj).__name__}, not a {cls.__name__}", call)
     if not obj._alive:
         fail(code, f"the {cls.__name__} was released", call)
+    if obj._gen != _views.generation() and not obj._survives_reset:
+        fail(code, f"the {cls.__name__} was made before a device reset (cudaDeviceReset), "
+             "which invalidated it", call)
     return obj
 
 

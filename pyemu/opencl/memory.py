@@ -23,12 +23,12 @@ under it.
 from __future__ import annotations
 
 import collections
-import weakref
 
 import numpy as np
 
 from ..runtime import core as _core
 from ..runtime import sync as _sync
+from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from ..runtime.host import host_buffer
 from . import _constants as K
@@ -68,7 +68,6 @@ class cl_mem(CLObject):
         if parent is None:
             self._holds = 1          # this object and each live sub-buffer
             self._users = collections.deque()  # core commands that use the memory (retained)
-            self._views = 0          # NumPy views of the device memory still alive
             self._freed = False
         else:
             with CLObject._lock:
@@ -103,12 +102,10 @@ class cl_mem(CLObject):
         if self._export is not None:
             self._export.release()
             self._export = None
-        if self.addr:
-            if self._views:      # NumPy views of a mapping may outlive the buffer
-                lib.pyemu_mem_free_keep_mapped(self.addr, b"clReleaseMemObject")
-                _zombies.add(self.addr)
-            else:
-                lib.pyemu_mem_free(self.addr, b"clReleaseMemObject")
+        if self.addr and self._gen == _views.generation():
+            # NumPy views of a mapping may outlive the buffer (runtime/views.py);
+            # after a device reset the memory is gone already
+            _views.free(self.addr, b"clReleaseMemObject")
 
     def __del__(self):
         if getattr(self, "_refs", 0) > 0:
@@ -116,7 +113,6 @@ class cl_mem(CLObject):
             self._destroy()
 
 
-_zombies = set()
 _released = []      # released buffers that commands still used at the time
 
 
@@ -131,13 +127,6 @@ def sweep_released() -> None:
         m._free()            # puts it back if a command still runs
 
 
-def _view_gone(root_ref, addr):
-    root = root_ref()
-    if root is not None:
-        root._views -= 1
-    if addr in _zombies and (root is None or root._views == 0) and lib is not None:
-        _zombies.discard(addr)
-        lib.pyemu_mem_forget(addr)
 
 
 def check_mem(memobj, call) -> cl_mem:
@@ -471,9 +460,7 @@ def clEnqueueMapBuffer(command_queue, buffer, blocking_map, map_flags, offset, s
                      event_wait_list, keep=(m,), blocking=blocking)
         m.use(ev._cmd)
         mapped = np.frombuffer(ffi.buffer(ffi.cast("char *", addr), n), np.uint8)
-        root = m.root
-        root._views += 1
-        weakref.finalize(mapped, _view_gone, weakref.ref(root), root.addr)
+        _views.add_view(m.root.addr, mapped)
     m.maps.append([addr, n, f, off])
     return mapped, ev
 

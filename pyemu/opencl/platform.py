@@ -41,6 +41,7 @@ class cl_platform_id(CLObject):
     """The one platform, pyemu."""
 
     _kind = "platform"
+    _survives_reset = True
 
     def __repr__(self):
         return "<cl_platform_id pyemu>"
@@ -50,6 +51,7 @@ class cl_device_id(CLObject):
     """The one device: the CPU as an OpenCL 3.0 GPU."""
 
     _kind = "device"
+    _survives_reset = True
 
     def __init__(self, platform):
         super().__init__()
