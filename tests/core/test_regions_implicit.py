@@ -141,7 +141,7 @@ def test_bench_matmul_naive_takes_the_implicit_barrier():
     assert b.kernels == {"matrixMul": "pyemu_rg_matrixMul"} and not b.skipped
     # k stays one scalar for the block (the loop runs once per block), sum
     # gets a copy per thread, and the thread loop is inside the k loop
-    assert re.search(r"int k = 0 ; for \(; k < N ; k \+\+ \) \{ \{ unsigned long pyemu_rg_lin = 0;",
+    assert re.search(r"int k = 0 ; for \(; k < N ; k \+\+ \) \{ \{ for \(unsigned pyemu_rg_tz = 0;",
                      b.text)
     fn = b.text[b.text.index("static bool pyemu_rg_matrixMul"):]
     assert "pyemu_barrier_diverged" not in fn and "pyemu_rg_exited" not in fn   # nothing can fail

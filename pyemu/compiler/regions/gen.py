@@ -9,6 +9,7 @@ everything pyemu adds goes on the line of the user token before it.
 from __future__ import annotations
 
 from . import intidx
+from . import ranges as _ranges
 from . import syntax as S
 from .blocks import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
                        _value_end, _Var)
@@ -365,7 +366,7 @@ class _Gen:
     # ------------------------------------------------------------- regions
 
     def thread_loop(self, chain: list, ranges: list, body, label: bool = False,
-                    precise: bool = False):
+                    precise: bool = False, plan=None, ranged=None):
         """`body` (the tokens in `ranges`) once per thread of the block, the
         variables it names bound.
 
@@ -375,7 +376,11 @@ class _Gen:
         whose message names the thread.  Without, g++ may vectorize the loop.
         Something that can only fault (a pointer access, a division) needs no
         store: the core runs a block that faulted again on the precise path
-        (pyemu_tctx.precise, csrc/block.c), which names the thread."""
+        (pyemu_tctx.precise, csrc/block.c), which names the thread.
+
+        With a `plan` (ranges.py), each row runs `ranged` (the body less its
+        `if`) over the row's range of threadIdx.x where the plan's guard
+        holds, else `body`."""
         names = set().union(*(self.k._names(a, b) for a, b in ranges)) if ranges else set()
         binds = self.bindings(chain, names)
         precise = precise or self.may_fault(
@@ -386,20 +391,34 @@ class _Gen:
             if self.k.implicit:   # as run_block does: g++ may sink them where nothing reads them
                 return f"{P}c.threadIdx.{c} = {P}t{c};"
             return f"{P}vt->{c} = {P}t{c};"
-        self.raw(f"{{ unsigned long {P}lin = 0; for (unsigned {P}tz = 0; {P}tz < {P}bdz; ++{P}tz) {{ "
-                 f"{index('z')} for (unsigned {P}ty = 0; {P}ty < {P}bdy; ++{P}ty) {{ "
-                 f"{index('y')} for (unsigned {P}tx = 0; {P}tx < {P}bdx; "
-                 f"++{P}tx, ++{P}lin) {{ {index('x')}")
-        if self.has_return:
-            self.raw(f"if ({P}ex[{P}lin]) continue;")
-        self.raw("{")
-        for v in binds:
-            self.bind(v)
-        body()
-        self.raw("}")
-        if label:
-            self.raw(f"{P}l{self.cur_label}: ;")
-        self.raw("} } } }")
+        def row(lo: str, hi: str, lin: str, what):
+            self.raw(f"{{ unsigned long {P}lin = {lin}; for (unsigned {P}tx = {lo}; {P}tx < {hi}; "
+                     f"++{P}tx, ++{P}lin) {{ {index('x')}")
+            if self.has_return:
+                self.raw(f"if ({P}ex[{P}lin]) continue;")
+            self.raw("{")
+            for v in binds:
+                self.bind(v)
+            what()
+            self.raw("}")
+            if label:
+                self.raw(f"{P}l{self.cur_label}: ;")
+            self.raw("} }")
+
+        if plan is not None:
+            self.label += 1
+            n = self.label
+            self.raw("{")
+            _ranges.open_loop(self, plan, chain, n, index)
+            self.raw(f"if ({P}rg{n}) ")
+            row(f"{P}xlo", f"{P}xhi", f"{P}row + {P}xlo", ranged)
+            self.raw("else ")
+        else:
+            self.raw(f"{{ for (unsigned {P}tz = 0; {P}tz < {P}bdz; ++{P}tz) {{ {index('z')} "
+                     f"for (unsigned {P}ty = 0; {P}ty < {P}bdy; ++{P}ty) {{ {index('y')} "
+                     f"const unsigned long {P}row = ((unsigned long){P}tz * {P}bdy + {P}ty) * {P}bdx;")
+        row("0", f"{P}bdx", f"{P}row", body)
+        self.raw("} } }")
 
     def may_fault(self, ranges: list):
         """"call" when tokens in `ranges` may call a function or read
@@ -547,8 +566,14 @@ class _Gen:
                 self.label += 1
                 self.cur_label = self.label
             bound = {v.name for v in self.bindings(chain, names)}
+            pl = _ranges.plan(self, items, chain, ret)
+            ranged = None
+            if pl is not None:
+                def ranged():
+                    self.region_body(pl.decls + [pl.if_stmt.kids[0]], set(bound))
             self.thread_loop(chain, [(st.lo, st.hi) for st in items],
-                             lambda: self.region_body(items, bound), label=ret)
+                             lambda: self.region_body(items, set(bound)), label=ret,
+                             plan=pl, ranged=ranged)
             if ret:
                 self.raw(f"if ({P}nexit == {P}n) return true;")
         for v in own:

@@ -1,0 +1,233 @@
+"""Guarded regions as ranges of threadIdx.x: `if (i < n)` without the `if`.
+
+A region whose statements are a few side-effect-free declarations and then
+`if (cond) { ... }` (vector add: `int i = blockIdx.x * blockDim.x +
+threadIdx.x; if (i < n) c[i] = a[i] + b[i];`) keeps g++ from vectorizing
+its loop over threads ("control flow in loop").  When cond is a comparison
+(<, <=, >, >=), or a conjunction (&&) of such, between an *index* and a
+*uniform* value, the threads for which it holds are one contiguous range of
+threadIdx.x in each row (y, z) of the block, and the region runs the body
+without the `if` over that range only:
+
+* an index is an index polynomial (intidx.py: +, * and integer casts over
+  the block's indices and non-negative literals), written out or as a
+  variable of an integer type of at least 32 bits that a leading declaration
+  of the region (or a recomputed variable, blocks.py) sets to one and that
+  nothing modifies;
+* a uniform value is an expression without effects or memory reads over
+  parameters and uniform variables (gen.uniform) and not of a class type
+  (checked by g++: `__is_class`, where an overloaded operator could make the
+  comparison anything).
+
+Why a range: every part of a polynomial is non-negative, so its value never
+decreases as threadIdx.x grows, and while no part exceeds INT_MAX (the guard
+of intidx.py, checked here once per block) it is exact in every integer
+type the index may have; converting values 0..INT_MAX to the comparison's
+common type (int, unsigned, long, float, ...) keeps their order.  So `index
+< u` and `index <= u` hold on a prefix of the row and `index > u`, `index >=
+u` on a suffix, whatever the types, the sign of u or its overflow.  The ends
+are found by bisection on the condition itself, evaluated exactly as the
+thread would (same declarations, same types): one evaluation per conjunct
+when the whole row passes, about log2(blockDim.x) on the row where the range
+ends.  `!=`, `==`, `||` and anything else keep the `if`; so does a block
+whose guard fails, or a condition on a class type (the region's loop with
+the `if` is written too, and the block picks one at run time).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from . import intidx
+from . import syntax as S
+from .blocks import PREFIX as P, _dim_at
+
+# integer type words of an index variable: at least 32 bits, so that every
+# value 0..INT_MAX is exact in it
+_INDEX_WORDS = {"int", "unsigned", "signed", "long", "const", "size_t", "uint", "ulong",
+                "ptrdiff_t", "intptr_t", "uintptr_t"}
+# what a leading declaration may be: arithmetic types only (no constructor)
+_PLAIN_WORDS = _INDEX_WORDS | {"float", "double", "short", "char", "bool", "ushort", "uchar"}
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_LOWER = {"==", "!=", "&", "^", "|", "&&", "||", "?", ":", "=", ",", "<=>"} | {
+    "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
+
+
+@dataclass
+class Conjunct:
+    """One comparison of the condition: tokens (lo, hi); `prefix` when it
+    holds on a prefix of the row (index < u, index <= u), else on a suffix;
+    the index's polynomial and the uniform side's tokens."""
+    lo: int
+    hi: int
+    prefix: bool
+    poly: intidx.Poly
+    uniform: tuple
+
+
+@dataclass
+class Plan:
+    """A region run over ranges: its leading declarations, the `if` whose
+    condition gives the range, and the condition's conjuncts."""
+    decls: list
+    if_stmt: S.Stmt
+    conjuncts: list
+
+
+def plan(gen, items: list, chain: list, ret: bool) -> Optional[Plan]:
+    """The Plan for a region's statements `items`, or None (keep the `if`)."""
+    if ret:
+        return None
+    live = [st for st in items if st.kind not in ("empty", "pragma")]
+    if not live or live[-1].kind != "if" or len(live[-1].kids) != 1 or live[-1].flags:
+        return None
+    st, decls = live[-1], live[:-1]
+    if st.kids[0].kind in ("decl", "pragma", "label"):
+        return None
+    k, toks = gen.k, gen.toks
+    index_vars = {}
+    for d in decls:
+        if d.kind != "decl" or not _plain(toks, d.decl.spec, _PLAIN_WORDS):
+            return None
+        for dd in d.decl.decls:
+            v = k.vars.get(dd.name_at)
+            if v is None or v.kind not in ("local", "remat") or v.mods or k.declared[dd.name] != 1:
+                return None
+            if dd.init_kind != "=" or toks[dd.init[0]].text == "{" or dd.ptr_texts \
+                    or dd.suffix[0] != dd.suffix[1] or _divides(toks, *dd.init):
+                return None
+            if not k._pure(*dd.init, gen.uniform_names(chain) | set(index_vars) | _remat(gen, chain),
+                           True):
+                return None
+            p = intidx.parse(toks, dd.init[0], dd.init[1], _dim_at)
+            if p is not None and _plain(toks, d.decl.spec, _INDEX_WORDS):
+                index_vars[dd.name] = p
+            else:
+                index_vars[dd.name] = None
+    conjuncts = []
+    for lo, hi in S.split_top(toks, *st.cond, "&&"):
+        c = _conjunct(gen, chain, lo, hi, index_vars)
+        if c is None:
+            return None
+        conjuncts.append(c)
+    return Plan(decls, st, conjuncts)
+
+
+def _plain(toks: list, spec: tuple, allowed: set) -> bool:
+    words = [toks[j].text for j in range(*spec)]
+    return bool(words) and set(words) <= allowed
+
+
+def _divides(toks: list, lo: int, hi: int) -> bool:
+    """True when toks[lo:hi] may divide (a fault the skipped threads would miss)."""
+    return any(toks[j].text in ("/", "%") for j in range(lo, hi))
+
+
+def _remat(gen, chain: list) -> set:
+    """Names of the recomputed index variables visible in the region."""
+    out = set()
+    for scope in chain:
+        for name, v in scope.items():
+            if v.kind == "remat" and not v.subst and _index_remat(gen, v) is not None:
+                out.add(name)
+    return out
+
+
+def _index_remat(gen, v) -> Optional[intidx.Poly]:
+    toks = gen.toks
+    if v.kind != "remat" or v.subst or not _plain(toks, v.decl.spec, _INDEX_WORDS) \
+            or v.d.ptr_texts or gen.k.declared[v.name] != 1:
+        return None
+    return intidx.parse(toks, v.d.init[0], v.d.init[1], _dim_at)
+
+
+def _strip(toks: list, lo: int, hi: int) -> tuple:
+    while hi - lo >= 2 and toks[lo].text == "(":
+        try:
+            if S.match(toks, lo, hi) != hi - 1:
+                break
+        except S.Unsupported:
+            break
+        lo, hi = lo + 1, hi - 1
+    return lo, hi
+
+
+def _conjunct(gen, chain: list, lo: int, hi: int, index_vars: dict) -> Optional[Conjunct]:
+    toks = gen.toks
+    lo, hi = _strip(toks, lo, hi)
+    ops, depth = [], 0
+    for j in range(lo, hi):
+        w = toks[j].text
+        if w in ("(", "[", "{"):
+            depth += 1
+        elif w in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0 and w in _FLIP:
+            ops.append(j)
+        elif depth == 0 and w in _LOWER:
+            return None
+    if len(ops) != 1:
+        return None
+    at = ops[0]
+    op = toks[at].text
+    for (a, b), (x, y), o in (((lo, at), (at + 1, hi), op), ((at + 1, hi), (lo, at), _FLIP[op])):
+        if x >= y or a >= b or not gen.uniform((x, y), chain) or _divides(toks, a, b):
+            continue
+        a, b = _strip(toks, a, b)
+        poly = None
+        if b - a == 1 and toks[a].kind == "id":
+            name = toks[a].text
+            if name in index_vars:
+                poly = index_vars[name]
+            else:
+                v = gen.lookup(chain, name)
+                poly = _index_remat(gen, v) if v is not None else None
+        else:
+            poly = intidx.parse(toks, a, b, _dim_at)
+        if poly is not None:
+            return Conjunct(lo, hi, o in ("<", "<="), poly, (x, y))
+    return None
+
+
+def open_loop(gen, pl: Plan, chain: list, n: int, index) -> None:
+    """Writes the row loops' heads and the search for the row's range
+    [xlo, xhi); `n` numbers the names, `index(c)` the thread index stores."""
+    ok = sorted(set().union(*(c.poly.guard(P) for c in pl.conjuncts)))
+    ok += [f"!__is_class(__typeof__(({gen_text(gen, c.uniform)})))" for c in pl.conjuncts]
+    gen.raw(f"const bool {P}rg{n} = " + " && ".join(ok) + ";")
+    gen.raw(f"for (unsigned {P}tz = 0; {P}tz < {P}bdz; ++{P}tz) {{ {index('z')} "
+            f"for (unsigned {P}ty = 0; {P}ty < {P}bdy; ++{P}ty) {{ {index('y')} "
+            f"unsigned {P}xlo = 0, {P}xhi = {P}bdx; "
+            f"const unsigned long {P}row = ((unsigned long){P}tz * {P}bdy + {P}ty) * {P}bdx;")
+    gen.raw(f"if ({P}rg{n}) {{")
+    for c in pl.conjuncts:
+        # bisection for the first thread where the conjunct is false (prefix)
+        # or true (suffix); the first probe is the end that settles a full row
+        first = f"{P}b - 1u" if c.prefix else f"{P}a"
+        gen.raw(f"{{ unsigned {P}a = 0, {P}b = {P}bdx; bool {P}first = true; "
+                f"while ({P}a < {P}b) {{ const unsigned {P}tx = {P}first ? {first} : "
+                f"{P}a + ({P}b - {P}a) / 2u; {P}first = false; bool {P}v; {{")
+        names = set().union(*(gen.k._names(d.lo, d.hi) for d in pl.decls)) | gen.k._names(c.lo, c.hi)
+        for v in gen.bindings(chain, names):
+            gen.bind(v)
+        for d in pl.decls:
+            gen.emit(d.lo, d.hi, thread=True)
+        gen.raw(f"{P}v = static_cast<bool>(")
+        gen.emit(c.lo, c.hi, thread=True)
+        gen.raw(f"); }} if ({P}v == {str(c.prefix).lower()}) {P}a = {P}tx + 1u; else {P}b = {P}tx; }}")
+        if c.prefix:
+            gen.raw(f"if ({P}a < {P}xhi) {P}xhi = {P}a; }}")
+        else:
+            gen.raw(f"if ({P}a > {P}xlo) {P}xlo = {P}a; }}")
+    gen.raw("}")
+
+
+def gen_text(gen, rng: tuple) -> str:
+    """The C++ of tokens `rng` as the block function writes them (no #line)."""
+    mark = len(gen.parts)
+    saved = gen.file, gen.line
+    gen.emit(*rng)
+    text = "".join(gen.parts[mark:])
+    del gen.parts[mark:]
+    gen.file, gen.line = saved
+    return " ".join(line for line in text.splitlines() if not line.startswith("#line"))
