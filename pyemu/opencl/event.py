@@ -22,6 +22,9 @@ from .platform import check_context
 from .queue import check_queue, flush_printf
 
 
+_CMD_TYPE = K.cl_command_type
+
+
 class cl_event(CLObject):
     """An OpenCL event: one command of the core's engine (or a user event)."""
 
@@ -32,7 +35,8 @@ class cl_event(CLObject):
         self._cmd = cmd          # one core reference, ours
         self.queue = queue
         self.context = context
-        self.command_type = K.cl_command_type(command_type)
+        self.command_type = command_type if type(command_type) is _CMD_TYPE \
+            else _CMD_TYPE(command_type)
 
     @property
     def is_user(self) -> bool:
@@ -108,6 +112,28 @@ def enqueue(queue, call, command_type, submit, events, keep=(), blocking=False) 
         flush_printf()
         _raise_failed(ev, call)
     return ev
+
+
+def enqueue_kernel(queue, launch, data, events, call, command_type) -> cl_event:
+    """The event of pyemu_enqueue_kernel(queue, launch, data) behind `events`.
+
+    The core copies the argument bytes and the launch description and holds
+    the module: nothing of Python's needs keeping while the kernel runs (the
+    memory objects are the caller's to mark used)."""
+    if events is None:
+        arr, n = ffi.NULL, 0
+    else:
+        arr, n, _ = wait_list(events, queue.context, call)
+    out = _outs.pop() if _outs else ffi.new("pyemu_cmd **")
+    status = lib.pyemu_enqueue_kernel(queue.handle, launch, data, len(data), arr, n, out)
+    cmd = out[0]
+    _outs.append(out)
+    if status:
+        raise_core(CoreError(status, _core.last_error()), call)
+    return cl_event(cmd, queue, queue.context, command_type)
+
+
+_outs = []      # pyemu_cmd ** places, each used by one enqueue at a time (threads too)
 
 
 def clWaitForEvents(event_list):

@@ -5,9 +5,10 @@ pyemu/opencl/ndrange.py).
 A kernel object keeps the value of each argument as the bytes the argument
 buffer gets (a scalar, vector or struct converted by its declared OpenCL
 type), the cl_mem of a __global/__constant pointer, or the size of a __local
-pointer.  An enqueue packs them into a fresh buffer (pack_args; the core
-copies it), so changing an argument afterwards does not change a command
-already enqueued.
+pointer.  Each clSetKernelArg also writes the argument's bytes into the
+kernel's packed argument buffer (ArgState), so an enqueue hands the core the
+bytes as they stand without packing anything (the core copies them: changing
+an argument afterwards does not change a command already enqueued).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import struct
 
 import numpy as np
 
-from ..runtime.core import lib
+from ..runtime.core import ffi, lib
 from ..runtime.kernel import PARAM_FLOAT, PARAM_POINTER, PARAM_SIGNED, PARAM_UNSIGNED, code_of
 from . import _constants as K
 from ._base import CLObject, as_int, check, info, release, retain
@@ -187,6 +188,65 @@ def _value_bytes(spec, value, bad) -> bytes:
     return data
 
 
+# ---- the packed argument state of a kernel object ----
+
+class ArgState:
+    """A kernel object's arguments as the core takes them, kept up to date by
+    each clSetKernelArg: `data` (the packed argument buffer), `mems` (the
+    distinct memory objects the pointers name), `local_args` (offset, size
+    pairs of the __local pointers, a cffi array or NULL) and `unset` (indices
+    not set yet).  `launches` caches the enqueue's launch descriptions
+    (pyemu/opencl/ndrange.py) by work sizes; they point at `local_args`, so
+    a change of a __local size empties it."""
+
+    __slots__ = ("buf", "data", "unset", "mem_at", "mems", "local_at", "local_args",
+                 "num_local", "launches")
+
+    def __init__(self, args_size, nargs):
+        self.buf = bytearray(args_size)
+        self.data = bytes(self.buf)
+        self.unset = set(range(nargs))
+        self.mem_at = {}             # argument index -> cl_mem
+        self.mems = ()
+        self.local_at = {}           # argument index -> (offset, size)
+        self.local_args = ffi.NULL
+        self.num_local = 0
+        self.launches = {}
+
+    def store(self, i, param, what, payload) -> None:
+        """Argument i (its Param) is now (what, payload): update the packed state."""
+        if what == _VALUE:
+            raw = payload
+        elif what == _MEM and payload is not None:
+            raw = payload.addr.to_bytes(param.size, "little")
+        else:
+            raw = bytes(param.size)
+        self.buf[param.offset:param.offset + param.size] = raw
+        self.data = bytes(self.buf)
+        self.unset.discard(i)
+        if what == _MEM and payload is not None:
+            self.mem_at[i] = payload
+        else:
+            self.mem_at.pop(i, None)
+        self.mems = tuple({id(m): m for m in self.mem_at.values()}.values())
+        old = self.local_at.get(i)
+        new = (param.offset, payload) if what == _LOCAL else None
+        if old != new:
+            if new is None:
+                del self.local_at[i]
+            else:
+                self.local_at[i] = new
+            flat = [x for k in sorted(self.local_at) for x in self.local_at[k]]
+            self.local_args = ffi.new("unsigned int[]", flat) if flat else ffi.NULL
+            self.num_local = len(flat) // 2
+            self.launches = {}       # their descriptions point at the old list
+
+
+def _store(k, i, what, payload) -> None:
+    k.args[i] = (what, payload)
+    k.state.store(i, k.specs[i].param, what, payload)
+
+
 # ---- kernel objects ----
 
 class cl_kernel(CLObject):
@@ -202,6 +262,7 @@ class cl_kernel(CLObject):
         self.name = entry.name
         self.specs = specs_of(entry)
         self.args = [None] * len(self.specs)     # (what, payload) of each set argument
+        self.state = ArgState(entry.desc.args_size, len(self.specs))
         with CLObject._lock:
             program._refs += 1                   # a kernel holds its program
             program.live_kernels += 1
@@ -213,6 +274,7 @@ class cl_kernel(CLObject):
         if p._release():
             p._destroy()
         self.args = []
+        self.state = ArgState(0, 0)              # lets go of the memory objects
 
     def __del__(self):
         if getattr(self, "_refs", 0) > 0 and getattr(self, "program", None) is not None:
@@ -307,13 +369,13 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
                 "(LocalMemory(bytes))")
         if size > 0xFFFFFFFF:
             bad(CL_INVALID_ARG_SIZE, f"asks for {size} bytes of local memory")
-        k.args[i] = (_LOCAL, size)
+        _store(k, i, _LOCAL, size)
     elif spec.what == _MEM:
         if size is not None and size != MEM_SIZE:
             bad(CL_INVALID_ARG_SIZE, f"is a memory object: arg_size must be sizeof(cl_mem) = "
                 f"{MEM_SIZE}, not {size}")
         if value is None or (type(value) is int and value == 0):
-            k.args[i] = (_MEM, None)
+            _store(k, i, _MEM, None)
             return 0
         if not isinstance(value, cl_mem):
             hint = " (host memory: create a buffer with clCreateBuffer)" \
@@ -323,11 +385,11 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
             bad(CL_INVALID_MEM_OBJECT, "is a pointer; the memory object was released")
         if value.context is not k.context:
             bad(CL_INVALID_MEM_OBJECT, "is a pointer; the memory object is of another context")
-        k.args[i] = (_MEM, value)
+        _store(k, i, _MEM, value)
     else:
         if size is not None and size != spec.param.size:
             bad(CL_INVALID_ARG_SIZE, f"is {spec.param.size} bytes; arg_size is {size}")
-        k.args[i] = (_VALUE, _value_bytes(spec, value, bad))
+        _store(k, i, _VALUE, _value_bytes(spec, value, bad))
     return 0
 
 
@@ -434,30 +496,20 @@ def clReleaseKernel(kernel):
     return release(kernel, cl_kernel, CL_INVALID_KERNEL, "clReleaseKernel")
 
 
-def pack_args(k, call):
-    """(argument buffer, flat local_args list, memory objects) of k's current arguments."""
-    parts, local, mems = [], [], []
-    for spec, a in zip(k.specs, k.args):
-        if a is None:
-            fail(CL_INVALID_KERNEL_ARGS, f"{spec.where(k.name)} is not set (clSetKernelArg)",
-                 call)
-        what, v = a
-        if what == _VALUE:
-            parts.append(v)
-        elif what == _LOCAL:
-            parts.append(bytes(spec.param.size))
-            local += [spec.param.offset, v]
-        elif v is None:
-            parts.append(bytes(spec.param.size))
-        else:
-            if not v._alive:
-                fail(CL_INVALID_MEM_OBJECT, f"{spec.where(k.name)}: its memory object was "
-                     "released", call)
-            parts.append(struct.pack("<Q", v.addr))
-            mems.append(v)
-    data = k.entry.bytes_struct.pack(*parts) if parts else b""
-    return data, local, mems
-
+def pack_args(k, call) -> ArgState:
+    """k's packed argument state, once every argument is set and every memory
+    object it names is alive; CL_INVALID_KERNEL_ARGS / CL_INVALID_MEM_OBJECT
+    otherwise."""
+    st = k.state
+    if st.unset:
+        spec = k.specs[min(st.unset)]
+        fail(CL_INVALID_KERNEL_ARGS, f"{spec.where(k.name)} is not set (clSetKernelArg)", call)
+    for m in st.mems:
+        if m._refs <= 0:
+            i = next(j for j, v in st.mem_at.items() if v is m)
+            fail(CL_INVALID_MEM_OBJECT, f"{k.specs[i].where(k.name)}: its memory object was "
+                 "released", call)
+    return st
 
 
 __all__ = ["cl_kernel", "LocalMemory", "clCreateKernel", "clCreateKernelsInProgram",

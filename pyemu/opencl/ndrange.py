@@ -13,6 +13,13 @@ A fault in the kernel (an access outside every buffer, a division by zero, a
 barrier only part of a group reaches) fails the command's event with
 CL_OUT_OF_RESOURCES, as GPU drivers answer, and every later command too: the
 core's sticky error, which OpenCL has no call to clear.
+
+The checked launch description (pyemu_launch) of each work size a kernel
+object is enqueued with is kept in its argument state (ArgState.launches,
+keyed by the sizes exactly as given, only when every size is a plain int),
+so enqueueing the same range again checks the queue, the kernel, the
+arguments and the wait list, and hands the core what it built last time
+with the argument bytes clSetKernelArg keeps packed.
 """
 from __future__ import annotations
 
@@ -24,7 +31,7 @@ from . import _constants as K
 from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE,
                       CL_INVALID_WORK_DIMENSION, CL_INVALID_WORK_GROUP_SIZE,
                       CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail)
-from .event import cl_event, enqueue
+from .event import cl_event, enqueue_kernel
 from .kernel import check_kernel, pack_args, work_group_size
 from .queue import check_queue
 
@@ -127,30 +134,51 @@ def _local_size(k, wd, gws, local_work_size, call) -> list:
     return lws
 
 
-def _launch(q, k, wd, offs, gws, lws, event_wait_list, call, command_type) -> cl_event:
-    # the core checks the rest: too many work-groups (CL_INVALID_GLOBAL_WORK_SIZE)
-    # and more __local memory than CL_DEVICE_LOCAL_MEM_SIZE (CL_OUT_OF_RESOURCES)
-    data, local, mems = pack_args(k, call)
+_LAUNCH_CACHE = 64          # work sizes remembered per kernel object
+
+
+def _describe(k, wd, offs, gws, lws):
+    """The pyemu_launch of a checked range (it points at k's __local argument list).
+    The core checks the rest: too many work-groups (CL_INVALID_GLOBAL_WORK_SIZE)
+    and more __local memory than CL_DEVICE_LOCAL_MEM_SIZE (CL_OUT_OF_RESOURCES)."""
     groups = [g // n for g, n in zip(gws, lws)]
-    pad = 3 - wd
-    g = groups + [1] * pad
-    b = lws + [1] * pad
-    o = offs + [0] * pad
-    largs = ffi.new("unsigned int[]", local) if local else ffi.NULL
+    pad = [1] * (3 - wd)
     desc = k.entry.desc
-    launch = ffi.new("pyemu_launch *", {
-        "module": desc.loaded.handle, "kernel": desc.index, "grid": g, "block": b,
-        "offset": o, "work_dim": wd, "dyn_smem": 0,
-        "smem_limit": lib.PYEMU_MAX_SHARED_PER_BLOCK, "local_args": largs,
-        "num_local": len(local) // 2})
+    st = k.state
+    return ffi.new("pyemu_launch *", {
+        "module": desc.loaded.handle, "kernel": desc.index, "grid": groups + pad,
+        "block": lws + pad, "offset": offs + [0] * (3 - wd), "work_dim": wd, "dyn_smem": 0,
+        "smem_limit": lib.PYEMU_MAX_SHARED_PER_BLOCK, "local_args": st.local_args,
+        "num_local": st.num_local})
 
-    def submit(arr, n, out):
-        return lib.pyemu_enqueue_kernel(q.handle, launch, data, len(data), arr, n, out)
 
-    ev = enqueue(q, call, command_type, submit, event_wait_list, keep=tuple(mems))
-    for m in {id(m): m for m in mems}.values():
-        m.use(ev._cmd)
+def _launch(q, k, launch, event_wait_list, call, command_type) -> cl_event:
+    st = pack_args(k, call)
+    mems = st.mems
+    ev = enqueue_kernel(q, launch, st.data, event_wait_list, call, command_type)
+    cmd = ev._cmd
+    for m in mems:          # each buffer is freed only after the commands that use it
+        m.use(cmd)
     return ev
+
+
+def _cache_key(work_dim, offs, gws, lws):
+    """The sizes as a key of the launch cache when each is None, an int or a
+    list/tuple of ints (no bool, float or NumPy value: those take the checked
+    path every time); else None."""
+    key = [work_dim]
+    for v in (offs, gws, lws):
+        t = type(v)
+        if t is list or t is tuple:
+            for x in v:
+                if type(x) is not int:
+                    return None
+            key.append(tuple(v))
+        elif v is None or t is int:
+            key.append(v)
+        else:
+            return None
+    return tuple(key) if type(work_dim) is int else None
 
 
 def _queue_and_kernel(command_queue, kernel, call):
@@ -172,6 +200,21 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
     > 0 (OpenCL 1.2's rule; 2.1 allows 0), and global offsets below 2**32."""
     call = "clEnqueueNDRangeKernel"
     q, k = _queue_and_kernel(command_queue, kernel, call)
+    key = _cache_key(work_dim, global_work_offset, global_work_size, local_work_size)
+    launches = k.state.launches
+    launch = launches.get(key) if key is not None else None
+    if launch is None:
+        launch = _describe(k, *_check_range(k, work_dim, global_work_offset, global_work_size,
+                                            local_work_size, call))
+        if key is not None:
+            if len(launches) >= _LAUNCH_CACHE:
+                launches.clear()
+            launches[key] = launch
+    return _launch(q, k, launch, event_wait_list, call, K.CL_COMMAND_NDRANGE_KERNEL)
+
+
+def _check_range(k, work_dim, global_work_offset, global_work_size, local_work_size, call):
+    """(work_dim, offsets, global sizes, local sizes) as lists, every rule checked."""
     try:
         wd = operator.index(work_dim)
     except TypeError:
@@ -198,7 +241,7 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
                 fail(CL_INVALID_GLOBAL_OFFSET, f"global_work_offset[{d}] is {offs[d]}; pyemu "
                      f"takes offsets up to {_OFFSET_LIMIT}", call)
     lws = _local_size(k, wd, gws, local_work_size, call)
-    return _launch(q, k, wd, offs, gws, lws, event_wait_list, call, K.CL_COMMAND_NDRANGE_KERNEL)
+    return wd, offs, gws, lws
 
 
 def clEnqueueTask(command_queue, kernel, event_wait_list=None) -> cl_event:
@@ -206,8 +249,11 @@ def clEnqueueTask(command_queue, kernel, event_wait_list=None) -> cl_event:
     as one work-item (work_dim 1, global and local size 1); deprecated in 2.0, kept."""
     call = "clEnqueueTask"
     q, k = _queue_and_kernel(command_queue, kernel, call)
-    lws = _local_size(k, 1, [1], [1], call)
-    return _launch(q, k, 1, [0], [1], lws, event_wait_list, call, K.CL_COMMAND_TASK)
+    launch = k.state.launches.get("task")
+    if launch is None:
+        launch = k.state.launches["task"] = _describe(k, 1, [0], [1],
+                                                      _local_size(k, 1, [1], [1], call))
+    return _launch(q, k, launch, event_wait_list, call, K.CL_COMMAND_TASK)
 
 
 __all__ = ["clEnqueueNDRangeKernel", "clEnqueueTask"]

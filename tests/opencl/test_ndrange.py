@@ -370,6 +370,104 @@ def test_enqueue_keeps_buffers_alive(context, queue, program):
     del filler
 
 
+# ---- the launch descriptions an enqueue keeps (ArgState.launches) ----
+
+def test_set_arg_between_cached_enqueues_is_seen(context, queue, program):
+    """The second enqueue of the same range takes the cached description and the
+    arguments as clSetKernelArg left them: a new value and a new buffer."""
+    a, b = _buffer(context, nbytes=4 * 64), _buffer(context, nbytes=4 * 64)
+    k = _kernel(program, "store", a, 7)
+    clEnqueueNDRangeKernel(queue, k, 1, None, [64], [16])
+    assert len(k.state.launches) == 1
+    clSetKernelArg(k, 0, b)
+    clSetKernelArg(k, 1, -3)
+    clEnqueueNDRangeKernel(queue, k, 1, None, [64], [16])
+    assert len(k.state.launches) == 1            # the same description, reused
+    assert (_read(queue, a, np.int32, 64) == 7).all()
+    assert (_read(queue, b, np.int32, 64) == -3).all()
+    clSetKernelArg(k, 1, 5)
+    clEnqueueNDRangeKernel(queue, k, 1, None, (64,), (16,))   # a tuple: another key
+    assert (_read(queue, b, np.int32, 64) == 5).all()
+
+
+def test_local_size_change_replaces_cached_descriptions(context, queue, program):
+    out = _buffer(context, nbytes=4 * 32)
+    k = _kernel(program, "two_locals", out, LocalMemory(4 * 32), LocalMemory(4 * 32))
+    clEnqueueNDRangeKernel(queue, k, 1, None, [32], [32])
+    first = k.state.launches
+    clSetKernelArg(k, 2, LocalMemory(4 * 64))
+    assert k.state.launches is not first and not k.state.launches
+    clEnqueueNDRangeKernel(queue, k, 1, None, [32], [32])
+    assert (_read(queue, out, np.int32, 32) == 3).all()
+
+
+def test_cached_range_still_checks_sizes_of_other_types(context, queue, program, code_of):
+    """A float or bool equal to a cached int size is not a size: the checks run."""
+    k = _kernel(program, "store", _buffer(context, nbytes=4 * 64), 1)
+    E = clEnqueueNDRangeKernel
+    E(queue, k, 1, None, [64], [16])
+    assert code_of(E, queue, k, 1, None, [64.0], [16]) == CL_INVALID_GLOBAL_WORK_SIZE
+    assert code_of(E, queue, k, 1, None, [64], [16.0]) == CL_INVALID_WORK_GROUP_SIZE
+    assert code_of(E, queue, k, 1.0, None, [64], [16]) == CL_INVALID_WORK_DIMENSION
+    assert code_of(E, queue, k, 1, None, [64], [24]) == CL_INVALID_WORK_GROUP_SIZE
+    assert code_of(E, queue, k, 1, None, [np.int64(64)], [np.uint32(16)]) == 0
+    assert code_of(E, queue, k, 1, None, [64], [16], ["event"]) == CL_INVALID_EVENT_WAIT_LIST
+    clSetKernelArg(k, 1, 2)
+    fixed = _kernel(program, "fixed", _buffer(context, nbytes=4 * 64))
+    assert code_of(E, queue, fixed, 2, None, [8, 8], [4, 2]) == 0
+    assert code_of(E, queue, fixed, 2, None, [8, 8], [2, 4]) == CL_INVALID_WORK_GROUP_SIZE
+    assert code_of(E, queue, fixed, 2, None, [8, 8], [4, 2]) == 0
+    clFinish(queue)
+
+
+def test_cached_kernel_and_queue_of_another_context(context, device, queue, program, code_of):
+    k = _kernel(program, "store", _buffer(context, nbytes=4 * 8), 1)
+    clEnqueueNDRangeKernel(queue, k, 1, None, [8], None)
+    other = clCreateContext(None, [device])
+    q2 = clCreateCommandQueue(other, device, 0)
+    assert code_of(clEnqueueNDRangeKernel, q2, k, 1, None, [8], None) == CL_INVALID_CONTEXT
+    clReleaseKernel(k)
+    assert code_of(clEnqueueNDRangeKernel, queue, k, 1, None, [8], None) == CL_INVALID_KERNEL
+
+
+def test_released_buffer_of_a_cached_launch(context, queue, program, code_of):
+    """A released buffer the cached launch names is CL_INVALID_MEM_OBJECT at the next
+    enqueue, even when a new buffer got its address; it is freed, not kept."""
+    import weakref
+    from pyemu.runtime.core import ffi, lib
+    a = _buffer(context, nbytes=4 * 64)
+    k = _kernel(program, "store", a, 9)
+    clEnqueueNDRangeKernel(queue, k, 1, None, [64], None)
+    clFinish(queue)
+    addr = a.addr
+    clReleaseMemObject(a)                      # no command uses it now: freed at once
+    lo, hi = ffi.new("unsigned long long *"), ffi.new("unsigned long long *")
+    assert lib.pyemu_mem_find(addr, lo, hi) != 0 or lo[0] != addr   # not allocated there
+    fresh = [_buffer(context, np.zeros(64, np.int32)) for _ in range(8)]
+    assert code_of(clEnqueueNDRangeKernel, queue, k, 1, None, [64], None) == \
+        CL_INVALID_MEM_OBJECT
+    clFinish(queue)
+    for f in fresh:
+        assert (_read(queue, f, np.int32, 64) == 0).all()
+    gone = weakref.ref(a)
+    del a
+    clSetKernelArg(k, 0, fresh[0])             # the kernel lets go of the old buffer
+    gc.collect()
+    assert gone() is None
+    clEnqueueNDRangeKernel(queue, k, 1, None, [64], None)
+    assert (_read(queue, fresh[0], np.int32, 64) == 9).all()
+
+
+def test_storm_of_cached_enqueues(context, queue, program):
+    """2000 enqueues of one kernel object add 1 each: every one ran, in order."""
+    a = _buffer(context, np.zeros(256, np.int32))
+    k = _kernel(program, "add_one", a)
+    for _ in range(2000):
+        clEnqueueNDRangeKernel(queue, k, 1, None, [256], [64])
+    clFinish(queue)
+    assert (_read(queue, a, np.int32, 256) == 2000).all()
+
+
 # ---- a faulting kernel ----
 
 FAULT = r"""
