@@ -117,3 +117,30 @@ def test_vector_add_one_region_block_function(managed, n, block):
         cudaDeviceSynchronize()
         assert np.array_equal(np.array(dc[:n]), a + b)
         assert not np.array(dc[n:]).any()
+
+
+# a cast to a narrower type truncates: not an index polynomial (computed in
+# int without the cast, it gave 40000 where the thread computes -25536)
+NARROW = r"""
+__global__ void narrow(int *out) {
+    __shared__ int s[32];
+    int i = (short)(blockIdx.x * 40000 + threadIdx.x);
+    int j = (unsigned short)(blockIdx.x * 40000 + threadIdx.x);
+    s[threadIdx.x] = j;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = i + 3 * s[threadIdx.x];
+}"""
+
+
+def test_narrowing_casts_are_not_index_polynomials(managed):
+    k, fib = both(NARROW, "narrow")
+    res = []
+    for fn in (k, fib):
+        out = managed(np.zeros(96, np.int32))
+        fn[3, 32](out)
+        cudaDeviceSynchronize()
+        res.append(np.array(out[:96]))
+    v = np.repeat(np.arange(3), 32) * 40000 + np.tile(np.arange(32), 3)
+    want = v.astype(np.int16).astype(np.int64) + 3 * v.astype(np.uint16).astype(np.int64)
+    assert np.array_equal(res[0], want)
+    assert np.array_equal(res[1], want)

@@ -21,7 +21,8 @@ from . import syntax as S
 
 INT_MAX = 2147483647
 _LIT = re.compile(r"^(0|[1-9][0-9]*)[uUlL]*$")
-_INT_TYPES = {"size_t", "uint", "unsigned", "int", "long", "signed", "short", "ulong",
+# casts that keep every value 0..INT_MAX (a cast to short or char would not)
+_INT_TYPES = {"size_t", "uint", "unsigned", "int", "long", "signed", "ulong",
               "ptrdiff_t", "intptr_t", "uintptr_t"}
 
 
