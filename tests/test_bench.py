@@ -84,7 +84,8 @@ def test_quick_table_has_the_opencl_column(quick_rows):
         if row.pyemu_only:
             assert cl_cell == "-"
         else:
-            assert cl_cell == bench.format_seconds(row.opencl.seconds)
+            per = "/launch" if row.name.startswith("launch") else ""
+            assert cl_cell == bench.format_seconds(row.opencl.seconds) + per
             assert cells[bench.HEADERS.index("CL met")] in ("yes", "no")
 
 
@@ -182,6 +183,9 @@ class _LazyBackend:
     def launcher(self, kernel, grid, block, args):
         return lambda: None
 
+    def storm(self, kernel, grid, block, args, count):
+        return lambda: None
+
     def sync(self):
         pass
 
@@ -243,8 +247,8 @@ def test_format_seconds():
 
 def test_kernel_sources_come_in_pairs():
     for case in bench.COMPARE_CASES:
-        assert (bench.KERNEL_DIR / f"{case.name}.cu").is_file()
-        assert (bench.KERNEL_DIR / f"{case.name}.cl").is_file()
+        assert (bench.KERNEL_DIR / f"{case.source or case.name}.cu").is_file()
+        assert (bench.KERNEL_DIR / f"{case.source or case.name}.cl").is_file()
     assert (bench.KERNEL_DIR / "empty.cu").is_file()
 
 
@@ -259,3 +263,54 @@ def test_quick_vector_add_has_the_numpy_column(quick_rows):
             assert cells["pyemu/NumPy"].endswith("x")
         else:
             assert row.numpy.status == bench.NA and cells["NumPy"] == "-"
+
+
+def test_quick_launch_rows_are_per_launch_and_checked(quick_rows):
+    """launch and launch_args: a storm on every side, shown per launch, its
+    result checked (the counting kernel, the accumulating vector add)."""
+    rows = {r.name: r for r in quick_rows}
+    for name in ("launch", "launch_args"):
+        row = rows[name]
+        assert not row.pyemu_only and row.target_ratio == 1.0
+        assert row.pyemu.ok and row.opencl.ok, (row.pyemu, row.opencl)
+        assert row.size == "200 launches"
+        for side in (row.pyemu, row.opencl):
+            assert 0 < side.seconds < 0.01        # per launch, not per storm
+            assert side.samples and max(side.samples) < 0.01
+        cells = dict(zip(bench.HEADERS, bench._cells(row)))
+        assert cells["pyemu"].endswith("/launch") and cells["pyemu-CL"].endswith("/launch")
+
+
+def test_launch_storm_that_loses_launches_fails():
+    """A backend whose storm runs one launch instead of 200 fails the row's check."""
+    from pyemu.tools.bench_kernels.backends import PyemuBackend
+
+    class OneLaunch(PyemuBackend):
+        def storm(self, kernel, grid, block, args, count):
+            return super().storm(kernel, grid, block, args, 1)
+
+    env = bench.Environment(pyemu=OneLaunch())
+    for name in ("launch", "launch_args"):
+        row = bench.run_case(name, env, quick=True, repeat=1)
+        assert row.pyemu.status == bench.FAIL, row.pyemu
+
+
+def test_quick_alloc_rows(quick_rows):
+    """alloc_1e4 and alloc_1e6 (10^5 when quick) come from one child process;
+    the larger count's target is 2x the smaller's time."""
+    rows = {r.name: r for r in quick_rows}
+    small, big = rows["alloc_1e4"], rows["alloc_1e6"]
+    assert small.pyemu.ok and big.pyemu.ok, (small.pyemu, big.pyemu)
+    assert small.size == "10,000 x 256 B" and big.size == "100,000 x 256 B"
+    assert big.target_seconds == pytest.approx(bench.ALLOC_GROWTH * small.pyemu.seconds)
+    assert big.met is (big.pyemu.seconds < big.target_seconds)
+    assert small.pyemu_only and big.pyemu_only
+
+
+def test_alloc_rows_check_their_allocations():
+    from pyemu.tools import bench_alloc
+
+    rows = bench_alloc.run_in_child((1000, 3000))
+    assert [r["count"] for r in rows] == [1000, 3000]
+    assert all(r["ok"] and r["malloc_s"] > 0 and r["free_s"] > 0 for r in rows), rows
+    assert bench_alloc._check([1, 1], 2).endswith("share an address")

@@ -22,9 +22,18 @@ A case that has a NumPy counterpart (``vector_add``: ``np.add(a, b,
 out=c)`` on the same arrays, the machine's bandwidth floor) times it in the
 same turns, in the NumPy column, with pyemu's ratio to it.
 
-Two rows are pyemu's alone: the cost of one asynchronous launch of an empty
-kernel (1000 launches, then one synchronise) and the construction of a
-:class:`SourceModule` whose source was already built (the kernel cache).
+Two rows time launches, side by side with PoCL's: ``launch`` an empty
+kernel, ``launch_args`` the vector add with four arguments (three buffers
+and n), each as 1000 launches and one synchronise, shown per launch; their
+results are checked as the others' are (a counting kernel's storm, and a
+vector add that adds into its output).
+
+Three rows are pyemu's alone: the construction of a :class:`SourceModule`
+whose source was already built (the kernel cache), and cudaMalloc(256) +
+cudaFree per allocation with 10^4 and 10^6 allocations live (``alloc_1e4``,
+``alloc_1e6``; 10^5 with ``--quick``), timed in a process of their own with
+PYEMU_DEVICE_MEMORY large enough (pyemu/tools/bench_alloc.py): the larger
+count's time per allocation must stay within 2x of the smaller's.
 
 Tests use :func:`run_cases` and read the :class:`Result` rows it returns;
 they should assert on ``Result.verified``, never on timings.
@@ -49,16 +58,18 @@ import numpy as np
 from .bench_kernels import KERNEL_DIR
 from .bench_kernels.backends import (Buffer, PoclBackend, PyemuBackend, PyemuOpenclBackend,
                                      check_cuda, find_pocl_device, one_line)
-from .bench_kernels.cases import (COMPARE_CASES, HOST_NUMPY, Case, Histogram, MatmulNaive,
-                                  MatmulTiled, Prepared, Reduce, Staged, Transpose, Transpose32,
-                                  VectorAdd, cdiv, time_once, time_runs)
+from .bench_kernels.cases import (COMPARE_CASES, HOST_NUMPY, Case, Histogram, LaunchArgs,
+                                  LaunchEmpty, MatmulNaive, MatmulTiled, Prepared, Reduce, Staged,
+                                  Transpose, Transpose32, VectorAdd, cdiv, time_once)
+from .bench_alloc import run_in_child as _alloc_in_child
 from .progress import Progress
 
 __all__ = [
     "main", "run_cases", "run_case", "open_backends", "format_table", "format_seconds",
     "machine_line", "notes", "Result", "Side", "Environment", "CASE_NAMES", "COMPARE_CASES",
     "PYEMU_ONLY", "OK", "FAIL", "ERROR", "NA", "KERNEL_DIR", "Buffer", "Case", "VectorAdd",
-    "MatmulNaive", "MatmulTiled", "Reduce", "Histogram", "Transpose", "Transpose32", "PyemuBackend",
+    "MatmulNaive", "MatmulTiled", "Reduce", "Histogram", "Transpose", "Transpose32", "LaunchEmpty",
+    "LaunchArgs", "PyemuBackend",
     "PyemuOpenclBackend", "HEADERS",
     "PoclBackend", "find_pocl_device",
 ]
@@ -196,9 +207,13 @@ class Result:
 
 
 SLOW_RUN_S = 1.0
-LAUNCH_TARGET_S = 10e-6
 MODULE_CACHE_TARGET_S = 50e-3
-PYEMU_ONLY = ("launch", "module_cache")
+ALLOC_TARGET_S = 20e-6          # cudaMalloc(256) + cudaFree, 10^4 live
+ALLOC_GROWTH = 2.0              # 10^6 live: at most this many times 10^4's time
+PYEMU_ONLY = ("module_cache", "alloc_1e4", "alloc_1e6")
+_PYEMU_ONLY_TARGETS = {"module_cache": (MODULE_CACHE_TARGET_S, "< 50 ms"),
+                       "alloc_1e4": (ALLOC_TARGET_S, "< 20 us"),
+                       "alloc_1e6": (None, f"<= {ALLOC_GROWTH:.0f}x 1e4's")}
 CASE_NAMES: tuple[str, ...] = tuple(c.name for c in COMPARE_CASES) + PYEMU_ONLY
 
 def _compare(case: Case, prep: Prepared, backends: dict[str, Any], repeat: int,
@@ -251,27 +266,28 @@ def _compare(case: Case, prep: Prepared, backends: dict[str, Any], repeat: int,
     return sides
 
 
-def _launch_row(be: Any, quick: bool, repeat: int) -> Result:
-    """1000 (quick: 200) empty launches, then one synchronise; time per launch."""
-    count = 200 if quick else 1000
-    side = Side()
+def _alloc_row(name: str, env: Any, quick: bool) -> Result:
+    """cudaMalloc(256) + cudaFree per allocation, with 10^4 (alloc_1e4) or 10^6
+    (alloc_1e6; 10^5 when quick) allocations live, from one run in a child
+    process shared by both rows (env.alloc); the child checks that the
+    allocations were distinct and kept what was copied into them."""
+    counts = (10**4, 10**5) if quick else (10**4, 10**6)
+    big = name == "alloc_1e6"
+    size = f"{counts[big]:,} x 256 B"
+    target, text = _PYEMU_ONLY_TARGETS[name]
     try:
-        k = be.kernel(be.compile("empty"), "emptyKernel")
-        go = be.launcher(k, (1,), (1,), ())
-
-        def burst() -> None:
-            for _ in range(count):
-                go()
-
-        samples = [s / count for s in time_runs(be, burst, repeat)]
-        get_last = getattr(be.cuda, "cudaGetLastError", None)
-        if get_last is not None:
-            check_cuda(get_last(), "cudaGetLastError")
-        side = Side(OK, statistics.median(samples), "", samples)
+        if env.alloc is None:
+            env.alloc = _alloc_in_child(counts)
+        rows = env.alloc
+        r = rows[big]
+        per = r["malloc_s"] + r["free_s"]
+        if big:
+            target = ALLOC_GROWTH * (rows[0]["malloc_s"] + rows[0]["free_s"])
+        side = Side(OK if r["ok"] else FAIL, per, r["why"], [per])
     except Exception as exc:
         side = Side(ERROR, None, one_line(exc))
-    return Result("launch", f"{count} launches", side, Side(NA),
-                  target_seconds=LAUNCH_TARGET_S, target_text="< 10 us/launch", quick=quick)
+    return Result(name, size, side, Side(NA), target_seconds=target, target_text=text,
+                  quick=quick)
 
 
 def _module_cache_row(be: Any, quick: bool, repeat: int) -> Result:
@@ -327,6 +343,7 @@ class Environment:
     pocl_why: str = ""
     opencl: Any = None
     opencl_why: str = ""
+    alloc: Any = None       # the allocation rows' child run, once measured
 
     def multiprocessors(self) -> int:
         """pyemu's multiprocessor count (worker threads), else PoCL's compute
@@ -407,14 +424,13 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
         repeat = 3 if quick else 5
         slow_repeat = 3
     if name in PYEMU_ONLY:
+        if name != "module_cache":
+            return _alloc_row(name, env, quick)
         if env.pyemu is None:
-            side = Side(ERROR, None, env.pyemu_why)
-            target = LAUNCH_TARGET_S if name == "launch" else MODULE_CACHE_TARGET_S
-            text = "< 10 us/launch" if name == "launch" else "< 50 ms"
-            return Result(name, "-", side, Side(NA), target_seconds=target,
-                          target_text=text, quick=quick)
-        row = _launch_row if name == "launch" else _module_cache_row
-        return row(env.pyemu, quick, repeat)
+            target, text = _PYEMU_ONLY_TARGETS[name]
+            return Result(name, "-", Side(ERROR, None, env.pyemu_why), Side(NA),
+                          target_seconds=target, target_text=text, quick=quick)
+        return _module_cache_row(env.pyemu, quick, repeat)
     case = next(c for c in COMPARE_CASES if c.name == name)
     size = case.quick_size if quick else case.full_size
     prep = case.prepare(size)
@@ -426,6 +442,11 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
     if type(case).stage_numpy is not Case.stage_numpy:
         backends["NumPy"] = HOST_NUMPY
     sides = _compare(case, prep, backends, repeat, slow_repeat)
+    if case.per_call:       # a storm of `size` launches: the time of one
+        for side in sides.values():
+            if side.seconds is not None:
+                side.seconds /= size
+                side.samples = [t / size for t in side.samples]
     pyemu_side = sides.get("pyemu") or Side(ERROR, None, env.pyemu_why)
     pocl_side = sides.get("PoCL") or Side(NA, None, env.pocl_why)
     opencl_side = sides.get("pyemu-CL") or Side(NA, None, env.opencl_why)
@@ -508,8 +529,9 @@ def _cells(row: Result) -> list[str]:
         cl_met = _met_cell(row.opencl_met, row.opencl, row.pocl)
     met_text = _met_cell(row.met, row.pyemu, row.pocl)
     pyemu = _side_cell(row.pyemu)
-    if row.name == "launch" and row.pyemu.ok:
-        pyemu += "/launch"
+    if row.name.startswith("launch"):
+        pyemu, pocl, opencl = (c + "/launch" if c[:1].isdigit() else c
+                               for c in (pyemu, pocl, opencl))
     numpy = _side_cell(row.numpy) if row.numpy.status != NA else "-"
     nratio = "-" if row.numpy_ratio is None else f"{row.numpy_ratio:.2f}x"
     return [row.name, row.size, pyemu, pocl, ratio, row.target_text, met_text,

@@ -109,6 +109,19 @@ class PyemuBackend:
 
         return go
 
+    def storm(self, kernel: Any, grid: int, block: int, args: Sequence[Any],
+              count: int) -> Callable[[], None]:
+        """A function that launches ``kernel[grid, block](*args)`` ``count`` times,
+        written as a program writes it (int configuration, Python arguments)."""
+        args = tuple(a.handle if isinstance(a, Buffer) else host_scalar(a) for a in args)
+        loop = range(count)
+
+        def go() -> None:
+            for _ in loop:
+                kernel[grid, block](*args)
+
+        return go
+
     def sync(self) -> None:
         """``cudaDeviceSynchronize()``, raising on a reported error."""
         check_cuda(self.cuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize")
@@ -182,6 +195,20 @@ class PyemuOpenclBackend:
 
         def go() -> None:
             enqueue(queue, kernel, dims, None, gsize, lsize)
+
+        return go
+
+    def storm(self, kernel: Any, grid: int, block: int, args: Sequence[Any],
+              count: int) -> Callable[[], None]:
+        """Set the arguments once; the function calls clEnqueueNDRangeKernel
+        ``count`` times (the event each returns is dropped, as in C)."""
+        for i, a in enumerate(args):
+            self.cl.clSetKernelArg(kernel, i, a.handle if isinstance(a, Buffer) else a)
+        enqueue, queue, loop = self.cl.clEnqueueNDRangeKernel, self.queue, range(count)
+
+        def go() -> None:
+            for _ in loop:
+                enqueue(queue, kernel, 1, None, [grid * block], [block])
 
         return go
 
@@ -286,6 +313,20 @@ class PoclBackend:
 
         def go() -> None:
             cl.enqueue_nd_range_kernel(queue, kernel, gsize, lsize)
+
+        return go
+
+    def storm(self, kernel: Any, grid: int, block: int, args: Sequence[Any],
+              count: int) -> Callable[[], None]:
+        """Set the arguments once; the function calls PyOpenCL's
+        ``enqueue_nd_range_kernel`` ``count`` times."""
+        kernel.set_args(*[a.handle if isinstance(a, Buffer) else a for a in args])
+        enqueue, queue, loop = self.cl.enqueue_nd_range_kernel, self.queue, range(count)
+        gsize, lsize = (grid * block,), (block,)
+
+        def go() -> None:
+            for _ in loop:
+                enqueue(queue, kernel, gsize, lsize)
 
         return go
 

@@ -74,6 +74,8 @@ class Case:
     """A comparison case: a kernel pair, inputs, a NumPy reference and a target."""
 
     name = ""
+    source = ""            # the kernel files' name (NAME.cu, NAME.cl) when not the case's
+    per_call = False       # the row shows the time per launch of a storm of ``size``
     target_ratio = 1.5
     reference_pocl_seconds: float | None = None
     full_size = 0
@@ -319,5 +321,72 @@ class Transpose32(Transpose):
         return _staged(be, go, bufs[0], (n, n), np.float32, bufs)
 
 
+class LaunchEmpty(Case):
+    """``size`` launches of an empty one-thread kernel, then one synchronise: what
+    a launch costs (the row shows the time per launch).  The result checked
+    is a second storm's, of ``tick``, which counts the launches that ran."""
+
+    name = "launch"
+    source = "launch"
+    per_call = True
+    target_ratio = 1.0
+    reference_pocl_seconds = 2.3e-6     # PoCL's empty enqueue, per launch
+    full_size = 1000
+    quick_size = 200
+
+    def size_text(self, size: int) -> str:
+        return f"{size} launches"
+
+    def prepare(self, size: int) -> Prepared:
+        return Prepared({}, np.array([size], np.int32), {"n": size})
+
+    def stage(self, be, prep):
+        n = prep.params["n"]
+        mod = be.compile(self.source)
+        go = be.storm(be.kernel(mod, "emptyKernel"), 1, 1, (), n)
+        count = be.to_device(np.zeros(1, np.int32))
+        ticks = be.storm(be.kernel(mod, "tick"), 1, 1, (count,), n)
+
+        def fetch():
+            be.upload(count, np.zeros(1, np.int32))
+            ticks()
+            be.sync()
+            return be.download(count, np.empty(1, np.int32))
+
+        return Staged(be, go, fetch, None, [count])
+
+
+class LaunchArgs(Case):
+    """``size`` launches of the vector add with four arguments (three buffers and
+    n, one block of 256), then one synchronise: the time per launch.  The
+    kernel adds into c, so c = size * (a + b) says every launch ran."""
+
+    name = "launch_args"
+    source = "launch"
+    per_call = True
+    target_ratio = 1.0
+    full_size = 1000
+    quick_size = 200
+    n = 256
+
+    def size_text(self, size: int) -> str:
+        return f"{size} launches"
+
+    def prepare(self, size: int) -> Prepared:
+        a = (np.arange(self.n) % 7).astype(np.float32)
+        b = np.ones(self.n, np.float32)
+        return Prepared({"a": a, "b": b}, (size * (a + b)).astype(np.float32), {"count": size})
+
+    def stage(self, be, prep):
+        n = self.n
+        k = be.kernel(be.compile(self.source), "addTo")
+        bufs = [be.to_device(prep.inputs["a"]), be.to_device(prep.inputs["b"]), be.empty(4 * n)]
+        go = be.storm(k, 1, n, (*bufs, np.int32(n)), prep.params["count"])
+        zeros = np.zeros(n, np.float32)
+        return _staged(be, go, bufs[2], (n,), np.float32, bufs,
+                       reset=lambda: be.upload(bufs[2], zeros))
+
+
 COMPARE_CASES: tuple[Case, ...] = (VectorAdd(), MatmulNaive(), MatmulTiled(),
-                                   Reduce(), Histogram(), Transpose(), Transpose32())
+                                   Reduce(), Histogram(), Transpose(), Transpose32(),
+                                   LaunchEmpty(), LaunchArgs())
