@@ -465,6 +465,55 @@ PYEMU_API int pyemu_mem_free_keep_mapped(unsigned long long addr, const char *fr
     return free_common(addr, freed_by, 1);
 }
 
+/* ---- a free that waits for the commands still using the memory ---- */
+
+typedef struct deferred_free {
+    unsigned long long addr;
+    int keep;
+    int tag;
+    atomic_int left;            /* commands not complete yet, plus the caller's hold */
+} deferred_free;
+
+static void free_when_done(pyemu_cmd *cmd, int status, void *data)
+{
+    deferred_free *d = data;
+    (void)cmd;
+    (void)status;
+    if (atomic_fetch_sub(&d->left, 1) != 1)
+        return;
+    char by[sizeof mem.tags[0]];
+    pthread_mutex_lock(&mem.lock);
+    snprintf(by, sizeof by, "%s", mem.tags[d->tag]);
+    pthread_mutex_unlock(&mem.lock);
+    free_common(d->addr, by, d->keep);
+    free(d);
+}
+
+/* clReleaseMemObject never blocks: the allocation is freed (or kept mapped
+ * for host views, keep = 1) when the last of `cmds` completes, by the core,
+ * on the thread that completes it; at once when they all are. */
+PYEMU_API int pyemu_mem_free_after(unsigned long long addr, int keep, const char *freed_by,
+                                   pyemu_cmd **cmds, unsigned int n)
+{
+    int status = PYEMU_SUCCESS;
+    deferred_free *d = NULL;
+    PYEMU_FAIL_IF(n && !cmds, PYEMU_E_INVALID_VALUE, "no command list");
+    d = calloc(1, sizeof *d);
+    PYEMU_FAIL_IF(!d, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    pthread_mutex_lock(&mem.lock);
+    d->tag = tag_of(freed_by);
+    pthread_mutex_unlock(&mem.lock);
+    d->addr = addr;
+    d->keep = keep;
+    atomic_init(&d->left, (int)n + 1);
+    for (unsigned int i = 0; i < n; i++)
+        if (pyemu_cmd_on_complete(cmds[i], free_when_done, d) != PYEMU_SUCCESS)
+            free_when_done(NULL, 0, d); /* not a command: nothing to wait for */
+    free_when_done(NULL, 0, d);         /* the caller's hold */
+ERROR:
+    return status;
+}
+
 PYEMU_API int pyemu_mem_forget(unsigned long long addr)
 {
     size_t i;

@@ -88,6 +88,9 @@ const char *pyemu_last_error(void);
  * bytes are readable (kernels before Linux 6.13) but belong to no other. */
 int pyemu_mem_alloc(size_t size, unsigned long long *addr);
 int pyemu_mem_free(unsigned long long addr, const char *freed_by);
+/* free (keep: keep mapped) once every command of cmds has completed; never blocks */
+int pyemu_mem_free_after(unsigned long long addr, int keep, const char *freed_by,
+                         pyemu_cmd **cmds, unsigned int n);
 int pyemu_mem_info(unsigned long long *free_bytes, unsigned long long *total_bytes);
 int pyemu_mem_find(unsigned long long addr, unsigned long long *start, unsigned long long *size);
 int pyemu_mem_guard(unsigned long long addr, unsigned long long *before,

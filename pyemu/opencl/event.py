@@ -154,8 +154,6 @@ def clWaitForEvents(event_list):
         if _sync.wait_command(e._cmd):
             failed = True
     flush_printf()
-    from .memory import sweep_released     # buffers released while these ran
-    sweep_released()
     if failed:
         fail(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "an event failed", call)
     return 0

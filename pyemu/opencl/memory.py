@@ -15,8 +15,8 @@ buffers map as a view of the device memory itself (zero copy).
 
 clReleaseMemObject never blocks, as in C: at count 0 a buffer whose
 commands are all complete is freed at once; one still in use by a queued or
-running command is freed at the first OpenCL call made after they complete
-(sweep_released).  A CL_MEM_USE_HOST_PTR buffer holds a buffer-protocol
+running command is freed by the core when the last of them completes
+(pyemu_mem_free_after).  A CL_MEM_USE_HOST_PTR buffer holds a buffer-protocol
 export of host_ptr until it is freed, so a bytearray cannot be resized
 under it.
 """
@@ -92,41 +92,25 @@ class cl_mem(CLObject):
     def _free(self):
         if self._freed or lib is None:
             return
-        if any(lib.pyemu_cmd_status(c) > 0 for c in self._users):
-            _released.append(self)   # commands still use it: free it once they are done
-            return
         self._freed = True
         users, self._users = self._users, collections.deque()
-        for c in users:
-            lib.pyemu_cmd_release(c)
+        live = [c for c in users if lib.pyemu_cmd_status(c) > 0]
         if self._export is not None:
             self._export.release()
             self._export = None
         if self.addr and self._gen == _views.generation():
             # NumPy views of a mapping may outlive the buffer (runtime/views.py);
-            # after a device reset the memory is gone already
-            _views.free(self.addr, b"clReleaseMemObject")
+            # commands still running keep it until they complete (the core
+            # frees it then: a release never blocks); after a device reset
+            # the memory is gone already
+            _views.free(self.addr, b"clReleaseMemObject", live)
+        for c in users:
+            lib.pyemu_cmd_release(c)
 
     def __del__(self):
         if getattr(self, "_refs", 0) > 0:
             self._refs = 0
             self._destroy()
-
-
-_released = []      # released buffers that commands still used at the time
-
-
-def sweep_released() -> None:
-    """Free the released buffers whose commands have completed since."""
-    if not _released:
-        return
-    with CLObject._lock:
-        pending = _released[:]
-        del _released[:]
-    for m in pending:
-        m._free()            # puts it back if a command still runs
-
-
 
 
 def check_mem(memobj, call) -> cl_mem:
@@ -152,7 +136,6 @@ def _flags(flags, call):
 def clCreateBuffer(context, flags, size, host_ptr=None) -> cl_mem:
     """clCreateBuffer(context, flags, size, host_ptr=None): a buffer of `size` bytes."""
     call = "clCreateBuffer"
-    sweep_released()
     ctx = check_context(context, call)
     f = _flags(flags, call)
     n = as_int(size, call, "size", CL_INVALID_BUFFER_SIZE)

@@ -143,8 +143,6 @@ def clFinish(command_queue):
     q = check_queue(command_queue, "clFinish")
     _sync.wait_queue(q.handle)
     flush_printf()
-    from .memory import sweep_released     # buffers released while the queue ran
-    sweep_released()
     buf = ffi.new("char[]", 1024)
     code = lib.pyemu_sticky_error(buf, 1024)
     if code:    # as GPU drivers do: a kernel that faulted fails the clFinish after it

@@ -20,7 +20,7 @@ import threading
 import weakref
 
 from . import sync
-from .core import lib
+from .core import ffi, lib
 
 _lock = threading.Lock()
 _viewed = {}        # address -> live views of the allocation there
@@ -48,12 +48,17 @@ def _view_gone(addr: int) -> None:
         lib.pyemu_mem_forget(addr)
 
 
-def free(addr: int, freed_by: bytes) -> int:
-    """Free the allocation at addr (pyemu_mem_free's status); kept mapped while viewed."""
+def free(addr: int, freed_by: bytes, users=()) -> int:
+    """Free the allocation at addr (pyemu_mem_free's status); kept mapped while
+    viewed.  `users`: commands (pyemu_cmd *) that may still use the memory:
+    the core frees it when the last of them completes, and this returns at once."""
     with _lock:
         viewed = addr in _viewed
         if viewed:
             _kept.add(addr)
+    if users:
+        arr = ffi.new("pyemu_cmd *[]", list(users))
+        return lib.pyemu_mem_free_after(addr, 1 if viewed else 0, freed_by, arr, len(users))
     if viewed:
         return lib.pyemu_mem_free_keep_mapped(addr, freed_by)
     return lib.pyemu_mem_free(addr, freed_by)

@@ -118,7 +118,7 @@ def test_clReleaseMemObject_twice(context, code_of):
 def test_clReleaseMemObject_never_blocks_and_frees_after_pending_commands(context, queue):
     """As in C: a release at count 0 returns at once, even while commands that
     use the buffer wait on a user event nobody has set yet; the memory is
-    freed once they are complete (at the next OpenCL call)."""
+    freed by the core once they are complete."""
     from pyemu.cuda._memory import allocation_of
     u = clCreateUserEvent(context)
     b = clCreateBuffer(context, CL_MEM_READ_WRITE, 4 * N)
