@@ -63,6 +63,8 @@ class Conjunct:
     prefix: bool
     poly: intidx.Poly
     uniform: tuple
+    op: str = "<"             # index op uniform
+    index: tuple = ()         # tokens of the index side
 
 
 @dataclass
@@ -185,7 +187,7 @@ def _conjunct(gen, chain: list, lo: int, hi: int, index_vars: dict) -> Optional[
         else:
             poly = intidx.parse(toks, a, b, _dim_at)
         if poly is not None:
-            return Conjunct(lo, hi, o in ("<", "<="), poly, (x, y))
+            return Conjunct(lo, hi, o in ("<", "<="), poly, (x, y), o, (a, b))
     return None
 
 
@@ -201,25 +203,59 @@ def open_loop(gen, pl: Plan, chain: list, n: int, index) -> None:
             f"const unsigned long {P}row = ((unsigned long){P}tz * {P}bdy + {P}ty) * {P}bdx;")
     gen.raw(f"if ({P}rg{n}) {{")
     for c in pl.conjuncts:
-        # bisection for the first thread where the conjunct is false (prefix)
-        # or true (suffix); the first probe is the end that settles a full row
-        first = f"{P}b - 1u" if c.prefix else f"{P}a"
-        gen.raw(f"{{ unsigned {P}a = 0, {P}b = {P}bdx; bool {P}first = true; "
-                f"while ({P}a < {P}b) {{ const unsigned {P}tx = {P}first ? {first} : "
-                f"{P}a + ({P}b - {P}a) / 2u; {P}first = false; bool {P}v; {{")
-        names = set().union(*(gen.k._names(d.lo, d.hi) for d in pl.decls)) | gen.k._names(c.lo, c.hi)
-        for v in gen.bindings(chain, names):
-            gen.bind(v)
-        for d in pl.decls:
-            gen.emit(d.lo, d.hi, thread=True)
-        gen.raw(f"{P}v = static_cast<bool>(")
-        gen.emit(c.lo, c.hi, thread=True)
-        gen.raw(f"); }} if ({P}v == {str(c.prefix).lower()}) {P}a = {P}tx + 1u; else {P}b = {P}tx; }}")
+        # the first thread where the conjunct is false (prefix) or true
+        # (suffix), in [a, b]: first the end that settles a full row, then
+        # the linear estimate from the index at threads 0 and 1 and its left
+        # neighbour, then bisection (the estimate only saves probes: every
+        # step is the condition itself)
+        gen.raw(f"{{ unsigned {P}a = 0, {P}b = {P}bdx;")
+        _probe(gen, pl, chain, c, f"{P}b - 1u" if c.prefix else "0u")
+        gen.raw(f"if ({P}a < {P}b) {{ double {P}x0, {P}x1, {P}u;")
+        _probe(gen, pl, chain, c, "0u", f"{P}x0 = (double)(", f"); {P}u = pyemu_rg_num((",
+               "), 0);")
+        _probe(gen, pl, chain, c, f"{P}bdx > 1u ? 1u : 0u", f"{P}x1 = (double)(", tail=");")
+        rnd = (f"__builtin_ceil({P}t)" if c.op in ("<", ">=") else
+               f"(__builtin_floor({P}t) + 1.0)")
+        gen.raw(f"const double {P}t = {P}x1 != {P}x0 ? ({P}u - {P}x0) / ({P}x1 - {P}x0) : 0.0, "
+                f"{P}e = {rnd}; const unsigned {P}k = !({P}e > 0.0) ? 0u : {P}e >= (double){P}b "
+                f"? {P}b : (unsigned){P}e;")
+        _probe(gen, pl, chain, c, f"{P}k", when=f"{P}a <= {P}k && {P}k < {P}b")
+        _probe(gen, pl, chain, c, f"{P}k - 1u", when=f"{P}a < {P}k && {P}k <= {P}b")
+        gen.raw(f"while ({P}a < {P}b)")
+        _probe(gen, pl, chain, c, f"{P}a + ({P}b - {P}a) / 2u")
+        gen.raw("}")
         if c.prefix:
             gen.raw(f"if ({P}a < {P}xhi) {P}xhi = {P}a; }}")
         else:
             gen.raw(f"if ({P}a > {P}xlo) {P}xlo = {P}a; }}")
     gen.raw("}")
+
+
+def _probe(gen, pl: Plan, chain: list, c: Conjunct, at: str, head: str = "", mid: str = "",
+           tail: str = "", when: str = "") -> None:
+    """One evaluation of conjunct `c` as thread `at` of the row would make
+    it, narrowing [a, b); with `head`, the index value instead (head, the
+    index side, mid, the uniform side, tail)."""
+    if when:
+        gen.raw(f"if ({when})")
+    gen.raw(f"{{ const unsigned {P}tx = {at};")
+    names = set().union(*(gen.k._names(d.lo, d.hi) for d in pl.decls)) | gen.k._names(c.lo, c.hi)
+    for v in gen.bindings(chain, names):
+        gen.bind(v)
+    for d in pl.decls:
+        gen.emit(d.lo, d.hi, thread=True)
+    if head:
+        gen.raw(head)
+        gen.emit(*c.index, thread=True)
+        if mid:
+            gen.raw(mid)
+            gen.emit(*c.uniform, thread=True)
+        gen.raw(tail + " }")
+        return
+    gen.raw(f"const bool {P}v = static_cast<bool>(")
+    gen.emit(c.lo, c.hi, thread=True)
+    gen.raw(f") == {str(c.prefix).lower()}; {P}a = {P}v ? {P}tx + 1u : {P}a; "
+            f"{P}b = {P}v ? {P}b : {P}tx; }}")
 
 
 def gen_text(gen, rng: tuple) -> str:
