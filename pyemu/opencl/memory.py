@@ -67,7 +67,8 @@ class cl_mem(CLObject):
         self.maps = []               # [address, size, flags] of each live mapping
         if parent is None:
             self._holds = 1          # this object and each live sub-buffer
-            self._users = collections.deque()  # core commands that use the memory (retained)
+            self._users = collections.deque()  # _Use of the commands that use the memory
+            self._prune_at = 16
             self._freed = False
         else:
             with CLObject._lock:
@@ -75,11 +76,14 @@ class cl_mem(CLObject):
 
     def use(self, cmd):
         """Note a command that uses the memory: it is freed only after them."""
-        users = self.root._users
-        while users and lib.pyemu_cmd_status(users[0]) <= 0:   # the oldest are done
-            lib.pyemu_cmd_release(users.popleft())
-        lib.pyemu_cmd_retain(cmd)
-        users.append(cmd)
+        note_use((self,), cmd)
+
+    def _add_user(self, use):
+        r = self.root
+        r._users.append(use)
+        if len(r._users) >= r._prune_at:    # now and then, not on every use
+            r._users = collections.deque(u for u in r._users if u.running())
+            r._prune_at = max(16, 2 * len(r._users))
 
     def _destroy(self):
         r = self.root
@@ -94,7 +98,7 @@ class cl_mem(CLObject):
             return
         self._freed = True
         users, self._users = self._users, collections.deque()
-        live = [c for c in users if lib.pyemu_cmd_status(c) > 0]
+        live = [u.cmd for u in users if u.running()]
         if self._export is not None:
             self._export.release()
             self._export = None
@@ -104,13 +108,36 @@ class cl_mem(CLObject):
             # frees it then: a release never blocks); after a device reset
             # the memory is gone already
             _views.free(self.addr, b"clReleaseMemObject", live)
-        for c in users:
-            lib.pyemu_cmd_release(c)
 
     def __del__(self):
         if getattr(self, "_refs", 0) > 0:
             self._refs = 0
             self._destroy()
+
+
+class _Use:
+    """One command's use of memory objects: the command, retained while any of
+    them still lists it (one per enqueue, shared by its buffers)."""
+
+    __slots__ = ("cmd",)
+
+    def __init__(self, cmd):
+        lib.pyemu_cmd_retain(cmd)
+        self.cmd = cmd
+
+    def running(self) -> bool:
+        return lib.pyemu_cmd_status(self.cmd) > 0
+
+    def __del__(self):
+        if lib is not None:
+            lib.pyemu_cmd_release(self.cmd)
+
+
+def note_use(mems, cmd) -> None:
+    """Each of `mems` is freed only after `cmd` completes (a release never waits)."""
+    use = _Use(cmd)
+    for m in mems:
+        m._add_user(use)
 
 
 def check_mem(memobj, call) -> cl_mem:

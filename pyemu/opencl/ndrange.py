@@ -33,6 +33,7 @@ from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_G
                       CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail)
 from .event import cl_event, enqueue_kernel
 from .kernel import check_kernel, pack_args, work_group_size
+from .memory import note_use
 from .queue import check_queue
 
 _SIZE_T_MAX = (1 << 64) - 1
@@ -156,9 +157,7 @@ def _launch(q, k, launch, event_wait_list, call, command_type) -> cl_event:
     st = pack_args(k, call)
     mems = st.mems
     ev = enqueue_kernel(q, launch, st.data, event_wait_list, call, command_type)
-    cmd = ev._cmd
-    for m in mems:          # each buffer is freed only after the commands that use it
-        m.use(cmd)
+    note_use(mems, ev._cmd)     # each buffer is freed only after the commands that use it
     return ev
 
 
