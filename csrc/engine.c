@@ -520,6 +520,18 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *l,
     PYEMU_FAIL_IF(args_size != d->args_size || (args_size && !args), PYEMU_E_INVALID_VALUE,
                   "kernel '%s' takes %u bytes of arguments, %zu given", d->name, d->args_size,
                   args_size);
+    /* a pointer argument is null or device memory: a host address would
+     * fault far from its cause (a GPU accepts it and faults in the kernel) */
+    for (unsigned int i = 0; i < d->nparams; i++) {
+        const pyemu_param_desc *p = &d->params[i];
+        if (p->kind != PYEMU_PARAM_POINTER || p->size != sizeof(uintptr_t))
+            continue;
+        uintptr_t v;
+        memcpy(&v, (const char *)args + p->offset, sizeof v);
+        PYEMU_FAIL_IF(v && !pyemu_mem_in_region(v), PYEMU_E_BAD_POINTER,
+                      "argument %u of %s (%s) is a pointer; 0x%llx is not device memory", i + 1,
+                      d->name, p->type_name, (unsigned long long)v);
+    }
     PYEMU_FAIL_IF(!gx || !gy || !gz || !bx || !by || !bz, PYEMU_E_BAD_DIMS,
                   "a grid or block dimension is zero: grid (%u,%u,%u), block (%u,%u,%u)",
                   gx, gy, gz, bx, by, bz);

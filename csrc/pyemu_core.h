@@ -20,6 +20,7 @@
 #define PYEMU_E_MODULE 9                /* a kernel module could not be loaded */
 #define PYEMU_E_DEP_FAILED 10           /* a command it waited for failed */
 #define PYEMU_E_TIMEOUT 11              /* a wait's time limit passed; the work goes on */
+#define PYEMU_E_BAD_POINTER 12          /* a kernel's pointer argument is no device memory */
 /* Faults in kernel code: sticky, the device must be reset. */
 #define PYEMU_E_ILLEGAL_ADDRESS 20      /* read/write outside every allocation */
 #define PYEMU_E_LAUNCH_FAILURE 21       /* other fault: SIGFPE, stack overflow, trap */

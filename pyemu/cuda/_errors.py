@@ -202,6 +202,7 @@ _FROM_CORE = {
     lib.PYEMU_E_SYSTEM: cudaErrorOperatingSystem,
     lib.PYEMU_E_MODULE: cudaErrorInvalidKernelImage,
     lib.PYEMU_E_DEP_FAILED: cudaErrorLaunchFailure,
+    lib.PYEMU_E_BAD_POINTER: cudaErrorInvalidValue,
     lib.PYEMU_E_ILLEGAL_ADDRESS: cudaErrorIllegalAddress,
     lib.PYEMU_E_LAUNCH_FAILURE: cudaErrorLaunchFailure,
     lib.PYEMU_E_ASSERT: cudaErrorAssert,

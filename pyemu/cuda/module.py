@@ -128,11 +128,6 @@ class Function:
                 fast = None
                 break
         self._fast = tuple(fast) if fast is not None else None
-        ptrs = [i for i, p in enumerate(self.params) if p.kind == _KIND_POINTER]
-        self._pointers = (None if not ptrs else
-                          (lambda a, i=ptrs[0]: (a[i],)) if len(ptrs) == 1 else
-                          operator.itemgetter(*ptrs))
-        self._region = device_region()
 
     def __repr__(self):
         sig = ", ".join(p.type_name for p in self.params)
@@ -150,17 +145,14 @@ class Function:
 
     def pack(self, args) -> bytes:
         """The kernel's argument buffer for `args`, as the C ABI lays it out."""
-        fast = self._fast
-        if fast is not None and len(args) == len(fast) and all(map(_is, map(type, args), fast)):
-            # every argument is already what its parameter takes: only the
-            # pointers' range and the integers' width remain to check
-            ptrs = self._pointers
-            lo, hi = self._region
-            if ptrs is None or (lo <= min(ptrs(args)) and max(ptrs(args)) < hi):
-                try:
-                    return self._struct.pack(*args)
-                except struct.error:
-                    pass              # the slow path says which argument
+        if tuple(map(type, args)) == self._fast:
+            # every argument is already what its parameter takes: struct
+            # checks the integers' width, the core that each pointer is
+            # device memory (pyemu_enqueue_kernel: PYEMU_E_BAD_POINTER)
+            try:
+                return self._struct.pack(*args)
+            except struct.error:
+                pass              # the checked path says which argument
         return self._pack_checked(args)
 
     def _pack_checked(self, args) -> bytes:
@@ -266,6 +258,11 @@ class _Launch:
         data = fn.pack(args)
         status = lib.pyemu_enqueue_kernel(queue, self.desc, data, len(data), ffi.NULL, 0, ffi.NULL)
         if status:
+            if status == lib.PYEMU_E_BAD_POINTER:      # the checked path names the argument
+                fn._pack_checked(args)
+                E.set_last(E.cudaErrorInvalidValue)
+                raise KernelArgumentError(E.cudaErrorInvalidValue, _core.last_error(),
+                                          "kernel launch")
             code = E.from_core(status)
             if status >= lib.PYEMU_E_ILLEGAL_ADDRESS:   # the sticky error of an earlier fault
                 E.fail(code, _core.last_error(), "kernel launch")

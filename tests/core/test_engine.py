@@ -102,3 +102,23 @@ def test_local_pointer_arguments_checked(local, why):
     st = lib.pyemu_enqueue_kernel(default_queue(), launch, data, len(data), ffi.NULL, 0, ffi.NULL)
     assert st in (lib.PYEMU_E_INVALID_VALUE, lib.PYEMU_E_SMEM_TOO_LARGE), why
     assert st == (lib.PYEMU_E_SMEM_TOO_LARGE if why == "over the limit" else lib.PYEMU_E_INVALID_VALUE)
+
+
+def test_enqueue_checks_that_pointer_arguments_are_device_memory():
+    """The core refuses a pointer argument outside device memory (a host
+    address would fault far from its cause); null is allowed."""
+    import struct as _struct
+    m = SourceModule("__global__ void k(int *out, int n) { if (out) out[0] = n; }")
+    launch = ffi.new("pyemu_launch *", {"module": m.handle, "kernel": 0, "grid": [1, 1, 1],
+                                        "block": [1, 1, 1], "work_dim": 3})
+    host = np.zeros(4, np.int32)
+    for addr, want in ((host.ctypes.data, lib.PYEMU_E_BAD_POINTER), (0x1000, lib.PYEMU_E_BAD_POINTER),
+                       (0, 0)):
+        data = _struct.pack("<Qi4x", addr, 5)
+        st = lib.pyemu_enqueue_kernel(default_queue(), launch, data, len(data), ffi.NULL, 0,
+                                      ffi.NULL)
+        assert st == want, hex(addr)
+        if st:
+            assert "is not device memory" in ffi.string(lib.pyemu_last_error()).decode()
+    cudaDeviceSynchronize()
+    assert not host.any()
