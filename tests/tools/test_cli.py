@@ -180,36 +180,36 @@ def test_info_reports_a_missing_compiler(monkeypatch, capsys):
 # --- bench --check ------------------------------------------------------------
 
 def _fake_bench(monkeypatch, seconds):
-    """bench without running anything: one launch row taking `seconds`."""
+    """bench without running anything: one pyemu-only row taking `seconds`."""
     def run_case(name, env, quick=False, repeat=None):
-        return bench.Result(name, "1 launch", bench.Side(bench.OK, seconds),
-                            bench.Side(bench.NA), target_seconds=bench.LAUNCH_TARGET_S,
-                            target_text="< 10 us/launch", quick=quick)
+        return bench.Result(name, "vector_add.cu", bench.Side(bench.OK, seconds),
+                            bench.Side(bench.NA), target_seconds=bench.MODULE_CACHE_TARGET_S,
+                            target_text="< 50 ms", quick=quick)
     monkeypatch.setattr(bench, "open_backends", lambda **kw: bench.Environment())
     monkeypatch.setattr(bench, "machine_line", lambda env=None: "test machine")
     monkeypatch.setattr(bench, "run_case", run_case)
 
 
 def test_bench_check_fails_on_a_missed_target(monkeypatch, capsys):
-    _fake_bench(monkeypatch, seconds=1.0)          # 1 s a launch: target missed
-    assert bench.main(["--only", "launch", "--check"]) == 1
-    assert "target missed: launch (pyemu)" in capsys.readouterr().out
-    assert cli.main(["bench", "--only", "launch", "--check"]) == 1
+    _fake_bench(monkeypatch, seconds=1.0)          # 1 s a cached load: target missed
+    assert bench.main(["--only", "module_cache", "--check"]) == 1
+    assert "target missed: module_cache (pyemu)" in capsys.readouterr().out
+    assert cli.main(["bench", "--only", "module_cache", "--check"]) == 1
 
 
 def test_bench_without_check_reports_a_miss_and_exits_0(monkeypatch, capsys):
     _fake_bench(monkeypatch, seconds=1.0)
-    assert bench.main(["--only", "launch"]) == 0
+    assert bench.main(["--only", "module_cache"]) == 0
     out = capsys.readouterr().out
-    assert "target missed: launch (pyemu)" in out and "without --check" in out
+    assert "target missed: module_cache (pyemu)" in out and "without --check" in out
 
 
 def test_bench_check_passes_when_targets_are_met(monkeypatch, capsys):
     _fake_bench(monkeypatch, seconds=1e-6)
-    assert bench.main(["--only", "launch", "--check"]) == 0
+    assert bench.main(["--only", "module_cache", "--check"]) == 0
     out = capsys.readouterr().out
     assert "target missed" not in out
-    assert "[1/1] launch: pyemu" in out            # the progress line, stdout not a tty
+    assert "[1/1] module_cache: pyemu" in out            # the progress line, stdout not a tty
 
 
 # --- cache ------------------------------------------------------------------
