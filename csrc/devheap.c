@@ -16,6 +16,7 @@
  */
 #include "core.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -147,19 +148,48 @@ static PYEMU_KSUPPORT void *take_large(pyemu_worker *w, size_t bytes)
     return s + sizeof(block_hdr);
 }
 
+/* Take freed blocks of class cls from the shared stack: at most TAKE of
+ * them, the rest goes back, so one worker does not hoard what all the
+ * others need (it hands its surplus back only at the end of its chunk, and
+ * a worker may be descheduled meanwhile).  NULL when there are none. */
+#define TAKE 64
+static PYEMU_KSUPPORT void *take_shared(pyemu_worker *w, unsigned int cls)
+{
+    void *list = atomic_exchange_explicit(&heap.shared[cls], NULL, memory_order_acquire);
+    if (!list)
+        return NULL;
+    void *last = list;
+    for (int i = 1; i < TAKE && NEXT(last); i++) {
+        if (!block_ok(NEXT(last), cls))
+            heap_corrupt(w, HDR(NEXT(last)));
+        last = NEXT(last);
+    }
+    void *rest = NEXT(last);
+    NEXT(last) = NULL;
+    if (rest) {
+        void *rest_last = rest;
+        while (NEXT(rest_last))
+            rest_last = NEXT(rest_last);
+        push_chain(&heap.shared[cls], rest, rest_last);
+    }
+    return list;
+}
+
 /* The heap is used up: another worker may hold freed blocks of this class
- * that it hands back at the end of its chunk; look again for up to 2 ms. */
+ * that it hands back at the end of its chunk; look again for up to 20 ms
+ * (a worker may be descheduled for a time slice on a busy machine). */
 static PYEMU_KSUPPORT void *wait_for_freed(pyemu_worker *w, unsigned int cls)
 {
-    uint64_t until = pyemu_clock_ns() + 2000000u;
+    uint64_t until = pyemu_clock_ns() + 20000000u;
     do {
-        void *p = atomic_exchange_explicit(&heap.shared[cls], NULL, memory_order_acquire);
+        void *p = take_shared(w, cls);
         if (p) {
             if (!block_ok(p, cls))
                 heap_corrupt(w, HDR(p));
             w->heap_free[cls] = NEXT(p);
             return p;
         }
+        sched_yield();
     } while (pyemu_clock_ns() < until);
     return NULL;
 }
@@ -182,8 +212,7 @@ PYEMU_API PYEMU_KSUPPORT void *pyemu_malloc(size_t n)
     } else {
         size_t bytes = (size_t)1 << cls;
         if (!w->heap_free[cls])
-            w->heap_free[cls] = atomic_exchange_explicit(&heap.shared[cls], NULL,
-                                                         memory_order_acquire);
+            w->heap_free[cls] = take_shared(w, cls);
         p = w->heap_free[cls];
         if (p) {
             if (!block_ok(p, cls))
