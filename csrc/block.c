@@ -282,6 +282,16 @@ PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done(void)
     return 0;
 }
 
+static inline pyemu_uint3 block_of(uint64_t linear)
+{
+    const pyemu_uint3 g = pyemu_tctx.gridDim;
+    pyemu_uint3 b;
+    b.x = (unsigned int)(linear % g.x);
+    b.y = (unsigned int)((linear / g.x) % g.y);
+    b.z = (unsigned int)(linear / ((uint64_t)g.x * g.y));
+    return b;
+}
+
 static void start_block(pyemu_worker *w, pyemu_uint3 b)
 {
     pyemu_tctx.blockIdx = b;
@@ -294,61 +304,40 @@ static void start_block(pyemu_worker *w, pyemu_uint3 b)
 
 /* A block function (pyemu/compiler/regions/) runs its loops over threads
  * without telling pyemu_tctx which thread runs, so that g++ can vectorize
- * them.  When such a block faults, run it again on the precise path
- * (pyemu_tctx.precise: the plain loop, fibers at the first barrier), where
- * the fault names its thread; the launch has failed anyway.  The second
- * run's printf text is dropped; if it does not fault, the first fault is
- * reported as it was. */
-static __attribute__((noinline, cold)) void rerun_precise(pyemu_worker *w, pyemu_uint3 b,
-                                                         sigjmp_buf *outer)
+ * them.  When such a block faults, the worker's recovery point (pool.c
+ * run_chunk) runs it again here on the precise path (pyemu_tctx.precise:
+ * the plain loop, fibers at the first barrier), where the fault names its
+ * thread; the launch has failed anyway, so nothing on the way of a block
+ * that does not fault pays for this.  The second run's printf text is
+ * dropped; if it does not fault, the first fault is reported as it was. */
+void pyemu_block_rerun_precise(pyemu_worker *w, uint64_t linear)
 {
     const int sig = w->fault_sig;
+    if (w->nthreads < 2 || !(sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL))
+        return;
     void *const addr = w->fault_addr;
-    const pyemu_uint3 tid = w->fault_tid;
+    const pyemu_uint3 tid = w->fault_tid, bid = w->fault_bid;
     const size_t plen = w->plen;
-    if (w->in_heap)
-        pyemu_heap_recover(w);
-    w->in_libc = 0;
     if (sigsetjmp(w->recover, 0) == 0) {
         w->in_kernel = 1;
         pyemu_tctx.precise = 1;
-        start_block(w, b);
+        start_block(w, block_of(linear));
         w->in_kernel = 0;
         w->fault_sig = sig; /* no fault this time: report the first */
         w->fault_addr = addr;
         w->fault_tid = tid;
-        w->fault_bid = b;
+        w->fault_bid = bid;
     }
+    w->in_kernel = 0;
+    w->in_libc = 0;
     pyemu_tctx.precise = 0;
     if (w->in_heap)
         pyemu_heap_recover(w);
     if (w->plen > plen)
         w->plen = plen;
-    memcpy(&w->recover, outer, sizeof w->recover);
-    siglongjmp(w->recover, 1);
 }
 
-/* Run block `linear` of the worker's current kernel. */
 void pyemu_run_block(pyemu_worker *w, uint64_t linear)
 {
-    const pyemu_uint3 g = pyemu_tctx.gridDim;
-    pyemu_uint3 b;
-    b.x = (unsigned int)(linear % g.x);
-    b.y = (unsigned int)((linear / g.x) % g.y);
-    b.z = (unsigned int)(linear / ((uint64_t)g.x * g.y));
-    if (w->nthreads < 2) {
-        start_block(w, b);
-        return;
-    }
-    sigjmp_buf outer;
-    memcpy(&outer, &w->recover, sizeof outer);
-    if (sigsetjmp(w->recover, 0) != 0) {
-        const int sig = w->fault_sig;
-        if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL)
-            rerun_precise(w, b, &outer); /* never returns */
-        memcpy(&w->recover, &outer, sizeof w->recover);
-        siglongjmp(w->recover, 1);
-    }
-    start_block(w, b);
-    memcpy(&w->recover, &outer, sizeof w->recover);
+    start_block(w, block_of(linear));
 }

@@ -141,6 +141,8 @@ static void run_chunk(pyemu_worker *w, pyemu_cmd *cmd, uint64_t first, uint64_t 
         w->in_libc = 0;
         if (w->in_heap)
             pyemu_heap_recover(w);
+        if (cmd->type == CMD_KERNEL) /* to name the faulting thread (block.c) */
+            pyemu_block_rerun_precise(w, i);
         if (w->heap_used)
             pyemu_heap_flush(w);
         pyemu_printf_commit(w);
