@@ -204,17 +204,23 @@ static void chain(int sig, siginfo_t *info, void *uctx)
     }
 }
 
+/* Note what stopped the kernel and where, and jump back to the worker's
+ * recovery point (pool.c run_chunk). */
+static __attribute__((noreturn)) void recover(pyemu_worker *w, int sig, void *addr)
+{
+    w->in_kernel = 0;
+    w->fault_sig = sig;
+    w->fault_addr = addr;
+    w->fault_tid = pyemu_tctx.threadIdx;
+    w->fault_bid = pyemu_tctx.blockIdx;
+    siglongjmp(w->recover, 1);
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uctx)
 {
     pyemu_worker *w = pyemu_self;
-    if (kernels_fault(w, sig, info, uctx)) {
-        w->in_kernel = 0;
-        w->fault_sig = sig;
-        w->fault_addr = info->si_addr;
-        w->fault_tid = pyemu_tctx.threadIdx;
-        w->fault_bid = pyemu_tctx.blockIdx;
-        siglongjmp(w->recover, 1);
-    }
+    if (kernels_fault(w, sig, info, uctx))
+        recover(w, sig, info->si_addr);
     chain(sig, info, uctx);
 }
 
@@ -231,12 +237,7 @@ static void on_stop(int sig, siginfo_t *info, void *uctx)
     pc_sp_of(uctx, &pc, &sp);
     if (!in_kernel_code(pc))
         return;
-    w->in_kernel = 0;
-    w->fault_sig = sig;
-    w->fault_addr = NULL;
-    w->fault_tid = pyemu_tctx.threadIdx;
-    w->fault_bid = pyemu_tctx.blockIdx;
-    siglongjmp(w->recover, 1);
+    recover(w, sig, NULL);
 }
 
 /* Install the handlers once, keeping the ones before ours to chain to. */
