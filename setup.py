@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
@@ -65,5 +66,22 @@ class build_py_with_data(build_py):
         return outputs
 
 
+class build_ext_in_place(build_ext):
+    """build_ext that, building in place (an editable install), removes a core
+    left in pyemu/ under another name (`python csrc/build_core.py` makes
+    pyemu/_native.cpython-*.so): Python would import that one instead."""
+
+    def run(self):
+        super().run()
+        if not (self.inplace or getattr(self, "editable_mode", False)):
+            return
+        built = {Path(p).resolve() for p in self.get_outputs()}
+        built |= {(HERE / Path(p).relative_to(self.build_lib)).resolve()
+                  for p in self.get_outputs() if Path(p).is_relative_to(self.build_lib)}
+        for old in (HERE / "pyemu").glob("_native*.so"):
+            if old.resolve() not in built:
+                old.unlink()
+
+
 setup(cffi_modules=["csrc/build_core.py:ffibuilder"],
-      cmdclass={"build_py": build_py_with_data})
+      cmdclass={"build_py": build_py_with_data, "build_ext": build_ext_in_place})

@@ -54,5 +54,11 @@ def make_builder(absolute=False):
 ffibuilder = make_builder()
 
 if __name__ == "__main__":
-    # in-place build for development: pyemu/_native.*.so
-    make_builder(absolute=True).compile(tmpdir=ROOT, verbose=False)
+    # in-place build for development: pyemu/_native.<this Python's suffix>.so.
+    # A core built before under another name (pip's pyemu/_native.abi3.so)
+    # would be imported instead of this one, or this one instead of a later
+    # pip build: keep only the new file.
+    built = os.path.abspath(make_builder(absolute=True).compile(tmpdir=ROOT, verbose=False))
+    for old in glob.glob(os.path.join(ROOT, "pyemu", "_native*.so")):
+        if os.path.abspath(old) != built:
+            os.remove(old)
