@@ -151,6 +151,7 @@ typedef struct pyemu_worker {
     unsigned int stacks_ready;  /* stacks with their guard page set up */
     char *dyn_smem;             /* dynamic shared memory of the block */
     char *dyn_smem_end;         /* its guard page: the launch's part ends flush with it */
+    size_t smem_guard;          /* reserved, inaccessible bytes on either side of it */
     char *dyn_smem_lo;          /* where this launch's part starts */
     unsigned char *argbuf;      /* the arguments, with local pointers patched in */
     size_t argbuf_cap;

@@ -316,7 +316,14 @@ static int in_fiber_guard(const pyemu_worker *w, uintptr_t addr)
 static int in_smem_guard(const pyemu_worker *w, uintptr_t addr)
 {
     uintptr_t end = (uintptr_t)w->dyn_smem_end;
-    return end && addr >= end && addr < end + (uintptr_t)sysconf(_SC_PAGESIZE);
+    return end && addr >= end && addr < end + w->smem_guard;
+}
+
+/* the guard before the worker's shared memory span (a negative index) */
+static int before_smem(const pyemu_worker *w, uintptr_t addr)
+{
+    uintptr_t lo = (uintptr_t)w->dyn_smem;
+    return lo && addr < lo && addr >= lo - w->smem_guard;
 }
 
 /* After the longjmp, on the worker's own stack: turn the fault into an error. */
@@ -366,6 +373,14 @@ void pyemu_fault_report(pyemu_worker *w)
                        what, name, bid, tid, fault_name(sig), (unsigned long long)addr,
                        (unsigned long long)(addr - end),
                        (unsigned long long)(end - (uintptr_t)w->dyn_smem_lo));
+        return;
+    }
+    if (sig == SIGSEGV && before_smem(w, addr)) {
+        pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS,
+                       "%s '%s' failed in block %s, thread %s: %s at address 0x%llx (%llu bytes "
+                       "before the block's dynamic shared memory)", what, name, bid, tid,
+                       fault_name(sig), (unsigned long long)addr,
+                       (unsigned long long)((uintptr_t)w->dyn_smem_lo - addr));
         return;
     }
     if (sig == SIGSEGV || sig == SIGBUS) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #define PYEMU_SPIN_NS 50000ull   /* 50 us */
+#define SMEM_GUARD (16ull << 30)   /* 4-byte elements at any int index: 8 GiB, twice */
 
 static inline void cpu_relax(void)
 {
@@ -261,13 +262,24 @@ int pyemu_pool_start(int nworkers, size_t stack_size)
         w->fibers = calloc(PYEMU_MAX_THREADS_PER_BLOCK, sizeof *w->fibers);
         w->argbuf_cap = PYEMU_MAX_ARGS_SIZE;
         w->argbuf = aligned_alloc(64, w->argbuf_cap);
-        /* dynamic shared memory, a guard page past its end */
-        w->dyn_smem = mmap(NULL, smem_span + page, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        PYEMU_FAIL_IF(!w->fibers || !w->argbuf || w->dyn_smem == MAP_FAILED, PYEMU_E_SYSTEM,
-                      "out of memory for worker %d", i);
-        mprotect(w->dyn_smem + smem_span, page, PROT_NONE);
+        /* dynamic shared memory between two wide guards of reserved
+         * address space (no memory, one mapping), so that an index of any
+         * 32-bit value past either end faults instead of writing another
+         * worker's memory; one page each where the system lends less */
+        size_t guard = SMEM_GUARD;
+        char *r = mmap(NULL, 2 * guard + smem_span, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (r == MAP_FAILED) {
+            guard = page;
+            r = mmap(NULL, 2 * guard + smem_span, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        }
+        PYEMU_FAIL_IF(!w->fibers || !w->argbuf || r == MAP_FAILED ||
+                          mprotect(r + guard, smem_span, PROT_READ | PROT_WRITE) != 0,
+                      PYEMU_E_SYSTEM, "out of memory for worker %d", i);
+        w->dyn_smem = r + guard;
         w->dyn_smem_end = w->dyn_smem + smem_span;
+        w->smem_guard = guard;
         PYEMU_FAIL_IF(pthread_create(&w->thread, &attr, worker_main, w) != 0, PYEMU_E_SYSTEM,
                       "cannot start worker thread %d", i);
         pool.nworkers = i + 1;
