@@ -274,6 +274,9 @@ def cudaMalloc(size) -> DevicePointer:
     make out-of-bounds accesses fault (cudaErrorIllegalAddress)."""
     n = _size(size, "cudaMalloc")
     E.check_sticky("cudaMalloc")
+    if n >= 1 << 64:    # no size_t holds it: no device has it (as 1 << 50 on an H100)
+        E.fail(E.cudaErrorMemoryAllocation, f"{n} bytes is more than any device has",
+               "cudaMalloc")
     _core.ensure_started()
     addr = ffi.new("unsigned long long *")
     try:
@@ -290,7 +293,8 @@ def cudaMallocManaged(size, flags=cudaMemAttachGlobal, dtype=None):
     memory that is also a device pointer; without it, an object with the
     buffer protocol (np.frombuffer(m, np.int32)) that is a device pointer."""
     n = _size(size, "cudaMallocManaged")
-    if int(flags) not in (cudaMemAttachGlobal, cudaMemAttachHost):
+    if type(flags) is bool or not isinstance(flags, (int, np.integer)) or \
+            int(flags) not in (cudaMemAttachGlobal, cudaMemAttachHost):
         E.fail(E.cudaErrorInvalidValue, f"flags must be cudaMemAttachGlobal or cudaMemAttachHost, "
                f"not {flags!r}", "cudaMallocManaged")
     if dtype is not None:
@@ -325,6 +329,8 @@ def cudaFree(devPtr) -> cudaError_t:
     E.check_sticky("cudaFree")
     if addr == 0:
         return cudaSuccess
+    if not 0 < addr < 1 << 64:   # no pointer has that value (a host pointer: invalid value too)
+        E.fail(E.cudaErrorInvalidValue, f"{addr} is not a device pointer", "cudaFree")
     _core.ensure_started()
     _sync.wait_device()
     _after_wait("cudaFree")

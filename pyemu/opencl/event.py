@@ -140,9 +140,13 @@ def clWaitForEvents(event_list):
     """clWaitForEvents(event_list): wait until every event is complete.  A failed one
     gives CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (after waiting for all)."""
     call = "clWaitForEvents"
-    if event_list is None or isinstance(event_list, CLObject):
+    if event_list is None or isinstance(event_list, (CLObject, str, bytes)):
         fail(CL_INVALID_VALUE, "event_list must be a non-empty list of events", call)
-    evs = list(event_list)
+    try:
+        evs = list(event_list)
+    except TypeError:
+        fail(CL_INVALID_VALUE, f"event_list is {type(event_list).__name__}, not a list of "
+             "events", call)
     if not evs:
         fail(CL_INVALID_VALUE, "event_list is empty", call)
     for e in evs:
