@@ -43,7 +43,8 @@ def _run(args, timeout=600, path_first=None, env_extra=None, **kw):
 def corpus_results(request, tmp_path_factory):
     """{case name: result dict} for the test_case items of this session."""
     names = [item.callspec.params["name"] for item in request.session.items
-             if item.originalname == "test_case" and hasattr(item, "callspec")]
+             if item.originalname == "test_case" and hasattr(item, "callspec")
+             and item.module.__file__ == __file__]
     out = tmp_path_factory.mktemp("conformance") / "results.jsonl"
     args = ["--jsonl", str(out)] + [a for n in names for a in ("--case", n)]
     try:

@@ -1,4 +1,4 @@
-"""The reliability corpus (cases.py): each case in a process of its own with a
+"""The reliability corpus (hostile_cases.py): each case in a process of its own with a
 time limit, classified as ok, wrong code, raw Python exception, crash or
 hang.  A case passes when its call gives the expected CUDA/OpenCL code (or
 succeeds, as expected), the process exits normally, and the device still
@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from cases import CASES, VADD
+from hostile_cases import CASES, VADD
 
 PRELUDE = r'''
 import numpy as np
@@ -84,6 +84,6 @@ def test_corpus_size():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_case(case):
+def test_hostile_case(case):
     verdict, tail = run_case(case)
     assert verdict == "ok", f"{case.name}: {verdict}\n{tail}"
