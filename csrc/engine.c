@@ -16,6 +16,9 @@
 #include <string.h>
 #include <time.h>
 
+/* a host function's command (cudaLaunchHostFunc): see "host functions" below */
+#define CMD_HOST 64
+
 /* The lock is recursive: finishing a command may drop the last reference to
  * its queue, which unlinks the queue under the same lock. */
 /* A thread blocked in a wait: what it waits for, and its own condition
@@ -339,7 +342,8 @@ static void finish_locked(pyemu_cmd *cmd)
             if (c->err_code && !order_only)
                 s->dep_failed = 1;
             if (--s->pending == 0) {
-                if ((s->dep_failed || eng.sticky_code || s->nitems == 0) && top < 64) {
+                if ((s->dep_failed || eng.sticky_code || s->nitems == 0) && top < 64 &&
+                    s->type != CMD_HOST) {
                     s->t_submit = pyemu_clock_ns();
                     if (s->dep_failed && !s->err_code) {
                         s->err_code = PYEMU_E_DEP_FAILED;
@@ -362,10 +366,39 @@ static void finish_locked(pyemu_cmd *cmd)
         wake_waiters();
 }
 
+/* ---- host functions (CUDA's cudaLaunchHostFunc, cudaStreamAddCallback) ----
+ * A CMD_HOST command has no work for the workers: once what it waits for is
+ * done it goes on the host list, where the facade's host thread takes it
+ * (pyemu_host_next), runs the Python function and completes it
+ * (pyemu_host_done); later commands of its queue wait for that.  It runs
+ * even after a failure, so that the function learns the error status. */
+#define HOST_TAG(c) ((c)->u.copy.size)  /* the facade's key of the function */
+static struct {
+    pyemu_cmd *head, *tail;         /* linked through run_next */
+    pthread_cond_t cv;
+} hostq = {NULL, NULL, PTHREAD_COND_INITIALIZER};
+
+/* engine lock held */
+static void host_push(pyemu_cmd *cmd)
+{
+    cmd->status = PYEMU_CMD_SUBMITTED;
+    cmd->run_next = NULL;
+    if (hostq.tail)
+        hostq.tail->run_next = cmd;
+    else
+        hostq.head = cmd;
+    hostq.tail = cmd;
+    pthread_cond_signal(&hostq.cv);
+}
+
 /* engine lock held; cmd->pending == 0 */
 static void make_ready(pyemu_cmd *cmd)
 {
     cmd->t_submit = pyemu_clock_ns();
+    if (cmd->type == CMD_HOST) { /* a host function: to the host thread, never a worker */
+        host_push(cmd);
+        return;
+    }
     if (cmd->dep_failed || eng.sticky_code || cmd->nitems == 0) {
         if (cmd->dep_failed && !cmd->err_code) {
             cmd->err_code = PYEMU_E_DEP_FAILED;
@@ -803,6 +836,73 @@ PYEMU_API int pyemu_cmd_times(pyemu_cmd *cmd, unsigned long long *queued,
     *submit_t = cmd->t_submit;
     *start = cmd->t_start;
     *end = cmd->t_end;
+ERROR:
+    return status;
+}
+
+/* a host function's command: see "host functions" above */
+PYEMU_API int pyemu_enqueue_host(pyemu_queue *queue, unsigned long long tag, pyemu_cmd **wait,
+                                 unsigned int nwait, pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    cmd = new_cmd(CMD_HOST);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->nitems = 1;
+    HOST_TAG(cmd) = tag;
+    return submit(queue, cmd, wait, nwait, event);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_host_next(unsigned int timeout_ms, unsigned long long *tag, pyemu_cmd **cmd)
+{
+    int status = PYEMU_SUCCESS;
+    PYEMU_FAIL_IF(!tag || !cmd, PYEMU_E_INVALID_VALUE, "no place to return the host function");
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&eng.lock);
+    while (!hostq.head)
+        if (pthread_cond_timedwait(&hostq.cv, &eng.lock, &until) != 0 && !hostq.head) {
+            pthread_mutex_unlock(&eng.lock);
+            return PYEMU_E_TIMEOUT;
+        }
+    pyemu_cmd *c = hostq.head;
+    hostq.head = c->run_next;
+    if (!hostq.head)
+        hostq.tail = NULL;
+    c->run_next = NULL;
+    c->t_start = pyemu_clock_ns();
+    atomic_store(&c->started, 1);
+    atomic_fetch_add(&c->refs, 1); /* the caller's, until pyemu_host_done */
+    *tag = HOST_TAG(c);
+    *cmd = c;
+    status = c->dep_failed ? PYEMU_E_DEP_FAILED : eng.sticky_code;
+    pthread_mutex_unlock(&eng.lock);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_host_done(pyemu_cmd *cmd)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    PYEMU_FAIL_IF(cmd->type != CMD_HOST || !atomic_load(&cmd->started) ||
+                      cmd->status <= PYEMU_CMD_COMPLETE,
+                  PYEMU_E_INVALID_HANDLE, "not a running host function");
+    pthread_mutex_lock(&eng.lock);
+    cmd->dep_failed = 0; /* it ran: what waits on it goes on (the error stays sticky) */
+    finish_locked(cmd);  /* drops the engine's reference */
+    pthread_mutex_unlock(&eng.lock);
+    run_deferred();
+    pyemu_cmd_release(cmd); /* pyemu_host_next's */
 ERROR:
     return status;
 }

@@ -187,4 +187,15 @@ size_t pyemu_printf_take(char *buf, size_t cap);
 int pyemu_heap_set_size(size_t size);
 size_t pyemu_heap_size(void);
 
+/* host functions (cudaLaunchHostFunc, cudaStreamAddCallback; csrc/engine.c).
+ * pyemu_enqueue_host: a command that, once what it waits for is done, is
+ * handed to a host thread with its tag; pyemu_host_next blocks until one is
+ * (PYEMU_E_TIMEOUT after timeout_ms) and returns a referenced command, and
+ * as status 0 or the failure that the function should be told of;
+ * pyemu_host_done completes it and drops that reference.  Never a worker. */
+int pyemu_enqueue_host(pyemu_queue *queue, unsigned long long tag,
+                       pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+int pyemu_host_next(unsigned int timeout_ms, unsigned long long *tag, pyemu_cmd **cmd);
+int pyemu_host_done(pyemu_cmd *cmd);
+
 #endif /* PYEMU_CORE_H */

@@ -14,4 +14,15 @@ from .runtime import __all__ as _r
 from .module import *  # noqa: F401,F403
 from .module import __all__ as _m
 
-__all__ = _e + _t + _r + _m
+from .stream import *  # noqa: F401,F403
+from .stream import __all__ as _s
+from .event import *  # noqa: F401,F403
+from .event import __all__ as _ev
+from .host_func import *  # noqa: F401,F403
+from .host_func import __all__ as _hf
+from .host_memory import *  # noqa: F401,F403
+from .host_memory import __all__ as _hm
+from .async_copy import *  # noqa: F401,F403
+from .async_copy import __all__ as _ac
+
+__all__ = _e + _t + _r + _m + _s + _ev + _hf + _hm + _ac

@@ -36,7 +36,33 @@ _sticky_reported = False
 
 
 def default_queue():
-    """CUDA's legacy default stream (stream 0): a queue of the command engine."""
+    """The queue of stream 0: CUDA's legacy default stream, or this host
+    thread's per-thread default stream when pyemu.cuda.set_default_stream
+    ("per-thread") or PYEMU_DEFAULT_STREAM=per-thread (nvcc's
+    --default-stream per-thread) chose it."""
+    if _per_thread_default[0]:
+        return per_thread_queue()
+    return legacy_queue()
+
+
+_per_thread_default = [False]
+_per_thread = threading.local()
+
+
+def per_thread_queue():
+    """This host thread's per-thread default stream (cudaStreamPerThread): a
+    blocking queue, so it still synchronises with the legacy default stream."""
+    q = getattr(_per_thread, "queue", None)
+    if q is None:
+        _core.ensure_started()
+        out = ffi.new("pyemu_queue **")
+        _core.check(lib.pyemu_queue_create(lib.PYEMU_QUEUE_BLOCKING, out))
+        q = _per_thread.queue = out[0]
+    return q
+
+
+def legacy_queue():
+    """CUDA's legacy default stream (cudaStreamLegacy): a queue of the command engine."""
     global _default_queue
     if _default_queue is None:
         with _lock:

@@ -1,0 +1,115 @@
+"""cudaMemcpyAsync and cudaMemsetAsync: copies and fills on a stream.
+
+The host side follows CUDA's rules for page-locked and pageable memory
+(CUDA Runtime API, "API synchronization behavior"):
+
+- page-locked host memory (cudaMallocHost, cudaHostAlloc, cudaHostRegister),
+  device to device, and fills: the call returns at once; the host must
+  synchronise before touching the buffer;
+- pageable host memory to the device: the data is staged (copied aside) at
+  the call, which returns without waiting for the stream; the caller may
+  overwrite its array at once;
+- device to pageable host memory, and host to host: the call returns when
+  the data has arrived, so a result is never read half-written.
+
+Whatever the caller does with its references, every Python object an
+in-flight copy touches stays alive until the copy completes
+(pyemu/runtime/holds.py, shared with OpenCL).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..runtime import core as _core
+from ..runtime import holds as _holds
+from ..runtime import sync as _sync
+from ..runtime.core import CoreError, ffi, lib
+from . import _errors as E
+from . import runtime as _rt
+from ._errors import cudaSuccess
+from ._memory import device_address
+from .host_memory import is_page_locked
+from .stream import queue_of
+
+
+def _host_side(obj, side):
+    """True when obj, on the `side` memcpy_sides gave it, is host memory."""
+    return side == "host" and not (_rt._is_device(obj) and device_address(obj))
+
+
+def _enqueue(q, d, s, n, call):
+    ev = ffi.new("pyemu_cmd **")
+    try:
+        _core.check(lib.pyemu_enqueue_copy(q, d, s, n, ffi.NULL, 0, ev))
+    except CoreError as exc:
+        E.raise_core(exc, call)
+    return ev[0]
+
+
+def cudaMemcpyAsync(dst, src, count, kind, stream=0) -> cudaError_t:  # noqa: F821
+    """cudaMemcpyAsync(dst, src, count, kind, stream=0): copy `count` bytes on
+    `stream`.  When it returns depends on the host memory (see the module's
+    text); the checks and error codes are cudaMemcpy's."""
+    call = "cudaMemcpyAsync"
+    q = queue_of(stream, call)
+    n = _rt._size(count, call, "count")
+    dside, sside = _rt.memcpy_sides(dst, src, kind, call)
+    E.check_sticky(call)
+    d = _rt._resolve(dst, n, dside, True, call, "dst")
+    s = _rt._resolve(src, n, sside, False, call, "src")
+    if n == 0:
+        return cudaSuccess
+    host_dst, host_src = _host_side(dst, dside), _host_side(src, sside)
+    pinned_dst = host_dst and is_page_locked(int(ffi.cast("uintptr_t", d)), n)
+    pinned_src = host_src and is_page_locked(int(ffi.cast("uintptr_t", s)), n)
+    if (host_dst and not pinned_dst) or (host_dst and host_src):
+        # the data must have arrived when the call returns
+        cmd = _enqueue(q, d, s, n, call)
+        try:
+            _sync.wait_command(cmd)
+        finally:
+            lib.pyemu_cmd_release(cmd)
+        _rt._after_wait(call)
+        return cudaSuccess
+    keep = (dst, src, d, s)
+    if host_src and not pinned_src:
+        stage = np.empty(n, np.uint8)           # taken now: the caller may overwrite src
+        ps = ffi.from_buffer(stage)
+        ffi.memmove(ps, s, n)
+        keep, s = (dst, d, stage, ps), ps
+    cmd = _enqueue(q, d, s, n, call)
+    _holds.hold(cmd, keep)
+    lib.pyemu_cmd_release(cmd)
+    return cudaSuccess
+
+
+def cudaMemsetAsync(devPtr, value, count, stream=0) -> cudaError_t:  # noqa: F821
+    """cudaMemsetAsync(devPtr, value, count, stream=0): set `count` bytes to the
+    byte `value` on `stream`; returns at once."""
+    call = "cudaMemsetAsync"
+    q = queue_of(stream, call)
+    n = _rt._size(count, call, "count")
+    try:
+        v = int(value) & 0xFF
+    except (TypeError, ValueError):
+        E.fail(E.cudaErrorInvalidValue, f"value must be an int, not {type(value).__name__}", call)
+    E.check_sticky(call)
+    if n == 0 and device_address(devPtr) == 0:
+        return cudaSuccess
+    if not _rt._is_device(devPtr):
+        E.fail(E.cudaErrorInvalidValue, f"{type(devPtr).__name__} is not a device pointer", call)
+    d = _rt._device_range(devPtr, n, call, "devPtr")
+    if n == 0:
+        return cudaSuccess
+    pat = ffi.new("unsigned char *", v)
+    ev = ffi.new("pyemu_cmd **")
+    try:
+        _core.check(lib.pyemu_enqueue_fill(q, d, pat, 1, n, ffi.NULL, 0, ev))
+    except CoreError as exc:
+        E.raise_core(exc, call)
+    _holds.hold(ev[0], (devPtr,))
+    lib.pyemu_cmd_release(ev[0])
+    return cudaSuccess
+
+
+__all__ = ["cudaMemcpyAsync", "cudaMemsetAsync"]
