@@ -1,0 +1,395 @@
+"""CUDA streams: creation and flags, the legacy default stream's implicit
+synchronisation against blocking and non-blocking streams, host functions in
+stream order, cudaStreamWaitEvent, and the ordering guarantees under stress
+(random kernel lengths and host-function sleeps across many streams, checked
+against CUDA's rules: stream order, event waits, legacy-stream barriers)."""
+import random
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from pyemu.cuda import *  # noqa: F401,F403
+from pyemu.cuda import _errors
+
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
+
+
+@pytest.fixture(scope="module")
+def k():
+    return SourceModule(r"""
+    #include <time.h>
+    // spins until gate[0] != 0 (at most 20 s), then sets *flag
+    __global__ void gated(const int *gate, int *flag) {
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        while (((volatile const int *)gate)[0] == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if (t.tv_sec - t0.tv_sec > 20) return;
+        }
+        ((volatile int *)flag)[0] = 1;
+    }
+    __global__ void store(int *a, int v) { ((volatile int *)a)[0] = v; }
+    // one step of stream s: its counter must be `expect`; spin `spin` iterations
+    __global__ void step(int *ctr, int s, int expect, int *bad, int spin) {
+        volatile int x = 0;
+        for (int i = 0; i < spin; i++) x += i;
+        if (ctr[s] != expect) atomicAdd(bad, 1);
+        ctr[s] = expect + 1;
+    }
+    // stream s must be at least `least` along
+    __global__ void check_at_least(const int *ctr, int s, int least, int *bad) {
+        if (((volatile const int *)ctr)[s] < least) atomicAdd(bad, 1);
+    }
+    // stream s must be exactly at `want`
+    __global__ void check_exact(const int *ctr, int s, int want, int *bad) {
+        if (((volatile const int *)ctr)[s] != want) atomicAdd(bad, 1);
+    }
+    """)
+
+
+def raises_code(code, fn, *args):
+    with pytest.raises(CudaError) as info:
+        fn(*args)
+    assert int(info.value.code) == int(code), str(info.value)
+
+
+def managed_int(n=1):
+    return cudaMallocManaged(4 * n, cudaMemAttachGlobal, np.int32)
+
+
+def test_cudaStreamCreate_flags_priority_and_destroy():
+    s = cudaStreamCreate()
+    assert cudaStreamGetFlags(s) == cudaStreamDefault
+    assert cudaStreamGetPriority(s) == 0
+    nb = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    assert cudaStreamGetFlags(nb) == cudaStreamNonBlocking
+    least, greatest = cudaDeviceGetStreamPriorityRange()
+    assert (least, greatest) == (0, -5)
+    hi = cudaStreamCreateWithPriority(cudaStreamNonBlocking, -100)
+    assert cudaStreamGetPriority(hi) == greatest          # clamped, as CUDA does
+    lo = cudaStreamCreateWithPriority(cudaStreamDefault, 7)
+    assert cudaStreamGetPriority(lo) == least
+    for x in (s, nb, hi, lo):
+        assert cudaStreamDestroy(x) == cudaSuccess
+    assert cudaStreamGetFlags(0) == cudaStreamDefault
+
+
+def test_destroyed_stream_gives_invalid_resource_handle(k):
+    s = cudaStreamCreate()
+    cudaStreamDestroy(s)
+    code = cudaErrorInvalidResourceHandle
+    raises_code(code, cudaStreamDestroy, s)
+    raises_code(code, cudaStreamSynchronize, s)
+    raises_code(code, cudaStreamQuery, s)
+    raises_code(code, cudaStreamGetFlags, s)
+    raises_code(code, cudaStreamWaitEvent, s, cudaEventCreate(), 0)
+    raises_code(code, cudaLaunchHostFunc, s, lambda d: None, None)
+    raises_code(code, cudaEventRecord, cudaEventCreate(), s)
+    d = cudaMalloc(4)
+    raises_code(code, cudaMemsetAsync, d, 0, 4, s)
+    raises_code(code, cudaMemcpyAsync, d, np.zeros(1, np.int32), 4, cudaMemcpyHostToDevice, s)
+    with pytest.raises(CudaError) as info:
+        k.store[1, 1, 0, s](d, 1)
+    assert info.value.code == code
+    cudaFree(d)
+
+
+def test_invalid_stream_arguments():
+    raises_code(cudaErrorInvalidValue, cudaStreamCreateWithFlags, 4)
+    raises_code(cudaErrorInvalidValue, cudaStreamCreateWithFlags, "x")
+    raises_code(cudaErrorInvalidValue, cudaStreamCreateWithPriority, 0, "high")
+    raises_code(cudaErrorInvalidResourceHandle, cudaStreamSynchronize, "stream")
+    raises_code(cudaErrorInvalidResourceHandle, cudaStreamDestroy, 0)
+    raises_code(cudaErrorInvalidResourceHandle, cudaStreamDestroy, cudaStreamLegacy)
+    raises_code(cudaErrorInvalidValue, cudaStreamAddCallback, 0, lambda *a: None, None, 1)
+    raises_code(cudaErrorInvalidValue, cudaLaunchHostFunc, 0, "not callable", None)
+    raises_code(cudaErrorInvalidValue, cudaStreamWaitEvent, 0, cudaEventCreate(), 5)
+
+
+def test_cudaStreamQuery_not_ready_is_returned_not_raised(k):
+    gate, flag = managed_int(), managed_int()
+    s = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    try:
+        k.gated[1, 1, 0, s](gate, flag)
+        assert cudaStreamQuery(s) == cudaErrorNotReady
+        assert cudaGetLastError() == cudaSuccess     # not an error
+        gate[0] = 1
+        assert cudaStreamSynchronize(s) == cudaSuccess
+        assert cudaStreamQuery(s) == cudaSuccess
+        assert flag[0] == 1
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        cudaStreamDestroy(s)
+
+
+@pytest.mark.parametrize("flags,blocks", [(cudaStreamDefault, True),
+                                          (cudaStreamNonBlocking, False)])
+def test_legacy_default_stream_waits_for_blocking_streams_only(k, flags, blocks):
+    gate, flag, after = managed_int(), managed_int(), managed_int()
+    s = cudaStreamCreateWithFlags(flags)
+    try:
+        k.gated[1, 1, 0, s](gate, flag)          # holds stream s
+        k.store[1, 1](after, 7)                  # legacy default stream
+        time.sleep(0.3)
+        assert after[0] == (0 if blocks else 7)
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        assert after[0] == 7 and flag[0] == 1
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        cudaStreamDestroy(s)
+
+
+def test_blocking_stream_waits_for_legacy_default_stream(k):
+    gate, flag, after = managed_int(), managed_int(), managed_int()
+    s = cudaStreamCreate()
+    nb = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    after2 = managed_int()
+    try:
+        k.gated[1, 1](gate, flag)                # legacy default stream
+        k.store[1, 1, 0, s](after, 1)            # waits for it
+        k.store[1, 1, 0, nb](after2, 1)          # does not
+        time.sleep(0.3)
+        assert after[0] == 0 and after2[0] == 1
+        gate[0] = 1
+        cudaStreamSynchronize(s)
+        assert after[0] == 1
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        cudaStreamDestroy(s)
+        cudaStreamDestroy(nb)
+
+
+def test_long_kernel_on_one_stream_does_not_delay_another(k):
+    gate, flag, other = managed_int(), managed_int(), managed_int()
+    s1 = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    s2 = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    try:
+        k.gated[1, 1, 0, s1](gate, flag)
+        k.store[1, 1, 0, s2](other, 3)
+        cudaStreamSynchronize(s2)              # would hang (20 s) if s1 held it up
+        assert other[0] == 3 and flag[0] == 0
+        assert cudaStreamQuery(s1) == cudaErrorNotReady
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        cudaStreamDestroy(s1)
+        cudaStreamDestroy(s2)
+
+
+def test_per_thread_default_stream_handle_is_a_blocking_stream(k):
+    gate, flag, after = managed_int(), managed_int(), managed_int()
+    try:
+        k.gated[1, 1, 0, cudaStreamPerThread](gate, flag)
+        k.store[1, 1, 0, cudaStreamLegacy](after, 5)     # waits for the per-thread stream
+        time.sleep(0.2)
+        assert after[0] == 0
+        gate[0] = 1
+        cudaStreamSynchronize(cudaStreamLegacy)
+        assert after[0] == 5 and flag[0] == 1
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+
+
+def test_set_default_stream_per_thread_gives_each_thread_its_own_stream(k):
+    gate, flag, out = managed_int(), managed_int(), managed_int()
+    set_default_stream("per-thread")
+    try:
+        k.gated[1, 1](gate, flag)                  # this thread's stream 0
+
+        def other():
+            k.store[1, 1](out, 9)                  # another thread's stream 0: not held up
+            cudaStreamSynchronize(0)
+        t = threading.Thread(target=other)
+        t.start()
+        t.join(10)
+        assert not t.is_alive() and out[0] == 9 and flag[0] == 0
+    finally:
+        set_default_stream("legacy")
+        gate[0] = 1
+        cudaDeviceSynchronize()
+    raises_code(cudaErrorInvalidValue, set_default_stream, "fast")
+
+
+def test_host_functions_run_in_stream_order_off_the_workers(k):
+    d = cudaMalloc(4)
+    s = cudaStreamCreate()
+    seen = []
+    main = threading.get_ident()
+    host = np.zeros(1, np.int32)
+
+    def fn(tag):
+        seen.append((tag, threading.current_thread().name, threading.get_ident() != main))
+
+    try:
+        k.store[1, 1, 0, s](d, 11)
+        cudaLaunchHostFunc(s, fn, "a")
+        cudaStreamAddCallback(s, lambda st, status, ud: seen.append((ud, status)), "b", 0)
+        cudaLaunchHostFunc(s, lambda _: time.sleep(0.1), None)
+        k.store[1, 1, 0, s](d, 12)               # waits for the sleeping host function
+        cudaMemcpyAsync(host, d, 4, cudaMemcpyDeviceToHost, s)
+        assert host[0] == 12
+        assert seen == [("a", "pyemu-host-functions", True), ("b", cudaSuccess)]
+    finally:
+        cudaStreamDestroy(s)
+        cudaFree(d)
+
+
+def test_host_function_that_raises_does_not_stop_the_stream(capsys):
+    s = cudaStreamCreate()
+    out = []
+
+    def bad(_):
+        raise RuntimeError("oops")
+    cudaLaunchHostFunc(s, bad, None)
+    cudaLaunchHostFunc(s, out.append, 1)
+    cudaStreamSynchronize(s)
+    cudaStreamDestroy(s)
+    assert out == [1]
+    assert "RuntimeError: oops" in capsys.readouterr().err
+
+
+def test_cudaStreamWaitEvent_orders_across_streams(k):
+    gate, flag, after = managed_int(), managed_int(), managed_int()
+    a = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    b = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    e = cudaEventCreateWithFlags(cudaEventDisableTiming)
+    try:
+        k.gated[1, 1, 0, a](gate, flag)
+        cudaEventRecord(e, a)
+        cudaStreamWaitEvent(b, e, 0)
+        k.store[1, 1, 0, b](after, 1)
+        time.sleep(0.2)
+        assert after[0] == 0
+        gate[0] = 1
+        cudaStreamSynchronize(b)
+        assert after[0] == 1 and flag[0] == 1
+        # an event never recorded is no wait
+        cudaStreamWaitEvent(b, cudaEventCreate(), 0)
+        cudaStreamSynchronize(b)
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        cudaStreamDestroy(a)
+        cudaStreamDestroy(b)
+
+
+def test_ordering_stress_many_streams_events_and_legacy_barriers(k):
+    """8 streams x 30 commands (kernels of random length, host functions with
+    random sleeps, event waits on other streams, legacy default stream checks):
+    every rule CUDA promises holds, and nothing deadlocks."""
+    rng = random.Random(1234)
+    nstreams, ncmds = 8, 30
+    ctr = cudaMalloc(4 * nstreams)
+    bad = managed_int()
+    streams = [cudaStreamCreate() if i % 2 == 0 else
+               cudaStreamCreateWithFlags(cudaStreamNonBlocking) for i in range(nstreams)]
+    host_ctr = [0] * nstreams
+    host_bad = []
+    want = [0] * nstreams              # steps enqueued so far on each stream
+    lock = threading.Lock()
+
+    def host_step(arg):
+        s, expect, sleep = arg
+        time.sleep(sleep)
+        with lock:
+            if host_ctr[s] != expect:
+                host_bad.append((s, host_ctr[s], expect))
+            host_ctr[s] = expect + 1
+
+    host_want = [0] * nstreams
+    try:
+        for _ in range(ncmds):
+            for s in rng.sample(range(nstreams), nstreams):
+                r = rng.random()
+                if r < 0.55:
+                    k.step[1, 1, 0, streams[s]](ctr, s, want[s], bad, rng.randrange(0, 200000))
+                    want[s] += 1
+                elif r < 0.7:
+                    cudaLaunchHostFunc(streams[s], host_step, (s, host_want[s], rng.random() * 0.002))
+                    host_want[s] += 1
+                elif r < 0.9:
+                    src = rng.randrange(nstreams)
+                    e = cudaEventCreateWithFlags(cudaEventDisableTiming)
+                    cudaEventRecord(e, streams[src])
+                    cudaStreamWaitEvent(streams[s], e, 0)
+                    k.check_at_least[1, 1, 0, streams[s]](ctr, src, want[src], bad)
+                    cudaEventDestroy(e)
+            if rng.random() < 0.3:
+                # the legacy default stream: every blocking stream is done with
+                # what was queued before; afterwards they wait for it
+                for i in range(0, nstreams, 2):
+                    k.check_exact[1, 1, 0, 0](ctr, i, want[i], bad)
+        cudaDeviceSynchronize()
+        got = np.zeros(nstreams, np.int32)
+        cudaMemcpy(got, ctr, 4 * nstreams, cudaMemcpyDeviceToHost)
+        assert list(got) == want
+        assert bad[0] == 0
+        assert host_bad == [] and host_ctr == host_want
+    finally:
+        for s in streams:
+            cudaStreamDestroy(s)
+        cudaFree(ctr)
+
+
+def test_many_python_threads_use_streams_at_once(k):
+    nthreads, iters = 8, 20
+    results = [None] * nthreads
+
+    def worker(t):
+        try:
+            s = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+            d = cudaMalloc(4)
+            host = np.zeros(1, np.int32)
+            for i in range(iters):
+                k.store[1, 1, 0, s](d, t * 1000 + i)
+                cudaMemcpyAsync(host, d, 4, cudaMemcpyDeviceToHost, s)
+                if host[0] != t * 1000 + i:
+                    results[t] = f"thread {t} read {host[0]} at {i}"
+                    return
+            cudaStreamSynchronize(s)
+            cudaStreamDestroy(s)
+            cudaFree(d)
+            results[t] = "ok"
+        except Exception as exc:     # reported below
+            results[t] = repr(exc)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(nthreads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert results == ["ok"] * nthreads
+
+
+def test_kernel_fault_in_one_stream_is_sticky_for_the_device(run_cuda):
+    res = run_cuda("""
+        import numpy as np
+        mod = SourceModule('__global__ void bad(int *p) { p[1 << 28] = 1; }')
+        s1 = cudaStreamCreate(); s2 = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+        d = cudaMalloc(16)
+        ev = cudaEventCreate()
+        mod.bad[1, 1, 0, s1](d)
+        R["sync1"] = code_of(cudaStreamSynchronize, s1)
+        R["sync2"] = code_of(cudaStreamSynchronize, s2)
+        R["async"] = code_of(cudaMemsetAsync, d, 0, 16, s2)
+        R["event"] = code_of(cudaEventRecord, ev, s2)
+        R["hostfn"] = code_of(cudaLaunchHostFunc, s2, print, None)
+        cudaDeviceReset()
+        s3 = cudaStreamCreate()
+        d = cudaMalloc(16)
+        R["after_reset"] = code_of(cudaMemsetAsync, d, 0, 16, s3)
+        R["after_reset_sync"] = code_of(cudaStreamSynchronize, s3)
+    """)
+    assert res.returncode == 0, res.explain()
+    ill = int(cudaErrorIllegalAddress)
+    assert res.R["sync1"] == ill
+    assert res.R["sync2"] == ill and res.R["async"] == ill
+    assert res.R["event"] == ill and res.R["hostfn"] == ill
+    assert res.R["after_reset"] == 0 and res.R["after_reset_sync"] == 0
