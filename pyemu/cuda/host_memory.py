@@ -18,6 +18,7 @@ cudaMemcpyAsync from or to page-locked memory returns at once.
 from __future__ import annotations
 
 import bisect
+import operator
 import threading
 from dataclasses import dataclass
 
@@ -111,8 +112,8 @@ def cudaHostAlloc(size, flags=cudaHostAllocDefault, dtype=np.uint8):
     is mapped (cudaHostGetDevicePointer).  Starts zeroed."""
     call = "cudaHostAlloc"
     try:
-        n = int(size)
-    except (TypeError, ValueError):
+        n = operator.index(size)
+    except TypeError:
         E.fail(E.cudaErrorInvalidValue, f"size must be an int, not {type(size).__name__}", call)
     if n < 0:
         E.fail(E.cudaErrorInvalidValue, f"size {n} is negative", call)
@@ -181,8 +182,8 @@ def cudaHostRegister(ptr, size, flags=cudaHostRegisterDefault) -> cudaError_t:  
     cudaErrorInvalidValue.  The buffer is kept alive until unregistered."""
     call = "cudaHostRegister"
     try:
-        n = int(size)
-    except (TypeError, ValueError):
+        n = operator.index(size)
+    except TypeError:
         E.fail(E.cudaErrorInvalidValue, f"size must be an int, not {type(size).__name__}", call)
     if type(flags) is bool or not isinstance(flags, int) or flags & ~0xF:
         E.fail(E.cudaErrorInvalidValue, f"unknown cudaHostRegister flags {flags!r}", call)

@@ -1,0 +1,144 @@
+"""Page-locked host memory: cudaMallocHost, cudaHostAlloc, cudaFreeHost,
+cudaHostRegister/Unregister, cudaHostGetDevicePointer (zero copy: a kernel
+reads and writes the host array), cudaPointerGetAttributes, and misuse with
+CUDA's codes."""
+import numpy as np
+import pytest
+
+from pyemu.cuda import *  # noqa: F401,F403
+
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
+
+
+def raises_code(code, fn, *args):
+    with pytest.raises(CudaError) as info:
+        fn(*args)
+    assert int(info.value.code) == int(code), str(info.value)
+
+
+@pytest.fixture(scope="module")
+def k():
+    return SourceModule(r"""
+    __global__ void scale(const float *in, float *out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) out[i] = 2.0f * in[i];
+    }
+    __global__ void poke(int *p, int i) { p[i] = 1; }
+    """)
+
+
+def test_cudaMallocHost_is_a_numpy_array_and_frees():
+    h = cudaMallocHost(4000, np.float32)
+    assert isinstance(h, np.ndarray) and h.dtype == np.float32 and h.shape == (1000,)
+    assert not h.any()
+    h[:] = 3
+    assert cudaFreeHost(h) == cudaSuccess
+    raises_code(cudaErrorInvalidValue, cudaFreeHost, h)          # double free
+    b = cudaMallocHost(64)
+    assert b.dtype == np.uint8 and b.nbytes == 64
+    cudaFreeHost(b)
+    assert cudaMallocHost(0).size == 0
+
+
+def test_zero_copy_kernel_reads_and_writes_host_arrays(k):
+    n = 5000
+    a = cudaHostAlloc(4 * n, cudaHostAllocMapped, np.float32)
+    b = cudaHostAlloc(4 * n, cudaHostAllocMapped | cudaHostAllocPortable, np.float32)
+    a[:] = np.random.rand(n)
+    da, db = cudaHostGetDevicePointer(a, 0), cudaHostGetDevicePointer(b, 0)
+    k.scale[(n + 127) // 128, 128](da, db, n)
+    cudaDeviceSynchronize()
+    assert np.array_equal(b, 2 * a)
+    cudaFreeHost(a)
+    cudaFreeHost(b)
+
+
+def test_zero_copy_out_of_bounds_faults_like_device_memory(run_cuda):
+    res = run_cuda("""
+        import numpy as np
+        mod = SourceModule('__global__ void poke(int *p, int i) { p[i] = 1; }')
+        h = cudaHostAlloc(256, cudaHostAllocMapped, np.int32)
+        mod.poke[1, 1](cudaHostGetDevicePointer(h, 0), 1 << 26)
+        R["sync"] = code_of(cudaDeviceSynchronize)
+    """)
+    assert res.R.get("sync") == int(cudaErrorIllegalAddress), res.explain()
+
+
+def test_cudaHostAlloc_bad_arguments():
+    raises_code(cudaErrorInvalidValue, cudaHostAlloc, -1, 0)
+    raises_code(cudaErrorInvalidValue, cudaHostAlloc, 16, 0x80)
+    raises_code(cudaErrorInvalidValue, cudaHostAlloc, 6, 0, np.float32)
+    raises_code(cudaErrorInvalidValue, cudaHostAlloc, "16", 0)
+    raises_code(cudaErrorInvalidValue, cudaFreeHost, np.zeros(4))
+    d = cudaMalloc(16)
+    raises_code(cudaErrorInvalidValue, cudaFreeHost, d)             # a device pointer
+    h = cudaMallocHost(64)
+    raises_code(cudaErrorInvalidValue, cudaFreeHost, h[8:])         # not its start
+    cudaFreeHost(h)
+    cudaFree(d)
+
+
+def test_cudaHostRegister_and_unregister():
+    a = np.zeros(1024, np.float64)
+    assert cudaHostRegister(a, a.nbytes, cudaHostRegisterDefault) == cudaSuccess
+    assert cudaPointerGetAttributes(a).type == cudaMemoryTypeHost
+    raises_code(cudaErrorHostMemoryAlreadyRegistered, cudaHostRegister, a, a.nbytes, 0)
+    raises_code(cudaErrorHostMemoryAlreadyRegistered, cudaHostRegister, a[100:], 8, 0)
+    raises_code(cudaErrorNotSupported, cudaHostGetDevicePointer, a, 0)
+    raises_code(cudaErrorHostMemoryNotRegistered, cudaHostUnregister, a[1:])
+    assert cudaHostUnregister(a) == cudaSuccess
+    raises_code(cudaErrorHostMemoryNotRegistered, cudaHostUnregister, a)
+    assert cudaPointerGetAttributes(a).type == cudaMemoryTypeUnregistered
+    raises_code(cudaErrorInvalidValue, cudaHostRegister, a, 0, 0)
+    raises_code(cudaErrorInvalidValue, cudaHostRegister, a, a.nbytes + 1, 0)
+    raises_code(cudaErrorInvalidValue, cudaHostRegister, a, 8, 0x100)
+    raises_code(cudaErrorInvalidValue, cudaHostRegister, cudaMalloc(16), 16, 0)
+    raises_code(cudaErrorInvalidValue, cudaHostGetDevicePointer, np.zeros(4), 0)
+    raises_code(cudaErrorInvalidValue, cudaHostGetDevicePointer, cudaMallocHost(4), 1)
+
+
+def test_registered_memory_makes_async_copies_return_at_once():
+    n = 1 << 16
+    a = np.arange(n, dtype=np.int32)
+    cudaHostRegister(a, a.nbytes, 0)
+    d = cudaMalloc(a.nbytes)
+    s = cudaStreamCreate()
+    cudaMemcpyAsync(d, a, a.nbytes, cudaMemcpyHostToDevice, s)
+    out = np.zeros_like(a)
+    cudaHostRegister(out, out.nbytes, 0)
+    cudaMemcpyAsync(out, d, a.nbytes, cudaMemcpyDeviceToHost, s)
+    cudaStreamSynchronize(s)
+    assert np.array_equal(out, a)
+    cudaHostUnregister(a)
+    cudaHostUnregister(out)
+    cudaStreamDestroy(s)
+    cudaFree(d)
+
+
+def test_cudaPointerGetAttributes_of_each_kind():
+    d = cudaMalloc(64)
+    m = cudaMallocManaged(64, cudaMemAttachGlobal, np.int32)
+    h = cudaMallocHost(64)
+    p = np.zeros(16)
+    ad = cudaPointerGetAttributes(d)
+    assert (ad.type, ad.device, ad.devicePointer, ad.hostPointer) == (cudaMemoryTypeDevice, 0,
+                                                                       int(d), 0)
+    am = cudaPointerGetAttributes(m)
+    assert am.type == cudaMemoryTypeManaged and am.devicePointer == am.hostPointer != 0
+    ah = cudaPointerGetAttributes(h)
+    addr = h.__array_interface__["data"][0]
+    assert (ah.type, ah.devicePointer, ah.hostPointer) == (cudaMemoryTypeHost, addr, addr)
+    assert cudaPointerGetAttributes(p).type == cudaMemoryTypeUnregistered
+    cudaFreeHost(h)
+    cudaFree(d)
+
+
+def test_pinned_memory_survives_device_reset_as_readable(run_cuda):
+    res = run_cuda("""
+        import numpy as np
+        h = cudaMallocHost(4096, np.int32)
+        h[:] = 5
+        cudaDeviceReset()
+        R["readable"] = int(h.sum() >= 0)
+    """)
+    assert res.R.get("readable") == 1, res.explain()
