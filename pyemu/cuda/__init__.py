@@ -24,5 +24,7 @@ from .host_memory import *  # noqa: F401,F403
 from .host_memory import __all__ as _hm
 from .async_copy import *  # noqa: F401,F403
 from .async_copy import __all__ as _ac
+from .device import *  # noqa: F401,F403
+from .device import __all__ as _dv
 
-__all__ = _e + _t + _r + _m + _s + _ev + _hf + _hm + _ac
+__all__ = _e + _t + _r + _m + _s + _ev + _hf + _hm + _ac + _dv
