@@ -32,6 +32,11 @@ PROGRAMS = [
     ("spmv.py", ["1000"], "Test PASSED"),                 # not a multiple of 128
     ("transpose.py", ["256"], "Test passed"),
     ("offset_stride_copy.py", ["1"], "Test PASSED"),
+    ("streams_overlap.py", ["100000"], "Test PASSED"),
+    ("async_api.py", ["100000"], "Test PASSED"),
+    ("default_stream.py", ["50"], "Test PASSED"),
+    ("pinned_vs_pageable.py", ["4"], "Test PASSED"),
+    ("zero_copy.py", ["100001"], "Test PASSED"),
 ]
 
 
