@@ -8,13 +8,22 @@ difference of two markers' ends.
 """
 from __future__ import annotations
 
+import threading
+
 from ..runtime import core as _core
 from ..runtime import sync as _sync
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
 from . import runtime as _rt
 from ._errors import cudaSuccess
-from .stream import queue_of
+from .stream import cudaStream_t, queue_of
+
+_out = threading.local()        # each thread's pyemu_cmd ** for the records
+
+
+def _new_out():
+    _out.p = ffi.new("pyemu_cmd **")
+    return _out.p
 
 cudaEventDefault = 0x00
 cudaEventBlockingSync = 0x01
@@ -100,14 +109,19 @@ def cudaEventRecord(event, stream=0) -> cudaError_t:  # noqa: F821
 
 
 def _record(event, stream, call):
-    ev = _event(event, call)
-    q = queue_of(stream, call)
-    E.check_sticky(call)
-    out = ffi.new("pyemu_cmd **")
-    try:
-        _core.check(lib.pyemu_enqueue_marker(q, 0, ffi.NULL, 0, out))
-    except CoreError as exc:
-        E.raise_core(exc, call)
+    # the fast path first: this is what a timing loop measures (< 5 us)
+    ev = event if type(event) is cudaEvent_t and event._alive else _event(event, call)
+    q = stream._queue if type(stream) is cudaStream_t else None
+    if q is None:
+        q = queue_of(stream, call)
+    out = _out.p if hasattr(_out, "p") else _new_out()
+    # a device poisoned by a kernel fault refuses the marker with its sticky code
+    status = lib.pyemu_enqueue_marker(q, 0, ffi.NULL, 0, out)
+    if status:
+        try:
+            _core.check(status)
+        except CoreError as exc:
+            E.raise_core(exc, call)
     old, ev._cmd = ev._cmd, out[0]
     if old is not None:
         lib.pyemu_cmd_release(old)

@@ -220,7 +220,6 @@ def cudaStreamSynchronize(stream) -> cudaError_t:  # noqa: F821
     that includes the blocking streams' work queued before the call."""
     call = "cudaStreamSynchronize"
     q = queue_of(stream, call)
-    E.check_sticky(call)
     if is_legacy(stream):
         m = _marker(q, call)
         _sync.wait_command(m)

@@ -55,6 +55,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from . import bench_streams as _bs
 from .bench_kernels import KERNEL_DIR
 from .bench_kernels.backends import (Buffer, PoclBackend, PyemuBackend, PyemuOpenclBackend,
                                      check_cuda, find_pocl_device, one_line)
@@ -210,10 +211,11 @@ SLOW_RUN_S = 1.0
 MODULE_CACHE_TARGET_S = 50e-3
 ALLOC_TARGET_S = 20e-6          # cudaMalloc(256) + cudaFree, 10^4 live
 ALLOC_GROWTH = 2.0              # 10^6 live: at most this many times 10^4's time
-PYEMU_ONLY = ("module_cache", "alloc_1e4", "alloc_1e6")
+PYEMU_ONLY = ("module_cache", "alloc_1e4", "alloc_1e6") + _bs.NAMES
 _PYEMU_ONLY_TARGETS = {"module_cache": (MODULE_CACHE_TARGET_S, "< 50 ms"),
                        "alloc_1e4": (ALLOC_TARGET_S, "< 20 us"),
-                       "alloc_1e6": (None, f"<= {ALLOC_GROWTH:.0f}x 1e4's")}
+                       "alloc_1e6": (None, f"<= {ALLOC_GROWTH:.0f}x 1e4's"),
+                       **_bs.TARGETS}
 CASE_NAMES: tuple[str, ...] = tuple(c.name for c in COMPARE_CASES) + PYEMU_ONLY
 
 def _compare(case: Case, prep: Prepared, backends: dict[str, Any], repeat: int,
@@ -423,6 +425,8 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
     if repeat is None:
         repeat = 3 if quick else 5
         slow_repeat = 3
+    if name in _bs.NAMES:
+        return _bs.row(name, env, quick, repeat)
     if name in PYEMU_ONLY:
         if name != "module_cache":
             return _alloc_row(name, env, quick)
