@@ -19,6 +19,11 @@
 /* a host function's command (cudaLaunchHostFunc): see "host functions" below */
 #define CMD_HOST 64
 
+/* the timeline (csrc/trace.c) */
+extern atomic_int pyemu_trace_on;
+void pyemu_trace_cmd(const pyemu_cmd *c);
+void pyemu_trace_item(int worker, unsigned long long seq, uint64_t t0, uint64_t t1);
+
 /* The lock is recursive: finishing a command may drop the last reference to
  * its queue, which unlinks the queue under the same lock. */
 /* A thread blocked in a wait: what it waits for, and its own condition
@@ -329,6 +334,8 @@ static void finish_locked(pyemu_cmd *cmd)
         if (!c->t_start)
             c->t_start = c->t_end;
         c->status = c->err_code ? -c->err_code : PYEMU_CMD_COMPLETE;
+        if (atomic_load_explicit(&pyemu_trace_on, memory_order_relaxed))
+            pyemu_trace_cmd(c);
         pyemu_printf_collect(c);
         if (c->queue) { /* user events belong to no queue */
             c->queue->outstanding--;
@@ -694,7 +701,20 @@ ERROR:
 }
 
 /* one item of a command, on a worker */
+static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item);
+
 void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
+{
+    if (!atomic_load_explicit(&pyemu_trace_on, memory_order_relaxed)) {
+        run_item(w, cmd, item);
+        return;
+    }
+    uint64_t t0 = pyemu_clock_ns();
+    run_item(w, cmd, item);
+    pyemu_trace_item(w->index, cmd->seq, t0, pyemu_clock_ns());
+}
+
+static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
 {
     switch (cmd->type) {
     case CMD_KERNEL:

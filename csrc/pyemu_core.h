@@ -198,4 +198,26 @@ int pyemu_enqueue_host(pyemu_queue *queue, unsigned long long tag,
 int pyemu_host_next(unsigned int timeout_ms, unsigned long long *tag, pyemu_cmd **cmd);
 int pyemu_host_done(pyemu_cmd *cmd);
 
+/* the timeline (csrc/trace.c, PYEMU_TRACE): while enabled, every completed
+ * command is an event and the items workers run are spans (consecutive
+ * items of one command on one worker merged).  The take functions move up to
+ * cap records out (buf NULL: count them only).  type: 1 kernel, 2 copy,
+ * 3 fill, 4 marker, 5 user event, 64 host function; status as pyemu_cmd_status. */
+typedef struct pyemu_trace_event {
+    unsigned long long queue, seq;
+    unsigned long long t_queued, t_submit, t_start, t_end;
+    int type, status;
+    unsigned long long items, bytes, src, dst;
+    unsigned int grid[3], block[3];
+    char name[64];
+} pyemu_trace_event;
+typedef struct pyemu_trace_span {
+    unsigned long long seq;
+    int worker;
+    unsigned long long t_begin, t_end, items;
+} pyemu_trace_span;
+int pyemu_trace_enable(int on);
+size_t pyemu_trace_take_events(pyemu_trace_event *buf, size_t cap);
+size_t pyemu_trace_take_spans(pyemu_trace_span *buf, size_t cap);
+
 #endif /* PYEMU_CORE_H */

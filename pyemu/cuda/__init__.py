@@ -26,5 +26,7 @@ from .async_copy import *  # noqa: F401,F403
 from .async_copy import __all__ as _ac
 from .device import *  # noqa: F401,F403
 from .device import __all__ as _dv
+from .profiler import *  # noqa: F401,F403
+from .profiler import __all__ as _pf
 
-__all__ = _e + _t + _r + _m + _s + _ev + _hf + _hm + _ac + _dv
+__all__ = _e + _t + _r + _m + _s + _ev + _hf + _hm + _ac + _dv + _pf

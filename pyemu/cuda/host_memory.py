@@ -29,6 +29,7 @@ from ..runtime import sync as _sync
 from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from ..runtime.host import host_buffer
+from ..tools import trace as _trace
 from . import _errors as E
 from ._errors import cudaSuccess
 from ._memory import DevicePointer, ManagedArray, allocation_of, device_address, is_device_address
@@ -165,6 +166,7 @@ def cudaFreeHost(ptr) -> cudaError_t:  # noqa: F821
                "cudaHostAlloc", call)
     E.check_sticky(call)
     _sync.wait_device()
+    _trace.drain()          # the timeline tells its copies' direction while it is known
     _remove(addr)
     try:
         _core.check(_views.free(addr, b"cudaFreeHost"))

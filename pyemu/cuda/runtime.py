@@ -58,6 +58,8 @@ def per_thread_queue():
         out = ffi.new("pyemu_queue **")
         _core.check(lib.pyemu_queue_create(lib.PYEMU_QUEUE_BLOCKING, out))
         q = _per_thread.queue = out[0]
+        from ..tools import trace
+        trace.name_queue(q, f"per-thread stream ({threading.current_thread().name})")
     return q
 
 
@@ -71,6 +73,8 @@ def legacy_queue():
                 q = ffi.new("pyemu_queue **")
                 _core.check(lib.pyemu_queue_create(lib.PYEMU_QUEUE_LEGACY_DEFAULT, q))
                 _default_queue = q[0]
+                from ..tools import trace
+                trace.name_queue(q[0], "legacy default stream")
     return _default_queue
 
 

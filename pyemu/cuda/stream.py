@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 
 from ..runtime import core as _core
+from ..tools import trace as _trace
 from ..runtime import sync as _sync
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
@@ -88,6 +89,7 @@ def set_default_stream(mode: str) -> None:
     _rt._per_thread_default[0] = mode == "per-thread"
 
 
+_trace.start_from_env()     # PYEMU_TRACE=file.json: record the timeline
 _env = os.environ.get("PYEMU_DEFAULT_STREAM", "legacy").strip().lower()
 if _env in ("per-thread", "per_thread", "perthread"):
     _rt._per_thread_default[0] = True
@@ -135,7 +137,13 @@ def _create(flags, priority, call):
         _core.check(lib.pyemu_queue_create(qflags, out))
     except CoreError as exc:
         E.raise_core(exc, call)
+    _count[0] += 1
+    _trace.name_queue(out[0], f"stream {_count[0]}" +
+                      (" (non-blocking)" if flags & cudaStreamNonBlocking else ""))
     return cudaStream_t(out[0], int(flags), priority)
+
+
+_count = [0]
 
 
 def cudaStreamCreate() -> cudaStream_t:

@@ -6,6 +6,7 @@
     terms        CUDA and OpenCL terms side by side (pyemu/tools/terms.py)
     conformance  the OpenCL C corpus on pyemu and on PoCL (pyemu/tools/conformance/runner.py)
     cache        the compiled-kernel cache: --info, --clear
+    timeline     draw a PYEMU_TRACE trace as a Gantt chart (pyemu/tools/timeline.py)
 
 bench, terms and conformance keep their own parsers in their modules: this
 one knows their names and summaries, and hands them every argument after
@@ -53,6 +54,8 @@ DELEGATED = {
     "terms": ("CUDA and OpenCL terms side by side", _delegate(".terms")),
     "conformance": ("the OpenCL C conformance corpus on pyemu and on PoCL",
                     _delegate(".conformance.runner")),
+    "timeline": ("draw a PYEMU_TRACE trace as a Gantt chart (streams and workers)",
+                 _delegate(".timeline")),
 }
 
 

@@ -1,0 +1,116 @@
+"""The timeline: PYEMU_TRACE=file.json records every command (queue, kind,
+kernel name and grid, copy direction and bytes, times) and which worker ran
+its items, in the Chrome trace-event format; `python -m pyemu timeline`
+draws it; cudaProfilerStart/Stop bracket what is recorded."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROGRAM = """
+import numpy as np
+mod = SourceModule('''
+__global__ void inc(float *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x;
+                                       if (i < n) a[i] += 1; }''')
+n = 1 << 16
+h = cudaMallocHost(4 * n, np.float32)
+d = cudaMalloc(4 * n)
+s = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+cudaMemcpyAsync(d, h, 4 * n, cudaMemcpyHostToDevice, s)
+mod.inc[n // 256, 256, 0, s](d, n)
+cudaLaunchHostFunc(s, lambda _: None, None)
+cudaMemsetAsync(d, 0, 16, s)
+cudaMemcpyAsync(h, d, 4 * n, cudaMemcpyDeviceToHost, s)
+mod.inc[1, 32](d, 32)
+cudaDeviceSynchronize()
+R["ok"] = 1
+"""
+
+
+def _trace(run_cuda, tmp_path, body=PROGRAM):
+    path = tmp_path / "trace.json"
+    res = run_cuda(body, env={"PYEMU_TRACE": str(path)})
+    assert res.returncode == 0 and res.R.get("ok") == 1, res.explain()
+    return path, json.loads(path.read_text())["traceEvents"]
+
+
+def test_trace_records_every_command_with_its_lane_and_workers(run_cuda, tmp_path):
+    _, ev = _trace(run_cuda, tmp_path)
+    lanes = {e["tid"]: e["args"]["name"] for e in ev
+             if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 0}
+    assert "stream 1 (non-blocking)" in lanes.values()
+    assert "legacy default stream" in lanes.values()
+    device = [e for e in ev if e["ph"] == "X" and e["pid"] == 0]
+    names = [e["name"] for e in device]
+    assert "copy H2D 262144 B" in names and "copy D2H 262144 B" in names
+    assert "inc<<<(256,1,1), (256,1,1)>>>" in names and "inc<<<(1,1,1), (32,1,1)>>>" in names
+    assert "host function" in names and "fill 16 B" in names
+    on_stream = [e for e in device if lanes[e["tid"]] == "stream 1 (non-blocking)"]
+    assert [e["cat"] for e in sorted(on_stream, key=lambda e: e["args"]["seq"])] == \
+        ["copy", "kernel", "host function", "fill", "copy"]
+    prev_end = 0.0
+    for e in sorted(on_stream, key=lambda e: e["args"]["seq"]):
+        a = e["args"]
+        assert a["queued_us"] <= a["submit_us"] <= e["ts"] + 1e-3
+        assert e["ts"] >= prev_end - 1e-3          # stream order: one after the other
+        prev_end = e["ts"] + e["dur"]
+    workers = [e for e in ev if e["ph"] == "X" and e["pid"] == 1]
+    kernel_spans = [w for w in workers if w["name"].startswith("inc<<<(256")]
+    assert kernel_spans and sum(w["args"]["items"] for w in kernel_spans) == 256
+    assert all(w["args"]["stream"] == "stream 1 (non-blocking)" for w in kernel_spans)
+
+
+def test_timeline_command_draws_an_svg(run_cuda, tmp_path):
+    path, _ = _trace(run_cuda, tmp_path)
+    out = tmp_path / "t.svg"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "pyemu", "timeline", str(path), "-o", str(out)],
+                          capture_output=True, text=True, timeout=120, env=env, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    svg = out.read_text()
+    assert svg.startswith("<svg") and svg.count("<rect") >= 8
+    assert "stream 1 (non-blocking)" in svg and "worker 0" in svg
+
+
+def test_timeline_command_bad_input(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    proc = subprocess.run([sys.executable, "-m", "pyemu", "timeline", str(bad), "-o",
+                           str(tmp_path / "x.svg")], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=str(ROOT))
+    assert proc.returncode == 1 and "cannot read" in proc.stderr
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        empty = tmp_path / "e.json"
+        empty.write_text(json.dumps({"traceEvents": [
+            {"ph": "X", "pid": 0, "tid": 0, "ts": 0, "dur": 1, "name": "k", "cat": "kernel"}]}))
+        proc = subprocess.run([sys.executable, "-m", "pyemu", "timeline", str(empty), "-o",
+                               str(tmp_path / "x.png")], capture_output=True, text=True,
+                              timeout=120, env=env, cwd=str(ROOT))
+        assert proc.returncode == 1 and "matplotlib" in proc.stderr
+
+
+def test_cudaProfilerStop_ends_the_recording(run_cuda, tmp_path):
+    path = tmp_path / "p.json"
+    res = run_cuda("""
+        d = cudaMalloc(64)
+        cudaMemset(d, 1, 64)
+        cudaProfilerStop()                 # writes the file
+        import json, os
+        R["n1"] = sum(1 for e in json.load(open(os.environ["PYEMU_TRACE"]))["traceEvents"]
+                      if e["ph"] == "X")
+        cudaMemset(d, 2, 64)               # not recorded
+        cudaDeviceSynchronize()
+        R["ok"] = 1
+    """, env={"PYEMU_TRACE": str(path)})
+    assert res.returncode == 0, res.explain()
+    assert res.R["n1"] >= 1
+    doc = json.loads(path.read_text())
+    assert sum(1 for e in doc["traceEvents"] if e["ph"] == "X" and e["pid"] == 0) == 1
