@@ -64,6 +64,7 @@ def cudaMemcpyAsync(dst, src, count, kind, stream=0) -> cudaError_t:  # noqa: F8
     pinned_src = host_src and is_page_locked(int(ffi.cast("uintptr_t", s)), n)
     if (host_dst and not pinned_dst) or (host_dst and host_src):
         # the data must have arrived when the call returns
+        _rt.no_wait_in_host_function(call)
         cmd = _enqueue(q, d, s, n, call)
         try:
             _sync.wait_command(cmd)

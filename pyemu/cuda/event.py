@@ -145,6 +145,7 @@ def cudaEventSynchronize(event) -> cudaError_t:  # noqa: F821
     (at once if never recorded); a kernel fault (sticky) is reported here."""
     call = "cudaEventSynchronize"
     cmd = command_of(event, call)
+    _rt.no_wait_in_host_function(call)
     E.check_sticky(call)
     if cmd is not None:
         lib.pyemu_cmd_retain(cmd)       # a record on another thread may replace it meanwhile

@@ -18,6 +18,7 @@ import traceback
 from ..runtime import core as _core
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
+from . import runtime as _rt
 from ._errors import cudaSuccess
 from .stream import queue_of
 
@@ -28,6 +29,7 @@ _thread = None
 
 
 def _loop():
+    _rt._host_fn.on = True          # waits for the device fail here (they would hang)
     tag = ffi.new("unsigned long long *")
     cmd = ffi.new("pyemu_cmd **")
     while True:

@@ -31,6 +31,7 @@ from ..runtime.core import CoreError, ffi, lib
 from ..runtime.host import host_buffer
 from ..tools import trace as _trace
 from . import _errors as E
+from . import runtime as _rt
 from ._errors import cudaSuccess
 from ._memory import DevicePointer, ManagedArray, allocation_of, device_address, is_device_address
 
@@ -165,6 +166,7 @@ def cudaFreeHost(ptr) -> cudaError_t:  # noqa: F821
         E.fail(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMallocHost or "
                "cudaHostAlloc", call)
     E.check_sticky(call)
+    _rt.no_wait_in_host_function(call)
     _sync.wait_device()
     _trace.drain()          # the timeline tells its copies' direction while it is known
     _remove(addr)
@@ -228,6 +230,7 @@ def cudaHostUnregister(ptr) -> cudaError_t:  # noqa: F821
         E.fail(E.cudaErrorHostMemoryNotRegistered, f"0x{addr:x} is not the start of a range "
                "registered with cudaHostRegister", call)
     E.check_sticky(call)
+    _rt.no_wait_in_host_function(call)
     _sync.wait_device()         # copies in flight may still use it
     _remove(addr)
     return cudaSuccess

@@ -78,6 +78,18 @@ def legacy_queue():
     return _default_queue
 
 
+_host_fn = threading.local()     # .on: this thread is running a host function
+
+
+def no_wait_in_host_function(call: str) -> None:
+    """A host function (cudaLaunchHostFunc, cudaStreamAddCallback) that waits for
+    the device would wait for itself: cudaErrorNotPermitted instead of a hang
+    (CUDA forbids CUDA calls there)."""
+    if getattr(_host_fn, "on", False):
+        E.fail(E.cudaErrorNotPermitted, "a host function must not wait for the device "
+               "(it would wait for itself)", call)
+
+
 def flush_printf() -> None:
     """Write device printf output of finished launches to sys.stdout."""
     text = _core.take_printf()
@@ -257,6 +269,7 @@ def cudaDriverGetVersion() -> int:
 
 def cudaDeviceSynchronize() -> cudaError_t:
     """cudaDeviceSynchronize: wait for all device work; a kernel fault is reported here."""
+    no_wait_in_host_function("cudaDeviceSynchronize")
     if _default_queue is None:
         _core.ensure_started()
     _sync.wait_device()
@@ -361,6 +374,7 @@ def cudaFree(devPtr) -> cudaError_t:
         return cudaSuccess
     if not 0 < addr < 1 << 64:   # no pointer has that value (a host pointer: invalid value too)
         E.fail(E.cudaErrorInvalidValue, f"{addr} is not a device pointer", "cudaFree")
+    no_wait_in_host_function("cudaFree")
     _core.ensure_started()
     _sync.wait_device()
     _after_wait("cudaFree")
@@ -455,6 +469,7 @@ def cudaMemcpy(dst, src, count, kind) -> cudaError_t:
 
     The host side is any buffer-protocol object or NumPy array and is never
     read or written past its end (cudaErrorInvalidValue instead)."""
+    no_wait_in_host_function("cudaMemcpy")
     q = default_queue()
     ev = ffi.new("pyemu_cmd **")
     keep = enqueue_copy(q, dst, src, count, kind, "cudaMemcpy", ev)

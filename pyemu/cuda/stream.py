@@ -228,6 +228,7 @@ def cudaStreamSynchronize(stream) -> cudaError_t:  # noqa: F821
     that includes the blocking streams' work queued before the call."""
     call = "cudaStreamSynchronize"
     q = queue_of(stream, call)
+    _rt.no_wait_in_host_function(call)
     if is_legacy(stream):
         m = _marker(q, call)
         _sync.wait_command(m)

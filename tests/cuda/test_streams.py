@@ -393,3 +393,51 @@ def test_kernel_fault_in_one_stream_is_sticky_for_the_device(run_cuda):
     assert res.R["sync2"] == ill and res.R["async"] == ill
     assert res.R["event"] == ill and res.R["hostfn"] == ill
     assert res.R["after_reset"] == 0 and res.R["after_reset_sync"] == 0
+
+
+def test_host_function_that_waits_for_the_device_gets_not_permitted():
+    s = cudaStreamCreate()
+    got = []
+
+    def waits(_):
+        for fn, args in ((cudaDeviceSynchronize, ()), (cudaStreamSynchronize, (s,)),
+                         (cudaMemcpy, (np.zeros(1), np.zeros(1), 8, cudaMemcpyHostToHost))):
+            try:
+                fn(*args)
+                got.append(0)
+            except CudaError as exc:
+                got.append(int(exc.code))
+    cudaLaunchHostFunc(s, waits, None)
+    cudaStreamSynchronize(s)            # would hang if the function waited for itself
+    cudaStreamDestroy(s)
+    cudaGetLastError()
+    assert got == [int(cudaErrorNotPermitted)] * 3
+
+
+def test_cudaMallocAsync_and_cudaFreeAsync_in_stream_order(k):
+    gate, flag = managed_int(), managed_int()
+    s = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    try:
+        d = cudaMallocAsync(64, s)
+        k.gated[1, 1, 0, s](gate, flag)
+        k.store[1, 1, 0, s](d, 42)              # queued before the free: still valid then
+        out = cudaMallocHost(4, np.int32)
+        cudaMemcpyAsync(out, d, 4, cudaMemcpyDeviceToHost, s)
+        assert cudaFreeAsync(d, s) == cudaSuccess       # returns at once
+        assert cudaStreamQuery(s) == cudaErrorNotReady
+        gate[0] = 1
+        cudaStreamSynchronize(s)
+        assert out[0] == 42
+        raises_code(cudaErrorInvalidValue, cudaMemsetAsync, d, 0, 4, s)    # freed now
+        raises_code(cudaErrorInvalidValue, cudaFreeAsync, d, s)
+        raises_code(cudaErrorInvalidValue, cudaFreeAsync, "x", s)
+        d2 = cudaMallocAsync(64, s)
+        raises_code(cudaErrorInvalidValue, cudaFreeAsync, d2 + 8, s)
+        assert cudaFreeAsync(d2, s) == cudaSuccess and cudaFreeAsync(0, s) == cudaSuccess
+        raises_code(cudaErrorInvalidValue, cudaMallocAsync, -1, s)
+        raises_code(cudaErrorInvalidResourceHandle, cudaMallocAsync, 64, "s")
+        cudaStreamSynchronize(s)
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        cudaStreamDestroy(s)

@@ -1,0 +1,57 @@
+"""Stream-ordered allocation: cudaMallocAsync, cudaFreeAsync.
+
+cudaMallocAsync gives the memory at once (it may be used by the stream's
+later work, and by any work after a synchronisation); cudaFreeAsync puts a
+marker on the stream and the core frees the memory when the marker is
+reached (pyemu_mem_free_after): work queued on the stream before the free
+still uses it safely, and it is never reused before that point.  Differs
+from CUDA: there are no memory pools (cudaMemPool_t); every allocation is
+the device's own, with cudaMalloc's guard gaps.
+"""
+from __future__ import annotations
+
+from ..runtime import core as _core
+from ..runtime import views as _views
+from ..runtime.core import CoreError, ffi, lib
+from . import _errors as E
+from . import runtime as _rt
+from ._errors import cudaSuccess
+from ._memory import DevicePointer, allocation_of, device_address, is_device_address
+from .stream import _marker, queue_of
+
+
+def cudaMallocAsync(size, hStream=0) -> DevicePointer:
+    """cudaMallocAsync(size, hStream): `size` bytes of device memory, usable in
+    stream order from now on (as cudaMalloc's: zeroed, guarded)."""
+    call = "cudaMallocAsync"
+    queue_of(hStream, call)
+    return _rt.cudaMalloc(size) if _rt._size(size, call) else DevicePointer(0)
+
+
+def cudaFreeAsync(devPtr, hStream=0) -> cudaError_t:  # noqa: F821
+    """cudaFreeAsync(devPtr, hStream): free once the stream reaches this
+    point; returns at once.  A pointer that is not the start of an allocation
+    gives cudaErrorInvalidValue; 0 does nothing."""
+    call = "cudaFreeAsync"
+    q = queue_of(hStream, call)
+    addr = device_address(devPtr)
+    if addr is None:
+        E.fail(E.cudaErrorInvalidValue, f"{type(devPtr).__name__} is not a device pointer", call)
+    E.check_sticky(call)
+    if addr == 0:
+        return cudaSuccess
+    alloc = allocation_of(addr) if 0 < addr < 1 << 64 and is_device_address(addr) else None
+    if alloc is None or alloc[0] != addr:
+        E.fail(E.cudaErrorInvalidValue, f"0x{addr:x} is not the start of a device allocation",
+               call)
+    m = _marker(q, call)
+    try:
+        _core.check(_views.free(addr, b"cudaFreeAsync", users=[m]))
+    except CoreError as exc:
+        E.raise_core(exc, call)
+    finally:
+        lib.pyemu_cmd_release(m)
+    return cudaSuccess
+
+
+__all__ = ["cudaMallocAsync", "cudaFreeAsync"]
