@@ -18,6 +18,8 @@
 
 /* a host function's command (cudaLaunchHostFunc): see "host functions" below */
 #define CMD_HOST 64
+/* a stream-ordered free (cudaFreeAsync): see pyemu_enqueue_free */
+#define CMD_FREE 65
 
 /* the timeline (csrc/trace.c) */
 extern atomic_int pyemu_trace_on;
@@ -738,9 +740,36 @@ static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
         }
         break;
     }
+    case CMD_FREE: /* validated when enqueued; a failure here has nobody to tell */
+        if (cmd->u.copy.size)
+            pyemu_mem_free_keep_mapped((unsigned long long)(uintptr_t)cmd->u.copy.dst,
+                                       "cudaFreeAsync");
+        else
+            pyemu_mem_free((unsigned long long)(uintptr_t)cmd->u.copy.dst, "cudaFreeAsync");
+        break;
     default:
         break;
     }
+}
+
+/* cudaFreeAsync: a command that frees the allocation at addr (keep: keep its
+ * pages mapped, as pyemu_mem_free_keep_mapped) when its queue reaches it, so
+ * that what waits for the queue finds it freed. */
+PYEMU_API int pyemu_enqueue_free(pyemu_queue *queue, unsigned long long addr, int keep,
+                                 pyemu_cmd **wait, unsigned int nwait, pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    PYEMU_FAIL_IF(!addr, PYEMU_E_INVALID_VALUE, "no allocation to free");
+    cmd = new_cmd(CMD_FREE);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->u.copy.dst = (char *)(uintptr_t)addr;
+    cmd->u.copy.size = keep ? 1 : 0;
+    cmd->nitems = 1;
+    return submit(queue, cmd, wait, nwait, event);
+ERROR:
+    return status;
 }
 
 PYEMU_API int pyemu_user_event_create(pyemu_cmd **event)

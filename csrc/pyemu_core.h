@@ -198,6 +198,11 @@ int pyemu_enqueue_host(pyemu_queue *queue, unsigned long long tag,
 int pyemu_host_next(unsigned int timeout_ms, unsigned long long *tag, pyemu_cmd **cmd);
 int pyemu_host_done(pyemu_cmd *cmd);
 
+/* cudaFreeAsync (csrc/engine.c): free the allocation at addr (keep: keep
+ * its pages mapped for host views) when the queue reaches this command */
+int pyemu_enqueue_free(pyemu_queue *queue, unsigned long long addr, int keep,
+                       pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+
 /* the timeline (csrc/trace.c, PYEMU_TRACE): while enabled, every completed
  * command is an event and the items workers run are spans (consecutive
  * items of one command on one worker merged).  The take functions move up to

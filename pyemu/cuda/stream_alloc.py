@@ -2,9 +2,10 @@
 
 cudaMallocAsync gives the memory at once (it may be used by the stream's
 later work, and by any work after a synchronisation); cudaFreeAsync puts a
-marker on the stream and the core frees the memory when the marker is
-reached (pyemu_mem_free_after): work queued on the stream before the free
-still uses it safely, and it is never reused before that point.  Differs
+free command on the stream (pyemu_enqueue_free), which frees the memory when
+the stream reaches it: work queued on the stream before the free still uses
+it safely, it is never reused before that point, and a synchronisation
+after it finds it freed.  Differs
 from CUDA: there are no memory pools (cudaMemPool_t); every allocation is
 the device's own, with cudaMalloc's guard gaps.
 """
@@ -17,7 +18,7 @@ from . import _errors as E
 from . import runtime as _rt
 from ._errors import cudaSuccess
 from ._memory import DevicePointer, allocation_of, device_address, is_device_address
-from .stream import _marker, queue_of
+from .stream import queue_of
 
 
 def cudaMallocAsync(size, hStream=0) -> DevicePointer:
@@ -44,13 +45,14 @@ def cudaFreeAsync(devPtr, hStream=0) -> cudaError_t:  # noqa: F821
     if alloc is None or alloc[0] != addr:
         E.fail(E.cudaErrorInvalidValue, f"0x{addr:x} is not the start of a device allocation",
                call)
-    m = _marker(q, call)
+    with _views._lock:          # a host view (unified memory) keeps the pages mapped
+        keep = addr in _views._viewed
+        if keep:
+            _views._kept.add(addr)
     try:
-        _core.check(_views.free(addr, b"cudaFreeAsync", users=[m]))
+        _core.check(lib.pyemu_enqueue_free(q, addr, 1 if keep else 0, ffi.NULL, 0, ffi.NULL))
     except CoreError as exc:
         E.raise_core(exc, call)
-    finally:
-        lib.pyemu_cmd_release(m)
     return cudaSuccess
 
 
