@@ -30,5 +30,7 @@ from .profiler import *  # noqa: F401,F403
 from .profiler import __all__ as _pf
 from .stream_alloc import *  # noqa: F401,F403
 from .stream_alloc import __all__ as _sa
+from .peer import *  # noqa: F401,F403
+from .peer import __all__ as _pe
 
-__all__ = _e + _t + _r + _m + _s + _ev + _hf + _hm + _ac + _dv + _pf + _sa
+__all__ = _e + _t + _r + _m + _s + _ev + _hf + _hm + _ac + _dv + _pf + _sa + _pe
