@@ -3,6 +3,7 @@ synchronisation against blocking and non-blocking streams, host functions in
 stream order, cudaStreamWaitEvent, and the ordering guarantees under stress
 (random kernel lengths and host-function sleeps across many streams, checked
 against CUDA's rules: stream order, event waits, legacy-stream barriers)."""
+import os
 import random
 import threading
 import time
@@ -281,11 +282,12 @@ def test_cudaStreamWaitEvent_orders_across_streams(k):
 
 
 def test_ordering_stress_many_streams_events_and_legacy_barriers(k):
-    """8 streams x 30 commands (kernels of random length, host functions with
-    random sleeps, event waits on other streams, legacy default stream checks):
-    every rule CUDA promises holds, and nothing deadlocks."""
+    """8 streams x 30 rounds (16 x 100 with PYEMU_STRESS_FULL=1) of kernels of
+    random length, host functions with random sleeps, event waits on other
+    streams, legacy default stream checks: every rule CUDA promises holds,
+    and nothing deadlocks."""
     rng = random.Random(1234)
-    nstreams, ncmds = 8, 30
+    nstreams, ncmds = (16, 100) if os.environ.get("PYEMU_STRESS_FULL") else (8, 30)
     ctr = cudaMalloc(4 * nstreams)
     bad = managed_int()
     streams = [cudaStreamCreate() if i % 2 == 0 else
