@@ -186,10 +186,7 @@ HOST_API = Table("host", "Host API", (
 TABLES: tuple[Table, ...] = (EXECUTION, MEMORY, QUALIFIERS, INDEXING, SYNC, HOST_API)
 """Every table, in the order ``python -m pyemu terms`` prints them."""
 
-NOT_IN_PYEMU_CUDA = frozenset({
-    "cudaStreamCreate", "cudaStreamSynchronize", "cudaStreamDestroy",
-    "cudaEventCreate", "cudaEventRecord", "cudaEventSynchronize", "cudaEventElapsedTime",
-})
+NOT_IN_PYEMU_CUDA: frozenset[str] = frozenset()
 """CUDA runtime calls named in HOST_API that pyemu.cuda does not have yet."""
 
 NOT_IN_PYEMU_OPENCL: frozenset[str] = frozenset()
