@@ -12,6 +12,7 @@ import threading
 
 from ..runtime import core as _core
 from ..runtime import sync as _sync
+from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
 from . import runtime as _rt
@@ -39,12 +40,13 @@ class cudaEvent_t:
     """An event, as cudaEventCreate returns it: the flags and the marker of
     its last record (None before the first)."""
 
-    __slots__ = ("flags", "_cmd", "_alive", "__weakref__")
+    __slots__ = ("flags", "_cmd", "_alive", "_gen", "__weakref__")
 
     def __init__(self, flags):
         self.flags = flags
         self._cmd = None
         self._alive = True
+        self._gen = _views.generation()     # a cudaDeviceReset destroys it
 
     def __del__(self):
         cmd, self._cmd = getattr(self, "_cmd", None), None
@@ -60,6 +62,9 @@ def _event(event, call) -> cudaEvent_t:
         E.fail(E.cudaErrorInvalidResourceHandle, f"{event!r} is not an event", call)
     if not event._alive:
         E.fail(E.cudaErrorInvalidResourceHandle, "the event was destroyed", call)
+    if event._gen != _views.generation():
+        E.fail(E.cudaErrorInvalidResourceHandle, "the event was destroyed by cudaDeviceReset",
+               call)
     return event
 
 
@@ -110,7 +115,8 @@ def cudaEventRecord(event, stream=0) -> cudaError_t:  # noqa: F821
 
 def _record(event, stream, call):
     # the fast path first: this is what a timing loop measures (< 5 us)
-    ev = event if type(event) is cudaEvent_t and event._alive else _event(event, call)
+    ev = event if type(event) is cudaEvent_t and event._alive and \
+        event._gen == _views.generation() else _event(event, call)
     q = stream._queue if type(stream) is cudaStream_t else None
     if q is None:
         q = queue_of(stream, call)

@@ -107,6 +107,17 @@ def _remove(start):
         return _ranges.pop(start)
 
 
+def _forget_allocations():
+    """After cudaDeviceReset: cudaMallocHost memory was freed with the device's."""
+    with _lock:
+        for start in [a for a in _starts if _ranges[a][1] == "alloc"]:
+            _starts.remove(start)
+            del _ranges[start]
+
+
+_rt._reset_hooks.append(_forget_allocations)
+
+
 def cudaHostAlloc(size, flags=cudaHostAllocDefault, dtype=np.uint8):
     """cudaHostAlloc(size, flags, dtype=np.uint8): page-locked host memory as a
     NumPy array of `dtype` (a pyemu extension: C returns a pointer).  flags:

@@ -288,9 +288,16 @@ def cudaDeviceReset() -> cudaError_t:
     the calling thread's last error is left as it was (as CUDA 13 does)."""
     global _sticky_reported
     _core.ensure_started()
+    no_wait_in_host_function("cudaDeviceReset")
     _views.reset_device()      # NumPy views of unified memory may outlive the reset
     _sticky_reported = False   # the thread's last error stays, as on an H100
+    for hook in _reset_hooks:  # page-locked memory is gone too (pyemu/cuda/host_memory.py)
+        hook()
     return cudaSuccess
+
+
+# called after each cudaDeviceReset; streams and events check views.generation()
+_reset_hooks = []
 
 
 def cudaThreadExit() -> cudaError_t:

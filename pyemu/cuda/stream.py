@@ -19,6 +19,7 @@ import os
 from ..runtime import core as _core
 from ..tools import trace as _trace
 from ..runtime import sync as _sync
+from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
 from . import runtime as _rt
@@ -40,12 +41,13 @@ class cudaStream_t:
     """A stream, as cudaStreamCreate returns it.  `_queue` is the engine queue
     (what a launch `k[grid, block, shared, stream]` runs on); None once destroyed."""
 
-    __slots__ = ("_queue", "flags", "priority", "__weakref__")
+    __slots__ = ("_queue", "flags", "priority", "_gen", "__weakref__")
 
     def __init__(self, queue, flags=0, priority=0):
         self._queue = queue
         self.flags = flags
         self.priority = priority
+        self._gen = _views.generation()     # a cudaDeviceReset destroys it
 
     def __repr__(self):
         state = "destroyed" if self._queue is None else f"flags={self.flags}"
@@ -61,6 +63,7 @@ class _SpecialStream(cudaStream_t):
         self._handle = handle
         self.flags = cudaStreamDefault
         self.priority = 0
+        self._gen = None
 
     @property
     def _queue(self):
@@ -113,6 +116,9 @@ def queue_of(stream, call):
         q = stream._queue
         if q is None:
             E.fail(E.cudaErrorInvalidResourceHandle, "the stream was destroyed", call)
+        if stream._gen is not None and stream._gen != _views.generation():
+            E.fail(E.cudaErrorInvalidResourceHandle, "the stream was destroyed by "
+                   "cudaDeviceReset", call)
         return q
     if isinstance(stream, int) and not isinstance(stream, bool):
         if stream == 0:

@@ -443,3 +443,22 @@ def test_cudaMallocAsync_and_cudaFreeAsync_in_stream_order(k):
         gate[0] = 1
         cudaDeviceSynchronize()
         cudaStreamDestroy(s)
+
+
+def test_cudaDeviceReset_destroys_streams_events_and_page_locked_memory(run_cuda):
+    res = run_cuda("""
+        import numpy as np
+        s = cudaStreamCreate(); e = cudaEventCreate(); h = cudaMallocHost(64)
+        cudaEventRecord(e, s)
+        cudaDeviceReset()
+        R["stream"] = code_of(cudaStreamSynchronize, s)
+        R["event"] = code_of(cudaEventRecord, e, 0)
+        R["freehost"] = code_of(cudaFreeHost, h)
+        R["attr"] = int(cudaPointerGetAttributes(h).type)
+        s2 = cudaStreamCreate()
+        R["new"] = code_of(cudaStreamSynchronize, s2)
+    """)
+    assert res.returncode == 0, res.explain()
+    bad = int(cudaErrorInvalidResourceHandle)
+    assert res.R == {"stream": bad, "event": bad, "freehost": int(cudaErrorInvalidValue),
+                     "attr": int(cudaMemoryTypeUnregistered), "new": 0}
