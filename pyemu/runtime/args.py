@@ -148,38 +148,28 @@ def value_bytes(param, vec, value, bad, raw_scalars=True) -> bytes:
 
 class Packer:
     """A whole launch's arguments packed at once (the CUDA facade's
-    `k[grid, block](args)`), with one fast path: when every value is of
-    the exact Python type its parameter takes as it is (`pointer_type` for
-    a pointer, int, float) struct packs the tuple directly and checks the
-    integers' width; anything else, or a value struct refuses, takes the
-    checked path, which converts each value with value_bytes and says which
-    argument is wrong."""
+    `k[grid, block](args)`), with one fast path: `ok(args)` says that every
+    pointer argument is of `pointer_type` and every floating-point one a
+    float, and then struct packs the tuple directly (it checks the count,
+    that each integer is an int of its type's range, and that each float
+    fits: OverflowError); anything else takes the checked path, which
+    converts each value with value_bytes and says which argument is wrong.
+    A kernel with a bool or struct parameter always takes the checked path."""
 
-    __slots__ = ("params", "vecs", "struct", "bytes_struct", "fast")
+    __slots__ = ("params", "vecs", "struct", "bytes_struct", "ok")
 
     def __init__(self, desc, pointer_type):
         self.params = desc.params
         self.vecs = [vector_of(p.type_name, p.size) for p in self.params]
         self.struct = desc.struct
         self.bytes_struct = desc.bytes_struct()
-        fast = []
-        for p in self.params:
-            if p.kind == PARAM_POINTER:
-                fast.append(pointer_type)
-            elif p.kind in (PARAM_SIGNED, PARAM_UNSIGNED) and not p.is_bool:
-                fast.append(int)
-            elif p.kind == PARAM_FLOAT:
-                fast.append(float)
-            else:
-                fast = None
-                break
-        self.fast = tuple(fast) if fast is not None else None
+        self.ok = _fast_check(self.params, pointer_type)
 
     def pack(self, args, pointer, bad) -> bytes:
-        """The packed buffer.  pointer(i, value, bad_i) -> the device address of a
+        """The packed buffer.  pointer(value, bad_i) -> the device address of a
         pointer argument; bad(i, reason, message) raises for argument i (i is
         -1 for a wrong count, and the message "N given")."""
-        if tuple(map(type, args)) == self.fast:
+        if self.ok(args):
             try:
                 return self.struct.pack(*args)
             except (struct.error, OverflowError):
@@ -205,5 +195,30 @@ class Packer:
         return self.bytes_struct.pack(*parts)
 
 
+def fast_test(params) -> str:
+    """The condition of Packer's fast path for these parameters, as Python
+    source over `args` (and `P`, the pointer type): a type test for each
+    pointer and floating-point argument (integers need none: struct takes
+    only ints, within range; it also tests the count), "True" when there
+    are none, "False" when a parameter always needs converting."""
+    tests = []
+    for i, p in enumerate(params):
+        if p.kind == PARAM_POINTER:
+            tests.append(f"type(args[{i}]) is P")
+        elif p.kind == PARAM_FLOAT:
+            tests.append(f"type(args[{i}]) is float")
+        elif p.kind not in (PARAM_SIGNED, PARAM_UNSIGNED) or p.is_bool:
+            return "False"
+    if not tests:
+        return "True"
+    return f"len(args) == {len(params)} and " + " and ".join(tests)
+
+
+def _fast_check(params, pointer_type):
+    """ok(args): fast_test compiled (its text is made of parameter indices only)."""
+    scope = {"P": pointer_type}
+    exec(f"def ok(args):\n    return {fast_test(params)}\n", scope)  # noqa: S102
+    return scope["ok"]
+
 __all__ = ["VALUE", "SIZE", "MEMORY", "vector_of", "raw_bytes", "number_bytes", "value_bytes",
-           "Packer"]
+           "Packer", "fast_test"]
