@@ -218,7 +218,7 @@ class _Launch:
                                       "kernel launch")
         code = E.from_core(status)
         if status >= lib.PYEMU_E_ILLEGAL_ADDRESS:   # the sticky error of an earlier fault
-            E.fail(code, _core.last_error(), "kernel launch")
+            E.fail(code, E.in_cuda_words(_core.last_error()), "kernel launch")
         E.fail(code, f"{fn.name}<<<{self.grid}, {self.block}, {self.shared}>>>: "
                f"{_core.last_error()}", "kernel launch")
 
