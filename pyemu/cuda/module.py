@@ -286,20 +286,29 @@ class _MissingKernel(CudaError, AttributeError):
 
 # ---- launch and function attributes through the runtime API ----
 
+def _check_kernel(func, call) -> None:
+    """func must be a kernel: NULL is cudaErrorInvalidDeviceFunction, any other
+    value (a host function) cudaErrorInvalidResourceHandle, as CUDA 13 on an
+    H100 answers (tests/data/ground_truth: cudaLaunchKernel_host_func,
+    func_get_attributes_host_fn)."""
+    if not isinstance(func, Function):
+        if func is None or (type(func) is int and func == 0):
+            E.fail(E.cudaErrorInvalidDeviceFunction, "func is NULL", call)
+        E.fail(E.cudaErrorInvalidResourceHandle, f"{func!r} is not a kernel", call)
+
+
 def cudaLaunchKernel(func, gridDim, blockDim, args=(), sharedMem=0, stream=0):
     """cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem=0, stream=0).
 
     `args` is the sequence of kernel arguments (C passes an array of pointers
     to them)."""
-    if not isinstance(func, Function):
-        E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaLaunchKernel")
+    _check_kernel(func, "cudaLaunchKernel")
     return func.launch(gridDim, blockDim, sharedMem, stream, tuple(args))
 
 
 def cudaFuncGetAttributes(func) -> cudaFuncAttributes:
     """cudaFuncGetAttributes(func): what the device knows of a kernel."""
-    if not isinstance(func, Function):
-        E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaFuncGetAttributes")
+    _check_kernel(func, "cudaFuncGetAttributes")
     return cudaFuncAttributes(maxThreadsPerBlock=func.max_threads,
                               maxDynamicSharedSizeBytes=func.max_dynamic_shared,
                               preferredShmemCarveout=getattr(func, "shmem_carveout", -1))
@@ -308,8 +317,7 @@ def cudaFuncGetAttributes(func) -> cudaFuncAttributes:
 def cudaFuncSetAttribute(func, attr, value):
     """cudaFuncSetAttribute(func, attr, value): cudaFuncAttributeMaxDynamicSharedMemorySize
     raises the dynamic shared memory a launch may ask for, up to the opt-in limit."""
-    if not isinstance(func, Function):
-        E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaFuncSetAttribute")
+    _check_kernel(func, "cudaFuncSetAttribute")
     try:
         a = cudaFuncAttribute(int(attr))
         v = int(value)

@@ -5,8 +5,10 @@ C converts exactly is taken."""
 import numpy as np
 import pytest
 
-from pyemu.cuda import (KernelArgumentError, SourceModule, cudaDeviceSynchronize,
-                        cudaErrorInvalidValue, cudaGetLastError, cudaMallocManaged)
+from pyemu.cuda import (CudaError, KernelArgumentError, SourceModule, cudaDeviceSynchronize,
+                        cudaErrorInvalidDeviceFunction, cudaErrorInvalidResourceHandle,
+                        cudaErrorInvalidValue, cudaFuncGetAttributes, cudaGetLastError,
+                        cudaLaunchKernel, cudaMallocManaged)
 
 SOURCE = r"""
 __global__ void take(float *o, float f, unsigned u, int i, bool b, double d) {
@@ -69,3 +71,26 @@ def test_launch_vector_argument_takes_a_tuple_or_bytes(mod, out):
     assert out[0] == 4.0
     with pytest.raises(KernelArgumentError):
         mod.vec[1, 1](out, (1, 2, 3))
+
+
+@pytest.mark.parametrize("call, case, field", [
+    (lambda f: cudaLaunchKernel(f, 1, 1, ()), "launch_config/cudaLaunchKernel_host_func",
+     "return.code"),
+    (lambda f: cudaFuncGetAttributes(f), "properties/func_attributes_invalid",
+     "func_get_attributes_host_fn.code"),
+], ids=["cudaLaunchKernel", "cudaFuncGetAttributes"])
+def test_host_function_is_cudaErrorInvalidResourceHandle(gt, call, case, field):
+    section, name = case.split("/")
+    expected = gt(section, name, field)
+    assert expected == cudaErrorInvalidResourceHandle
+
+    def host_function():
+        pass
+    for func in (host_function, 12345):
+        with pytest.raises(CudaError) as info:
+            call(func)
+        assert info.value.code == expected
+    assert cudaGetLastError() == expected
+    with pytest.raises(CudaError) as info:       # NULL stays cudaErrorInvalidDeviceFunction
+        call(None)
+    assert info.value.code == cudaErrorInvalidDeviceFunction
