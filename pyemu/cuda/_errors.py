@@ -12,6 +12,7 @@ from enum import IntEnum
 from ..runtime import faults as _faults
 from ..runtime import sticky as _sticky
 from ..runtime.core import CoreError, lib
+from ..runtime.errors import APIError
 
 _ERRORS = [
     # (name, value, cudaGetErrorString text), as CUDA 13.0 on an H100 prints them
@@ -174,20 +175,13 @@ def cudaGetErrorName(error) -> str:
         return "unrecognized error code"
 
 
-class CudaError(Exception):
+class CudaError(APIError):
     """A failed CUDA runtime call.  `.code` is the cudaError_t; str() reads
     like "cudaMalloc failed: cudaErrorMemoryAllocation (out of memory): ..."."""
 
     def __init__(self, code, detail: str = "", call: str = ""):
-        self.code = cudaError_t(int(code))
-        self.call = call
-        self.detail = detail
-        text = f"{self.code.name} ({cudaGetErrorString(self.code)})"
-        if call:
-            text = f"{call} failed: {text}"
-        if detail:
-            text = f"{text}: {detail}"
-        super().__init__(text)
+        code = cudaError_t(int(code))
+        super().__init__(code, f"{code.name} ({cudaGetErrorString(code)})", detail, call)
 
 
 # core status -> cudaError_t

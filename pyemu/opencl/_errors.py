@@ -12,6 +12,7 @@ from enum import IntEnum
 from ..runtime import faults as _faults
 from ..runtime import sticky as _sticky
 from ..runtime.core import CoreError, lib
+from ..runtime.errors import APIError
 
 _CODES = [
     ("CL_SUCCESS", 0),
@@ -86,25 +87,18 @@ cl_error.__doc__ = "OpenCL error codes (CL/cl.h), with their real values."
 globals().update({n: cl_error(v) for n, v in _CODES})
 
 
-class CLError(Exception):
+class CLError(APIError):
     """A failed OpenCL call.  `.code` is the CL error (an int), `.name` its
     CL_* name, `.call` the function, `.detail` what was wrong."""
 
     def __init__(self, code, detail: str = "", call: str = ""):
         try:
-            self.code = cl_error(int(code))
-            self.name = self.code.name
+            code = cl_error(int(code))
+            self.name = code.name
         except ValueError:
-            self.code = int(code)
-            self.name = f"CL error {int(code)}"
-        self.call = call
-        self.detail = detail
-        text = self.name
-        if call:
-            text = f"{call} failed: {text}"
-        if detail:
-            text = f"{text}: {detail}"
-        super().__init__(text)
+            code = int(code)
+            self.name = f"CL error {code}"
+        super().__init__(code, self.name, detail, call)
 
 
 def fail(code, detail: str = "", call: str = "") -> "NoReturn":  # noqa: F821
