@@ -117,7 +117,7 @@ class Function:
         launch = _Launch(self, *config).call
         # configurations made of ints and tuples on the default stream are
         # kept (a dim3 can change after the launch, so it is not a key)
-        if (len(config) < 4 or config[3] is None or config[3] == 0) and all(
+        if (len(config) < 4 or config[3] is None or type(config[3]) is int and config[3] == 0) and all(
                 type(c) is int or type(c) is tuple for c in config[:3]):
             self._launches.remember(config, launch)
         return launch
@@ -168,7 +168,7 @@ def make(launch, stream, desc):
 def _launcher(fn):
     """make(launch, stream, desc) -> the call of one launch configuration of fn."""
     scope = {"P": DevicePointer, "pack": fn._packer.struct.pack, "slow": fn._pack_checked,
-             "fast_errors": (_struct_error, OverflowError), "enqueue": lib.pyemu_enqueue_kernel,
+             "fast_errors": (_struct_error, OverflowError, TypeError, ValueError), "enqueue": lib.pyemu_enqueue_kernel,
              "default_queue": default_queue, "queue_of": _queue_of, "NULL": ffi.NULL,
              "SUCCESS": cudaSuccess}
     exec(_LAUNCHER.format(test=fast_test(fn.params)), scope)  # noqa: S102 - our own text
@@ -243,9 +243,13 @@ class SourceModule:
     def __init__(self, source, options=None, name_expressions=None, no_extern_c=False,
                  include_dirs=None, arch=None, code=None, keep=False, cache_dir=None,
                  name="kernel.cu"):
-        opts = list(options or [])
-        for d in include_dirs or []:
+        if not isinstance(source, (str, bytes)):
+            E.fail(E.cudaErrorInvalidValue, f"the source is {type(source).__name__}, not a "
+                   "string", "SourceModule")
+        opts = _strings(options, "options")
+        for d in _strings(include_dirs, "include_dirs"):
             opts.append(f"-I{d}")
+        name_expressions = _strings(name_expressions, "name_expressions")
         self.compiled = compile_source(source, dialect="cuda", options=opts,
                                        name_expressions=list(name_expressions or []),
                                        source_name=name)
@@ -262,6 +266,11 @@ class SourceModule:
 
     def get_function(self, name) -> Function:
         """The kernel called `name` (cuModuleGetFunction); cudaErrorSymbolNotFound otherwise."""
+        if isinstance(name, bytes):
+            name = name.decode("utf-8", "replace")
+        if not isinstance(name, str):
+            E.fail(E.cudaErrorInvalidValue, f"the kernel name is {type(name).__name__}, not a "
+                   "string", "get_function")
         fn = self._functions.get(name)
         if fn is None:
             base = [f for n, f in self._functions.items() if n.split("<", 1)[0] == name]
@@ -278,6 +287,23 @@ class SourceModule:
         if name.startswith("_"):
             raise AttributeError(name)
         return self.get_function(name)
+
+
+def _strings(values, what) -> list:
+    """SourceModule's list arguments (options, include_dirs, name_expressions)
+    as a list of str; cudaErrorInvalidValue for anything else."""
+    if values is None:
+        return []
+    if isinstance(values, (str, bytes)):
+        values = [values]
+    try:
+        items = list(values)
+    except TypeError:
+        items = None
+    if items is None or not all(isinstance(v, (str, bytes)) for v in items):
+        E.fail(E.cudaErrorInvalidValue, f"{what} must be a list of strings, not {values!r}",
+               "SourceModule")
+    return [v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in items]
 
 
 class _MissingKernel(CudaError, AttributeError):
@@ -303,7 +329,14 @@ def cudaLaunchKernel(func, gridDim, blockDim, args=(), sharedMem=0, stream=0):
     `args` is the sequence of kernel arguments (C passes an array of pointers
     to them)."""
     _check_kernel(func, "cudaLaunchKernel")
-    return func.launch(gridDim, blockDim, sharedMem, stream, tuple(args))
+    if args is None:
+        args = ()
+    try:
+        args = tuple(args)
+    except TypeError:
+        E.fail(E.cudaErrorInvalidValue, f"args is {type(args).__name__}, not a sequence of the "
+               "kernel's arguments", "cudaLaunchKernel")
+    return func.launch(gridDim, blockDim, sharedMem, stream, args)
 
 
 def cudaFuncGetAttributes(func) -> cudaFuncAttributes:

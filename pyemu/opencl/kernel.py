@@ -43,7 +43,13 @@ class LocalMemory:
     __slots__ = ("size",)
 
     def __init__(self, size):
-        self.size = operator.index(size)
+        try:
+            self.size = operator.index(size)
+        except TypeError:
+            fail(CL_INVALID_ARG_SIZE, f"the size of local memory is {type(size).__name__}, "
+                 "not an int", "LocalMemory")
+        if self.size < 0:
+            fail(CL_INVALID_ARG_SIZE, f"the size of local memory is {self.size}", "LocalMemory")
 
     def __repr__(self):
         return f"LocalMemory({self.size})"
@@ -347,7 +353,7 @@ def clGetKernelWorkGroupInfo(kernel, device, param_name):
     device may be None: the program has one device."""
     call = "clGetKernelWorkGroupInfo"
     k = check_kernel(kernel, call)
-    if device is not None and device not in k.program.devices:
+    if device is not None and not any(device is d for d in k.program.devices):
         fail(CL_INVALID_DEVICE, "the device is not a device of the kernel's program", call)
     return info({
         K.CL_KERNEL_WORK_GROUP_SIZE: lambda: work_group_size(k),

@@ -172,7 +172,7 @@ class Packer:
         if self.ok(args):
             try:
                 return self.struct.pack(*args)
-            except (struct.error, OverflowError):
+            except (struct.error, OverflowError, TypeError, ValueError):
                 pass              # the checked path says which argument
         return self.pack_checked(args, pointer, bad)
 

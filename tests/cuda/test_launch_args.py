@@ -94,3 +94,22 @@ def test_host_function_is_cudaErrorInvalidResourceHandle(gt, call, case, field):
     with pytest.raises(CudaError) as info:       # NULL stays cudaErrorInvalidDeviceFunction
         call(None)
     assert info.value.code == cudaErrorInvalidDeviceFunction
+
+
+def test_hostile_module_and_launch_input_is_cudaErrorInvalidValue(mod, out):
+    cases = [
+        lambda: cudaLaunchKernel(mod.take, 1, 1, 5),                  # args not a sequence
+        lambda: mod.get_function([]),                                 # unhashable name
+        lambda: SourceModule(5),                                      # source not a string
+        lambda: SourceModule("__global__ void z() {}", options=5),    # options not a list
+        lambda: SourceModule("__global__ void z() {}", include_dirs=[1]),
+        lambda: mod.take[1, 1](out, 0.5, np.array([1, 2]), -3, True, 2.0),   # array for an int
+    ]
+    for case in cases:
+        with pytest.raises(CudaError) as info:
+            case()
+        assert info.value.code == cudaErrorInvalidValue
+    with pytest.raises(CudaError) as info:                           # an array for a stream
+        mod.take[1, 1, 0, np.array([1, 2])](out, *GOOD)
+    assert info.value.code == cudaErrorInvalidResourceHandle
+    cudaGetLastError()

@@ -46,3 +46,12 @@ def test_clSetKernelArg_values_reach_the_kernel(context, queue, kernel):
     clEnqueueReadBuffer(queue, o, CL_TRUE, 0, 20, res)
     assert res.tolist() == [3.0, 9.0, 1.0, 0.25, 10.0]
     clReleaseMemObject(o)
+
+
+def test_LocalMemory_and_work_group_info_hostile_input(kernel, code_of):
+    assert code_of(LocalMemory, "x") == CL_INVALID_ARG_SIZE
+    assert code_of(LocalMemory, 1.5) == CL_INVALID_ARG_SIZE
+    assert code_of(LocalMemory, -1) == CL_INVALID_ARG_SIZE
+    assert LocalMemory(16).size == 16
+    assert code_of(clGetKernelWorkGroupInfo, kernel, np.array([1, 2]),
+                   CL_KERNEL_WORK_GROUP_SIZE) == CL_INVALID_DEVICE
