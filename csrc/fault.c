@@ -384,6 +384,11 @@ void pyemu_fault_vfail(pyemu_worker *w, int code, int kind, pyemu_uint3 bid, pye
     r.is_kernel = w->cmd->type == CMD_KERNEL;
     r.block[0] = bid.x, r.block[1] = bid.y, r.block[2] = bid.z;
     r.thread[0] = tid.x, r.thread[1] = tid.y, r.thread[2] = tid.z;
+    if (r.is_kernel) {
+        const pyemu_uint3 d = pyemu_tctx.blockDim, o = pyemu_tctx.global_offset;
+        r.block_dim[0] = d.x, r.block_dim[1] = d.y, r.block_dim[2] = d.z;
+        r.offset[0] = o.x, r.offset[1] = o.y, r.offset[2] = o.z;
+    }
     r.address = addr;
     copy_str(r.kernel, sizeof r.kernel, r.is_kernel && w->desc ? w->desc->name : "copy");
     copy_str(r.where, sizeof r.where, where);

@@ -156,6 +156,8 @@ typedef struct pyemu_fault_info {
     int kind;                           /* PYEMU_FAULT_* */
     int is_kernel;                      /* 0: a copy or fill command faulted */
     unsigned int block[3], thread[3];   /* blockIdx, threadIdx of the faulting thread */
+    unsigned int block_dim[3];          /* blockDim (OpenCL's local size) */
+    unsigned int offset[3];             /* OpenCL's global work offset (0 for CUDA) */
     unsigned long long address;         /* the address accessed (0: none) */
     char kernel[128];                   /* the kernel's name */
     char where[256];                    /* nearest allocation and offset, freeing call */

@@ -25,13 +25,14 @@ class Terms:
     block: str          # a thread block / work-group
     thread: str         # a thread / work-item
     threads: str
-    thread_id: str      # after the thread's id: "" or " (local id)"
+    global_ids: bool    # name the global id beside the local one (OpenCL)
     sync: str           # the barrier call
     dyn_smem: str       # dynamic shared memory / __local arguments
 
 
-CUDA_TERMS = Terms("block", "thread", "threads", "", "__syncthreads()", "dynamic shared memory")
-OPENCL_TERMS = Terms("work-group", "work-item", "work-items", " (local id)", "barrier()",
+CUDA_TERMS = Terms("block", "thread", "threads", False, "__syncthreads()",
+                   "dynamic shared memory")
+OPENCL_TERMS = Terms("work-group", "work-item", "work-items", True, "barrier()",
                      "__local memory")
 
 
@@ -48,6 +49,8 @@ class Fault:
     kernel: str
     block: tuple         # blockIdx / get_group_id
     thread: tuple        # threadIdx / get_local_id
+    block_dim: tuple     # blockDim / get_local_size
+    offset: tuple        # OpenCL's global work offset
     address: int         # 0 when the fault has none
     where: str           # the nearest allocation and the offset in it
     site: str            # the barrier's file:line, "" if none
@@ -60,9 +63,18 @@ class Fault:
         parts = self.detail.split("\x01")
         detail = parts[0] + "".join(table.get(p[:1], "?") + p[1:] for p in parts[1:])
         stopped = self.kind in (TIMEOUT, INTERRUPT)
+        ids = ""
+        if terms.global_ids and self.is_kernel:
+            ids = f" (local id; global id {_dim(self.global_id)})"
         return (f"{'kernel' if self.is_kernel else 'command'} '{self.kernel}' "
                 f"{'was stopped' if stopped else 'failed'} in {terms.block} {_dim(self.block)}, "
-                f"{terms.thread} {_dim(self.thread)}{terms.thread_id}: {detail}")
+                f"{terms.thread} {_dim(self.thread)}{ids}: {detail}")
+
+    @property
+    def global_id(self) -> tuple:
+        """OpenCL's get_global_id of the faulting work-item."""
+        return tuple(o + b * d + t for o, b, d, t in
+                     zip(self.offset, self.block, self.block_dim, self.thread))
 
 
 def _text(field) -> str:
@@ -77,7 +89,8 @@ def lookup(message: str):
     if lib.pyemu_fault_find(message.encode("utf-8", "replace"), info):
         return None
     return Fault(info.code, info.kind, bool(info.is_kernel), _text(info.kernel),
-                 tuple(info.block), tuple(info.thread), info.address, _text(info.where),
+                 tuple(info.block), tuple(info.thread), tuple(info.block_dim),
+                 tuple(info.offset), info.address, _text(info.where),
                  _text(info.site), _text(info.detail))
 
 

@@ -41,7 +41,7 @@ def test_opencl_fault_is_worded_in_work_groups_and_work_items(run_cuda):
     run = run_cuda(OPENCL + r"""
 k = clCreateKernel(prog, "oob")
 clSetKernelArg(k, 0, buf)
-clEnqueueNDRangeKernel(q, k, 1, None, [8], [4])
+clEnqueueNDRangeKernel(q, k, 1, [100], [8], [4])
 R["finish"] = cl_code_of(clFinish, q)
 from pyemu.runtime import sticky
 f = faults.lookup(sticky.current()[1])
@@ -49,13 +49,18 @@ R["kind"] = f.kind
 R["address"] = f.address
 R["where"] = f.where
 R["cuda"] = f.words(faults.CUDA_TERMS)
+R["ids"] = [f.block, f.thread, f.block_dim, f.offset, f.global_id]
 """, consts={"CL_SOURCE": CL_SOURCE})
     assert run.returncode == 0, run.explain()
     R = run.R
     assert R["finish"] == -5, R                     # CL_OUT_OF_RESOURCES
     msg = R["messages"]["clFinish"]
     assert "kernel 'oob' failed in work-group (" in msg and "work-item (" in msg, msg
-    assert "(local id)" in msg and "block" not in msg and "thread" not in msg, msg
+    block, thread, dim, offset, gid = R["ids"]
+    assert dim == [4, 1, 1] and offset == [100, 0, 0], R
+    assert gid[0] == 100 + 4 * block[0] + thread[0], R
+    assert f"work-item ({thread[0]},0,0) (local id; global id ({gid[0]},0,0))" in msg, msg
+    assert "block" not in msg and "thread" not in msg, msg
     assert "illegal memory access at address 0x" in msg, msg
     assert R["kind"] == 1 and R["address"] != 0, R  # PYEMU_FAULT_ACCESS
     assert R["where"] and R["where"] in msg, R
