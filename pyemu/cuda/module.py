@@ -115,11 +115,14 @@ class Function:
             raise TypeError("launch as kernel[grid, block], kernel[grid, block, sharedBytes] or "
                             "kernel[grid, block, sharedBytes, stream]")
         launch = _Launch(self, *config).call
-        # configurations made of ints and tuples on the default stream are
-        # kept (a dim3 can change after the launch, so it is not a key)
+        # configurations of ints, tuples and dim3s on the default stream are
+        # kept; a dim3 by its values (it can change after the launch), under a
+        # key that a configuration with a dim3 of those values finds again
+        # (dim3 hashes and compares as its (x, y, z) tuple)
         if (len(config) < 4 or config[3] is None or type(config[3]) is int and config[3] == 0) and all(
-                type(c) is int or type(c) is tuple for c in config[:3]):
-            self._launches.remember(config, launch)
+                type(c) is int or type(c) is tuple or type(c) is dim3 for c in config[:3]):
+            key = tuple((c.x, c.y, c.z) if type(c) is dim3 else c for c in config)
+            self._launches.remember(key, launch)
         return launch
 
     def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), shared=0, stream=None):

@@ -8,7 +8,7 @@ import pytest
 from pyemu.cuda import (CudaError, KernelArgumentError, SourceModule, cudaDeviceSynchronize,
                         cudaErrorInvalidDeviceFunction, cudaErrorInvalidResourceHandle,
                         cudaErrorInvalidValue, cudaFuncGetAttributes, cudaGetLastError,
-                        cudaLaunchKernel, cudaMallocManaged)
+                        cudaLaunchKernel, cudaMallocManaged, dim3)
 
 SOURCE = r"""
 __global__ void take(float *o, float f, unsigned u, int i, bool b, double d) {
@@ -113,3 +113,18 @@ def test_hostile_module_and_launch_input_is_cudaErrorInvalidValue(mod, out):
         mod.take[1, 1, 0, np.array([1, 2])](out, *GOOD)
     assert info.value.code == cudaErrorInvalidResourceHandle
     cudaGetLastError()
+
+
+def test_dim3_configuration_is_kept_by_value(mod, out):
+    g, b = dim3(1), dim3(1)
+    mod.take._launches.clear()
+    for _ in range(50):
+        mod.take[g, b](out, *GOOD)
+    assert list(mod.take._launches) == [((1, 1, 1), (1, 1, 1))]   # kept once, found by value
+    launch = mod.take[g, b]
+    assert launch.launch.grid == (1, 1, 1)
+    g.x = 3                                         # a dim3 changed after the launch
+    assert mod.take[g, b].launch.grid == (3, 1, 1)
+    assert mod.take[dim3(1), dim3(1)] is launch
+    assert mod.take[(1, 1, 1), (1, 1, 1)] is launch
+    cudaDeviceSynchronize()
