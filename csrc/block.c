@@ -37,19 +37,48 @@ static pyemu_uint3 tid_of(unsigned int linear)
     return t;
 }
 
-void pyemu_kernel_fail(pyemu_worker *w, int code, const char *fmt, ...)
+/* how much of a site to show: "file:line", without the "#n" that tells
+ * barriers on one line apart */
+static int site_len(const char *site)
 {
-    char msg[768], bid[48], tid[48];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    pyemu_fmt_dim(bid, sizeof bid, pyemu_tctx.blockIdx);
-    pyemu_fmt_dim(tid, sizeof tid, pyemu_tctx.threadIdx);
-    pyemu_cmd_fail(w->cmd, code, "kernel '%s' failed in block %s, thread %s: %s",
-                   w->desc ? w->desc->name : "?", bid, tid, msg);
+    const char *hash = strrchr(site, '#');
+    return hash ? (int)(hash - site) : (int)strlen(site);
+}
+
+static int kind_of(int code)
+{
+    return code == PYEMU_E_ASSERT ? PYEMU_FAULT_ASSERT
+         : code == PYEMU_E_BARRIER ? PYEMU_FAULT_BARRIER : PYEMU_FAULT_OTHER;
+}
+
+/* Fail the launch from kernel code (a barrier, assert, __trap, device
+ * malloc) with a fault record (fault.c), and leave the block. */
+static __attribute__((noreturn)) void kernel_vfail(pyemu_worker *w, int code, const char *site,
+                                                   const char *fmt, va_list ap)
+{
+    char at[128];
+    if (site)
+        snprintf(at, sizeof at, "%.*s", site_len(site), site);
+    pyemu_fault_vfail(w, code, kind_of(code), pyemu_tctx.blockIdx, pyemu_tctx.threadIdx, 0, NULL,
+                      site ? at : NULL, fmt, ap);
     w->fault_sig = -1; /* not a signal: the message is already written */
     siglongjmp(w->recover, 1);
+}
+
+void pyemu_kernel_fail(pyemu_worker *w, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kernel_vfail(w, code, NULL, fmt, ap);
+}
+
+/* a barrier's failure, its site kept in the record */
+static __attribute__((noreturn, format(printf, 3, 4))) void
+barrier_fail(pyemu_worker *w, const char *site, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kernel_vfail(w, PYEMU_E_BARRIER, site, fmt, ap);
 }
 
 /* ---- fiber stacks: one mapping per worker, a guard page below each stack ---- */
@@ -100,7 +129,8 @@ static void enter_fiber_mode(pyemu_worker *w)
     unsigned int n = w->nthreads;
     if (ensure_stacks(w, n) != 0)
         pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
-                          "cannot map stacks for the %u threads of the block", n);
+                          "cannot map stacks for the %u " PYEMU_T_THREADS " of the " PYEMU_T_BLOCK,
+                          n);
     w->fiber_mode = 1;
     w->cur = 0;
     w->arrived = 0;
@@ -123,13 +153,6 @@ static void enter_fiber_mode(pyemu_worker *w)
     }
 }
 
-/* how much of a site to show: "file:line", without the "#n" that tells
- * barriers on one line apart */
-static int site_len(const char *site)
-{
-    const char *hash = strrchr(site, '#');
-    return hash ? (int)(hash - site) : (int)strlen(site);
-}
 #define SITE(s) site_len(s), (s)
 
 static void describe_thread(const pyemu_worker *w, unsigned int i, char *buf, size_t len)
@@ -137,16 +160,21 @@ static void describe_thread(const pyemu_worker *w, unsigned int i, char *buf, si
     pyemu_fmt_dim(buf, len, tid_of(i));
 }
 
-/* The ways a barrier goes wrong; kept out of line so the barrier stays small. */
+/* The ways a barrier goes wrong; kept out of line so the barrier stays small.
+ * The terms each API words its own way are PYEMU_T_* (fault.c). */
+#define SYNC PYEMU_T_SYNC
+#define THREADS PYEMU_T_THREADS
+#define THREAD PYEMU_T_THREAD
+#define BLOCK PYEMU_T_BLOCK
+#define EVERY "; every " THREAD " of a " BLOCK " must reach the same barrier"
+
 static __attribute__((noinline, cold, noreturn)) void
 barrier_after_return_plain(pyemu_worker *w, const char *site, unsigned int me)
 {
     char a[48];
     describe_thread(w, me - 1, a, sizeof a);
-    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "__syncthreads() at %.*s is reached by this thread, but threads (0,0,0) to %s "
-                      "of the block returned without reaching it; every thread of a block must "
-                      "reach the same barrier", SITE(site), a);
+    barrier_fail(w, site, SYNC " at %.*s is reached by this " THREAD ", but " THREADS " (0,0,0) "
+                 "to %s of the " BLOCK " returned without reaching it" EVERY, SITE(site), a);
 }
 
 static __attribute__((noinline, cold, noreturn)) void
@@ -154,10 +182,9 @@ barrier_after_return(pyemu_worker *w, const char *site)
 {
     char a[48];
     describe_thread(w, 0, a, sizeof a);
-    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "__syncthreads() at %.*s is reached by this thread, but %u thread(s) of the "
-                      "block, the first %s, returned without reaching it; every thread of a block "
-                      "must reach the same barrier", SITE(site), w->exited, a);
+    barrier_fail(w, site, SYNC " at %.*s is reached by this " THREAD ", but %u " THREAD "(s) of "
+                 "the " BLOCK ", the first %s, returned without reaching it" EVERY, SITE(site),
+                 w->exited, a);
 }
 
 static __attribute__((noinline, cold, noreturn)) void
@@ -166,25 +193,22 @@ barrier_mismatch(pyemu_worker *w, const char *site)
     char a[48], b[48];
     describe_thread(w, 0, a, sizeof a);
     describe_thread(w, w->cur - 1, b, sizeof b);
-    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "this thread reached __syncthreads() at %.*s while threads %s to %s of the "
-                      "block wait at %s one at %.*s; every thread of a block must reach the same "
-                      "barrier", SITE(site), a, b,
-                      site_len(site) == site_len(w->site) &&
-                              strncmp(site, w->site, (size_t)site_len(site)) == 0
-                          ? "another"
-                          : "the",
-                      SITE(w->site));
+    barrier_fail(w, site, "this " THREAD " reached " SYNC " at %.*s while " THREADS " %s to %s "
+                 "of the " BLOCK " wait at %s one at %.*s" EVERY, SITE(site), a, b,
+                 site_len(site) == site_len(w->site) &&
+                         strncmp(site, w->site, (size_t)site_len(site)) == 0
+                     ? "another"
+                     : "the",
+                 SITE(w->site));
 }
 
 static __attribute__((noinline, cold, noreturn)) void return_while_waiting(pyemu_worker *w)
 {
     char a[48];
     describe_thread(w, 0, a, sizeof a);
-    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "this thread returned while %u thread(s) of the block, the first %s, wait "
-                      "at __syncthreads() at %.*s; every thread of a block must reach the same "
-                      "barrier", w->arrived, a, SITE(w->site));
+    barrier_fail(w, w->site, "this " THREAD " returned while %u " THREAD "(s) of the " BLOCK
+                 ", the first %s, wait at " SYNC " at %.*s" EVERY, w->arrived, a,
+                 SITE(w->site));
 }
 
 /* A block function (a kernel run region by region, see abi.h) found the block
@@ -195,14 +219,11 @@ PYEMU_API PYEMU_KSUPPORT void pyemu_barrier_diverged(const char *site, unsigned 
     char a[48];
     describe_thread(w, other, a, sizeof a);
     if (exited)
-        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                          "__syncthreads() at %.*s is reached by this thread, but %u thread(s) of the "
-                          "block, the first %s, returned without reaching it; every thread of a block "
-                          "must reach the same barrier", SITE(site), exited, a);
-    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "this thread and thread %s of the block take different ways at a branch or "
-                      "loop around __syncthreads() at %.*s; every thread of a block must reach the "
-                      "same barrier", a, SITE(site));
+        barrier_fail(w, site, SYNC " at %.*s is reached by this " THREAD ", but %u " THREAD "(s) "
+                     "of the " BLOCK ", the first %s, returned without reaching it" EVERY,
+                     SITE(site), exited, a);
+    barrier_fail(w, site, "this " THREAD " and " THREAD " %s of the " BLOCK " take different "
+                 "ways at a branch or loop around " SYNC " at %.*s" EVERY, a, SITE(site));
 }
 
 /* The first barrier of a block, reached by thread 0 in plain mode: from now

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -225,6 +226,19 @@ int pyemu_fault_worker_init(pyemu_worker *w);
 void pyemu_fault_add_code(uintptr_t lo, uintptr_t hi);  /* a kernel module's text */
 void pyemu_fault_remove_code(uintptr_t lo, uintptr_t hi);  /* ... unloaded */
 void pyemu_fault_report(pyemu_worker *w);   /* after the longjmp: say what happened */
+/* Fail w's command with a fault record (pyemu_fault_info): detail is a
+ * printf format whose terms are written "\x01" and a letter (PYEMU_T_*). */
+void pyemu_fault_fail(pyemu_worker *w, int code, int kind, pyemu_uint3 bid, pyemu_uint3 tid,
+                      uintptr_t addr, const char *where, const char *site, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
+void pyemu_fault_vfail(pyemu_worker *w, int code, int kind, pyemu_uint3 bid, pyemu_uint3 tid,
+                       uintptr_t addr, const char *where, const char *site, const char *fmt,
+                       va_list ap);
+#define PYEMU_T_BLOCK "\x01" "b"
+#define PYEMU_T_THREAD "\x01" "t"
+#define PYEMU_T_THREADS "\x01" "T"
+#define PYEMU_T_SYNC "\x01" "s"
+#define PYEMU_T_DSMEM "\x01" "d"
 
 /* ---- printf (csrc/kprintf.c) ---- */
 void pyemu_printf_collect(pyemu_cmd *cmd);  /* engine lock held */

@@ -326,71 +326,180 @@ static int before_smem(const pyemu_worker *w, uintptr_t addr)
     return lo && addr < lo && addr >= lo - w->smem_guard;
 }
 
+/* ---- the record of a fault ----
+ *
+ * A fault is kept as a record (pyemu_fault_info: kind, kernel, block,
+ * thread, address, nearest allocation, barrier site) in a ring of the last
+ * NRECORDS, and the command fails with its text in CUDA's words; a facade
+ * finds the record again by that text (pyemu_fault_find) and words it in
+ * its own terms (pyemu/runtime/faults.py).  The terms are "\x01" and a
+ * letter in the record's detail (PYEMU_T_* in core.h). */
+#define NRECORDS 64
+static pyemu_fault_info records[NRECORDS];
+static unsigned int nrecords;           /* records made so far; the newest at (n-1) % NRECORDS */
+static pthread_mutex_t records_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *cuda_term(char letter)
+{
+    switch (letter) {
+    case 'b': return "block";
+    case 't': return "thread";
+    case 'T': return "threads";
+    case 's': return "__syncthreads()";
+    case 'd': return "dynamic shared memory";
+    default: return "?";
+    }
+}
+
+/* tmpl with its terms in CUDA's words, into buf */
+static void in_cuda_words(const char *tmpl, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = tmpl; *p && n + 1 < len; p++) {
+        if (*p == '\x01' && p[1]) {
+            const char *t = cuda_term(*++p);
+            while (*t && n + 1 < len)
+                buf[n++] = *t++;
+        } else {
+            buf[n++] = *p;
+        }
+    }
+    buf[n] = 0;
+}
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+    snprintf(dst, len, "%s", src ? src : "");
+}
+
+void pyemu_fault_vfail(pyemu_worker *w, int code, int kind, pyemu_uint3 bid, pyemu_uint3 tid,
+                       uintptr_t addr, const char *where, const char *site, const char *fmt,
+                       va_list ap)
+{
+    pyemu_fault_info r;
+    char head[sizeof r.text], bs[48], ts[48];
+    memset(&r, 0, sizeof r);
+    r.code = code;
+    r.kind = kind;
+    r.is_kernel = w->cmd->type == CMD_KERNEL;
+    r.block[0] = bid.x, r.block[1] = bid.y, r.block[2] = bid.z;
+    r.thread[0] = tid.x, r.thread[1] = tid.y, r.thread[2] = tid.z;
+    if (r.is_kernel) {
+        const pyemu_uint3 d = pyemu_tctx.blockDim, o = pyemu_tctx.global_offset;
+        r.block_dim[0] = d.x, r.block_dim[1] = d.y, r.block_dim[2] = d.z;
+        r.offset[0] = o.x, r.offset[1] = o.y, r.offset[2] = o.z;
+    }
+    r.address = addr;
+    copy_str(r.kernel, sizeof r.kernel, r.is_kernel && w->desc ? w->desc->name : "copy");
+    copy_str(r.where, sizeof r.where, where);
+    copy_str(r.site, sizeof r.site, site);
+    vsnprintf(r.detail, sizeof r.detail, fmt, ap);
+    pyemu_fmt_dim(bs, sizeof bs, bid);
+    pyemu_fmt_dim(ts, sizeof ts, tid);
+    snprintf(head, sizeof head, "%s '%s' %s in block %s, thread %s: ",
+             r.is_kernel ? "kernel" : "command", r.kernel,
+             kind == PYEMU_FAULT_TIMEOUT || kind == PYEMU_FAULT_INTERRUPT ? "was stopped" : "failed",
+             bs, ts);
+    size_t n = strlen(head);
+    memcpy(r.text, head, n + 1);
+    in_cuda_words(r.detail, r.text + n, sizeof r.text - n);
+    pthread_mutex_lock(&records_lock);
+    records[nrecords++ % NRECORDS] = r;
+    pthread_mutex_unlock(&records_lock);
+    pyemu_cmd_fail(w->cmd, code, "%s", r.text);
+}
+
+void pyemu_fault_fail(pyemu_worker *w, int code, int kind, pyemu_uint3 bid, pyemu_uint3 tid,
+                      uintptr_t addr, const char *where, const char *site, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pyemu_fault_vfail(w, code, kind, bid, tid, addr, where, site, fmt, ap);
+    va_end(ap);
+}
+
+PYEMU_API int pyemu_fault_find(const char *message, pyemu_fault_info *out)
+{
+    int status = PYEMU_E_INVALID_VALUE;
+    if (!message || !out)
+        return status;
+    size_t len = strlen(message);
+    pthread_mutex_lock(&records_lock);
+    unsigned int n = nrecords, oldest = n > NRECORDS ? n - NRECORDS : 0;
+    for (unsigned int i = n; i > oldest && status; i--) {
+        const pyemu_fault_info *r = &records[(i - 1) % NRECORDS];
+        /* the text itself, or its start when the message was cut short */
+        if (strcmp(r->text, message) == 0 || (len >= 255 && strncmp(r->text, message, len) == 0)) {
+            *out = *r;
+            status = PYEMU_SUCCESS;
+        }
+    }
+    pthread_mutex_unlock(&records_lock);
+    return status;
+}
+
 /* After the longjmp, on the worker's own stack: turn the fault into an error. */
 void pyemu_fault_report(pyemu_worker *w)
 {
-    char bid[48], tid[48], where[256];
+    char where[256];
     int sig = w->fault_sig;
     if (sig < 0)
         return; /* pyemu_kernel_fail already wrote the message */
-    pyemu_fmt_dim(bid, sizeof bid, w->fault_bid);
-    pyemu_fmt_dim(tid, sizeof tid, w->fault_tid);
+    const pyemu_uint3 bid = w->fault_bid, tid = w->fault_tid;
     uintptr_t addr = (uintptr_t)w->fault_addr;
-    const char *what = w->cmd->type == CMD_KERNEL ? "kernel" : "command";
-    const char *name = w->cmd->type == CMD_KERNEL ? w->desc->name : "copy";
     if (sig == PYEMU_STOP_SIGNAL) {
         int code = w->stop_code;
         w->stop_seq = 0;
         if (code == PYEMU_E_LAUNCH_TIMEOUT)
-            pyemu_cmd_fail(w->cmd, code,
-                           "%s '%s' was stopped in block %s, thread %s: it ran for more than "
-                           "%u ms (PYEMU_KERNEL_TIMEOUT, the watchdog of a display GPU)",
-                           what, name, bid, tid, pyemu_watchdog_timeout_ms());
+            pyemu_fault_fail(w, code, PYEMU_FAULT_TIMEOUT, bid, tid, 0, NULL, NULL,
+                             "it ran for more than %u ms (PYEMU_KERNEL_TIMEOUT, "
+                             "the watchdog of a display GPU)", pyemu_watchdog_timeout_ms());
         else
-            pyemu_cmd_fail(w->cmd, code,
-                           "%s '%s' was stopped in block %s, thread %s: the host program was "
-                           "interrupted (Ctrl-C) while it ran", what, name, bid, tid);
+            pyemu_fault_fail(w, code, PYEMU_FAULT_INTERRUPT, bid, tid, 0, NULL, NULL,
+                             "the host program was interrupted (Ctrl-C) while it ran");
         return;
     }
     if (sig == SIGSEGV && in_worker_guard(w, addr)) {
-        pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS, /* as a GPU reports it */
-                       "%s '%s' failed in block %s, thread %s: stack overflow (deep recursion? "
-                       "the thread used all of its worker's 16 MiB stack)", what, name, bid, tid);
+        pyemu_fault_fail(w, PYEMU_E_ILLEGAL_ADDRESS, PYEMU_FAULT_STACK, /* as a GPU reports it */
+                         bid, tid, addr, NULL, NULL,
+                         "stack overflow (deep recursion? the " PYEMU_T_THREAD " used all of its "
+                         "worker's 16 MiB stack)");
         return;
     }
     if (sig == SIGSEGV && in_fiber_guard(w, addr)) {
-        pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS, /* as a GPU reports it */
-                       "%s '%s' failed in block %s, thread %s: stack overflow (the thread "
-                       "used more than its %zu bytes of stack; set PYEMU_STACK_SIZE)",
-                       what, name, bid, tid, pyemu_pool_stack_size());
+        pyemu_fault_fail(w, PYEMU_E_ILLEGAL_ADDRESS, PYEMU_FAULT_STACK, /* as a GPU reports it */
+                         bid, tid, addr, NULL, NULL,
+                         "stack overflow (the " PYEMU_T_THREAD " used more than its %zu bytes of "
+                         "stack; set PYEMU_STACK_SIZE)", pyemu_pool_stack_size());
         return;
     }
     if (sig == SIGSEGV && in_smem_guard(w, addr)) {
         uintptr_t end = (uintptr_t)w->dyn_smem_end;
-        pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS,
-                       "%s '%s' failed in block %s, thread %s: %s at address 0x%llx (%llu bytes "
-                       "past the end of the block's %llu bytes of dynamic shared memory)",
-                       what, name, bid, tid, fault_name(sig), (unsigned long long)addr,
-                       (unsigned long long)(addr - end),
-                       (unsigned long long)(end - (uintptr_t)w->dyn_smem_lo));
+        snprintf(where, sizeof where, "%llu bytes past the end of the " PYEMU_T_BLOCK "'s %llu "
+                 "bytes of " PYEMU_T_DSMEM, (unsigned long long)(addr - end),
+                 (unsigned long long)(end - (uintptr_t)w->dyn_smem_lo));
+        pyemu_fault_fail(w, PYEMU_E_ILLEGAL_ADDRESS, PYEMU_FAULT_SHARED, bid, tid, addr, where,
+                         NULL, "%s at address 0x%llx (%s)", fault_name(sig),
+                         (unsigned long long)addr, where);
         return;
     }
     if (sig == SIGSEGV && before_smem(w, addr)) {
-        pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS,
-                       "%s '%s' failed in block %s, thread %s: %s at address 0x%llx (%llu bytes "
-                       "before the block's dynamic shared memory)", what, name, bid, tid,
-                       fault_name(sig), (unsigned long long)addr,
-                       (unsigned long long)((uintptr_t)w->dyn_smem_lo - addr));
+        snprintf(where, sizeof where, "%llu bytes before the " PYEMU_T_BLOCK "'s " PYEMU_T_DSMEM,
+                 (unsigned long long)((uintptr_t)w->dyn_smem_lo - addr));
+        pyemu_fault_fail(w, PYEMU_E_ILLEGAL_ADDRESS, PYEMU_FAULT_SHARED, bid, tid, addr, where,
+                         NULL, "%s at address 0x%llx (%s)", fault_name(sig),
+                         (unsigned long long)addr, where);
         return;
     }
     if (sig == SIGSEGV || sig == SIGBUS) {
         pyemu_mem_describe(addr, where, sizeof where);
-        pyemu_cmd_fail(w->cmd, sig == SIGSEGV ? PYEMU_E_ILLEGAL_ADDRESS : PYEMU_E_MISALIGNED,
-                       "%s '%s' failed in block %s, thread %s: %s at address 0x%llx (%s)",
-                       what, name, bid, tid, fault_name(sig), (unsigned long long)addr, where);
+        pyemu_fault_fail(w, sig == SIGSEGV ? PYEMU_E_ILLEGAL_ADDRESS : PYEMU_E_MISALIGNED,
+                         sig == SIGSEGV ? PYEMU_FAULT_ACCESS : PYEMU_FAULT_MISALIGNED, bid, tid,
+                         addr, where, NULL, "%s at address 0x%llx (%s)", fault_name(sig),
+                         (unsigned long long)addr, where);
         return;
     }
-    pyemu_cmd_fail(w->cmd, sig == SIGILL ? PYEMU_E_ILLEGAL_INSTRUCTION : PYEMU_E_LAUNCH_FAILURE,
-                   "%s '%s' failed in block %s, thread %s: %s", what, name, bid, tid,
-                   fault_name(sig));
+    pyemu_fault_fail(w, sig == SIGILL ? PYEMU_E_ILLEGAL_INSTRUCTION : PYEMU_E_LAUNCH_FAILURE,
+                     sig == SIGILL ? PYEMU_FAULT_INSTRUCTION : PYEMU_FAULT_ARITHMETIC, bid, tid,
+                     0, NULL, NULL, "%s", fault_name(sig));
 }

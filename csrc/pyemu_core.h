@@ -132,6 +132,41 @@ int pyemu_set_kernel_timeout(unsigned int ms);
 int pyemu_interrupt(void);
 int pyemu_sticky_error(char *message, size_t len);
 
+/* A kernel fault as a record (csrc/fault.c), for each facade to word in its
+ * own terms.  `detail` says what happened with the terms CUDA and OpenCL
+ * name differently written as "\x01" and a letter: b block, t thread,
+ * T threads, s the barrier (__syncthreads()), d dynamic shared memory.
+ * `text` is the message the core reported (the command's error and the
+ * sticky error), in CUDA's words.  pyemu_fault_find: the newest of the
+ * last faults whose text is `message` (or begins with it, for a message cut
+ * short), PYEMU_E_INVALID_VALUE when none is. */
+#define PYEMU_FAULT_ACCESS 1            /* an address outside every allocation (SIGSEGV) */
+#define PYEMU_FAULT_MISALIGNED 2        /* SIGBUS */
+#define PYEMU_FAULT_ARITHMETIC 3        /* SIGFPE: integer division by zero */
+#define PYEMU_FAULT_INSTRUCTION 4       /* SIGILL */
+#define PYEMU_FAULT_STACK 5             /* a thread's stack overflowed */
+#define PYEMU_FAULT_SHARED 6            /* past either end of dynamic shared memory */
+#define PYEMU_FAULT_TIMEOUT 7           /* stopped by the watchdog */
+#define PYEMU_FAULT_INTERRUPT 8         /* stopped by Ctrl-C */
+#define PYEMU_FAULT_BARRIER 9           /* a barrier only part of the block reaches */
+#define PYEMU_FAULT_ASSERT 10           /* a device assert() */
+#define PYEMU_FAULT_OTHER 11            /* __trap(), device malloc/free misuse */
+typedef struct pyemu_fault_info {
+    int code;                           /* the PYEMU_E_* the launch failed with */
+    int kind;                           /* PYEMU_FAULT_* */
+    int is_kernel;                      /* 0: a copy or fill command faulted */
+    unsigned int block[3], thread[3];   /* blockIdx, threadIdx of the faulting thread */
+    unsigned int block_dim[3];          /* blockDim (OpenCL's local size) */
+    unsigned int offset[3];             /* OpenCL's global work offset (0 for CUDA) */
+    unsigned long long address;         /* the address accessed (0: none) */
+    char kernel[128];                   /* the kernel's name */
+    char where[256];                    /* nearest allocation and offset, freeing call */
+    char site[128];                     /* the barrier's file:line ("" if none) */
+    char detail[768];
+    char text[1024];
+} pyemu_fault_info;
+int pyemu_fault_find(const char *message, pyemu_fault_info *out);
+
 /* One kernel launch, as both facades describe it: CUDA's <<<grid, block,
  * dynamic shared bytes>>> or OpenCL's NDRange (work_dim, global offset, and
  * local_args: num_local pairs of (byte offset of a __local pointer argument,

@@ -9,7 +9,10 @@ from __future__ import annotations
 import threading
 from enum import IntEnum
 
+from ..runtime import faults as _faults
+from ..runtime import sticky as _sticky
 from ..runtime.core import CoreError, lib
+from ..runtime.errors import APIError
 
 _ERRORS = [
     # (name, value, cudaGetErrorString text), as CUDA 13.0 on an H100 prints them
@@ -172,20 +175,13 @@ def cudaGetErrorName(error) -> str:
         return "unrecognized error code"
 
 
-class CudaError(Exception):
+class CudaError(APIError):
     """A failed CUDA runtime call.  `.code` is the cudaError_t; str() reads
     like "cudaMalloc failed: cudaErrorMemoryAllocation (out of memory): ..."."""
 
     def __init__(self, code, detail: str = "", call: str = ""):
-        self.code = cudaError_t(int(code))
-        self.call = call
-        self.detail = detail
-        text = f"{self.code.name} ({cudaGetErrorString(self.code)})"
-        if call:
-            text = f"{call} failed: {text}"
-        if detail:
-            text = f"{text}: {detail}"
-        super().__init__(text)
+        code = cudaError_t(int(code))
+        super().__init__(code, f"{code.name} ({cudaGetErrorString(code)})", detail, call)
 
 
 # core status -> cudaError_t
@@ -244,29 +240,27 @@ def fail(code, detail: str = "", call: str = "") -> "NoReturn":  # noqa: F821
 
 
 def raise_core(exc: CoreError, call: str) -> "NoReturn":  # noqa: F821
-    fail(from_core(exc.status), str(exc), call)
+    fail(from_core(exc.status), in_cuda_words(str(exc)), call)
+
+
+def in_cuda_words(message: str) -> str:
+    """A core message in CUDA's terms (a kernel fault's record, runtime/faults.py)."""
+    return _faults.word(message, _faults.CUDA_TERMS)
 
 
 def sticky() -> tuple:
     """(cudaError_t, message) of a kernel fault that poisons the device, or (cudaSuccess, '')."""
-    from ..runtime.core import ffi
-    if not lib.pyemu_sticky_error(ffi.NULL, 0):
-        return cudaSuccess, ""
-    # read again with the message: code and message come from one look under
-    # the engine's lock (a cudaDeviceReset on another thread may have cleared
-    # the error in between, and then there is none)
-    buf = ffi.new("char[]", 1024)
-    status = lib.pyemu_sticky_error(buf, 1024)
+    status, message = _sticky.current()
     if not status:
         return cudaSuccess, ""
-    return from_core(status), ffi.string(buf).decode("utf-8", "replace")
+    return from_core(status), in_cuda_words(message)
 
 
 def check_sticky(call: str) -> None:
-    """Every call but a few fails with the sticky error once a kernel faulted."""
-    code, msg = sticky()
-    if code:
-        fail(code, msg, call)
+    """Every call but a few fails with the sticky error once a kernel faulted
+    (runtime/sticky.py states the rule for both facades)."""
+    _sticky.check(_sticky.CUDA, _sticky.DEVICE_WORK,
+                  lambda status, message: fail(from_core(status), in_cuda_words(message), call))
 
 
 __all__ = ["cudaError_t", "cudaError", "CudaError", "cudaGetErrorString", "cudaGetErrorName"] + [

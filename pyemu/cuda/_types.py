@@ -17,13 +17,15 @@ class dim3:
         return iter((self.x, self.y, self.z))
 
     def __eq__(self, other):
+        if type(other) is tuple and len(other) == 3:     # the common case: a launch's key
+            return (self.x, self.y, self.z) == other
         try:
-            return tuple(self) == tuple(as_dim3(other))
+            return (self.x, self.y, self.z) == as_dim3(other)
         except (TypeError, ValueError):
             return NotImplemented
 
     def __hash__(self):
-        return hash(tuple(self))
+        return hash((self.x, self.y, self.z))
 
     def __repr__(self):
         return f"dim3({self.x}, {self.y}, {self.z})"

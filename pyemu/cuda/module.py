@@ -8,24 +8,18 @@ all raise before anything runs).  Launches are asynchronous, as in CUDA.
 from __future__ import annotations
 
 import operator
-import struct
-
-import numpy as np
+from struct import error as _struct_error
 
 from ..runtime import core as _core
+from ..runtime.args import MEMORY, Packer, fast_test
 from ..runtime.core import CoreError, ffi, lib
-from ..runtime.kernel import FLOAT_CODES as _FLOAT_CODES
-from ..runtime.kernel import INT_CODES as _INT_CODES
-from ..runtime.kernel import PARAM_FLOAT as _KIND_FLOAT
-from ..runtime.kernel import PARAM_POINTER as _KIND_POINTER
-from ..runtime.kernel import PARAM_SIGNED as _KIND_SIGNED
-from ..runtime.kernel import PARAM_UNSIGNED as _KIND_UNSIGNED
 from ..runtime.kernel import Param  # noqa: F401 (re-exported)
-from ..runtime.kernel import KernelDesc, Loaded, code_of as _code_of
+from ..runtime.kernel import KernelDesc, Loaded
+from ..runtime.launch import Launches, describe, max_threads
 from ..compiler import CompileError, compile_source
 from . import _errors as E
 from ._errors import CudaError, cudaSuccess
-from ._memory import DevicePointer, device_address, device_region, is_device_address
+from ._memory import DevicePointer, device_address, is_device_address
 from ._types import as_dim3, cudaFuncAttribute, cudaFuncAttributes, dim3
 from .runtime import default_queue
 
@@ -34,100 +28,46 @@ class KernelArgumentError(CudaError, TypeError, ValueError):
     """A kernel argument that cannot become its parameter (cudaErrorInvalidValue)."""
 
 
-def _arg_error(fn, i, msg):
-    p = fn.params[i]
-    detail = f"argument {i + 1} of {fn.name} ({p.type_name}) {msg}"
-    E.set_last(E.cudaErrorInvalidValue)
-    raise KernelArgumentError(E.cudaErrorInvalidValue, detail, "kernel launch")
-
-
-def _convert(fn, i, p, v):
-    """The value struct.pack takes for parameter p."""
-    t = type(v)
-    # the common cases first: this runs for every argument of every launch
-    if p.kind == _KIND_POINTER and t is DevicePointer:
-        lo, hi = device_region()
-        if lo <= v < hi:
-            return v
-    elif t is int and (p.kind == _KIND_SIGNED or p.kind == _KIND_UNSIGNED) and not p.is_bool:
-        return v
-    elif t is float and p.kind == _KIND_FLOAT:
-        return v
-    if p.kind == _KIND_POINTER:
-        addr = device_address(v)
-        if addr is None:
-            if v is None:
-                return 0
-            try:
-                memoryview(v)
-            except TypeError:
-                _arg_error(fn, i, f"is a pointer; got {type(v).__name__}")
-            _arg_error(fn, i, f"is host memory ({type(v).__name__}); copy it to the device with "
-                       "cudaMemcpy first and pass the device pointer")
-        if addr and not is_device_address(addr):
-            _arg_error(fn, i, f"is a pointer; 0x{addr:x} is not device memory")
-        return addr
-    if p.kind in (_KIND_SIGNED, _KIND_UNSIGNED):
-        if isinstance(v, (float, np.floating)):
-            _arg_error(fn, i, f"is an integer; got the float {v!r}")
-        if p.is_bool and isinstance(v, (int, np.integer, np.bool_)):
-            return 1 if v else 0     # C++ converts any non-zero value to true (byte 1)
+def _pointer(v, bad):
+    """The device address a pointer argument stands for (runtime/args.py's
+    `pointer`): a DevicePointer, an int address, managed memory or None."""
+    addr = device_address(v)
+    if addr is None:
+        if v is None:
+            return 0
         try:
-            return operator.index(v)
+            memoryview(v)
         except TypeError:
-            _arg_error(fn, i, f"is an integer; got {type(v).__name__}")
-    if p.kind == _KIND_FLOAT:
-        if isinstance(v, (str, bytes)) or not isinstance(v, (int, float, np.number)):
-            _arg_error(fn, i, f"is a floating-point number; got {type(v).__name__}")
-        return float(v)
-    # a struct by value: its bytes
-    if isinstance(v, np.ndarray) or isinstance(v, np.void):
-        data = v.tobytes()
-    else:
-        try:
-            data = bytes(memoryview(v))
-        except TypeError:
-            _arg_error(fn, i, f"is a struct of {p.size} bytes; got {type(v).__name__} "
-                       "(pass bytes, a NumPy structured scalar or a ctypes.Structure)")
-    if len(data) != p.size:
-        _arg_error(fn, i, f"is a struct of {p.size} bytes; got {len(data)} bytes")
-    return data
+            bad(MEMORY, f"is a pointer; got {type(v).__name__}")
+        bad(MEMORY, f"is host memory ({type(v).__name__}); copy it to the device with "
+            "cudaMemcpy first and pass the device pointer")
+    if addr and not is_device_address(addr):
+        bad(MEMORY, f"is a pointer; 0x{addr:x} is not device memory")
+    return addr
 
 
 class Function:
     """A __global__ function of a SourceModule (PyCUDA's Function, CUDA's kernel).
 
     Launch it as `k[grid, block](args)`, `k[grid, block, sharedBytes](args)`
-    or `k[grid, block, sharedBytes, stream](args)`: the <<<...>>> of CUDA."""
+    or `k[grid, block, sharedBytes, stream](args)`: the <<<...>>> of CUDA.
+    The arguments are converted by runtime/args.py's Packer; a value that
+    cannot become its parameter raises KernelArgumentError
+    (cudaErrorInvalidValue) naming the argument."""
 
     def __init__(self, module, index):
         self.module = module
         self.index = index
-        desc = KernelDesc(module, index)
+        self.desc = desc = KernelDesc(module, index)
         self.name = desc.name
         self.args_size = desc.args_size
         # __launch_bounds__(maxThreadsPerBlock): a bigger block is refused, as on a GPU
-        self.max_threads = min(desc.launch_bounds or lib.PYEMU_MAX_THREADS_PER_BLOCK,
-                               lib.PYEMU_MAX_THREADS_PER_BLOCK)
+        self.max_threads = max_threads(desc)
         self.params = desc.params
         self._max_dynamic_shared = lib.PYEMU_MAX_SHARED_PER_BLOCK
-        self._struct = desc.struct
-        self._launches = {}       # launch configuration -> _Launch, checked once
-        # the fast path of pack(): the exact Python type each parameter takes
-        # as it is (a DevicePointer, an int, a float), or None when some
-        # parameter always needs converting (bool, struct)
-        fast = []
-        for p in self.params:
-            if p.kind == _KIND_POINTER:
-                fast.append(DevicePointer)
-            elif p.kind in (_KIND_SIGNED, _KIND_UNSIGNED) and not p.is_bool:
-                fast.append(int)
-            elif p.kind == _KIND_FLOAT:
-                fast.append(float)
-            else:
-                fast = None
-                break
-        self._fast = tuple(fast) if fast is not None else None
+        self._packer = Packer(desc, DevicePointer)
+        self._make_call = _launcher(self)
+        self._launches = Launches()   # launch configuration -> its call, checked once
 
     def __repr__(self):
         sig = ", ".join(p.type_name for p in self.params)
@@ -143,38 +83,22 @@ class Function:
         self._max_dynamic_shared = value
         self._launches.clear()    # their descriptions carry the old limit
 
+    def _bad(self, i, reason, msg):
+        """runtime/args.py's error callback: every reason is cudaErrorInvalidValue."""
+        if i < 0:
+            sig = ", ".join(p.type_name for p in self.params)
+            detail = f"{self.name} takes {len(self.params)} argument(s) ({sig}), {msg}"
+        else:
+            detail = f"argument {i + 1} of {self.name} ({self.params[i].type_name}) {msg}"
+        E.set_last(E.cudaErrorInvalidValue)
+        raise KernelArgumentError(E.cudaErrorInvalidValue, detail, "kernel launch")
+
     def pack(self, args) -> bytes:
         """The kernel's argument buffer for `args`, as the C ABI lays it out."""
-        if tuple(map(type, args)) == self._fast:
-            # every argument is already what its parameter takes: struct
-            # checks the integers' width, the core that each pointer is
-            # device memory (pyemu_enqueue_kernel: PYEMU_E_BAD_POINTER)
-            try:
-                return self._struct.pack(*args)
-            except struct.error:
-                pass              # the checked path says which argument
-        return self._pack_checked(args)
+        return self._packer.pack(args, _pointer, self._bad)
 
     def _pack_checked(self, args) -> bytes:
-        if not args and not self.params:
-            return b""
-        if len(args) != len(self.params):
-            sig = ", ".join(p.type_name for p in self.params)
-            E.set_last(E.cudaErrorInvalidValue)
-            raise KernelArgumentError(
-                E.cudaErrorInvalidValue,
-                f"{self.name} takes {len(self.params)} argument(s) ({sig}), {len(args)} given",
-                "kernel launch")
-        values = [_convert(self, i, p, v) for i, (p, v) in enumerate(zip(self.params, args))]
-        try:
-            return self._struct.pack(*values)
-        except struct.error:
-            for i, (p, v) in enumerate(zip(self.params, values)):
-                try:
-                    struct.pack("<" + _code_of(p), v)
-                except struct.error:
-                    _arg_error(self, i, f"cannot hold the value {args[i]!r}")
-            raise
+        return self._packer.pack_checked(args, _pointer, self._bad)
 
     def launch(self, grid, block, shared=0, stream=None, args=()):
         """Enqueue one launch; returns at once (the grid runs on the workers)."""
@@ -190,22 +114,20 @@ class Function:
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise TypeError("launch as kernel[grid, block], kernel[grid, block, sharedBytes] or "
                             "kernel[grid, block, sharedBytes, stream]")
-        launch = _Launch(self, *config)
-        # configurations made of ints and tuples on the default stream are
-        # kept (a dim3 can change after the launch, so it is not a key)
-        if (len(config) < 4 or config[3] is None or config[3] == 0) and all(
-                type(c) is int or type(c) is tuple for c in config[:3]):
-            if len(self._launches) >= 64:
-                self._launches.clear()
-            self._launches[config] = launch
+        launch = _Launch(self, *config).call
+        # configurations of ints, tuples and dim3s on the default stream are
+        # kept; a dim3 by its values (it can change after the launch), under a
+        # key that a configuration with a dim3 of those values finds again
+        # (dim3 hashes and compares as its (x, y, z) tuple)
+        if (len(config) < 4 or config[3] is None or type(config[3]) is int and config[3] == 0) and all(
+                type(c) is int or type(c) is tuple or type(c) is dim3 for c in config[:3]):
+            key = tuple((c.x, c.y, c.z) if type(c) is dim3 else c for c in config)
+            self._launches.remember(key, launch)
         return launch
 
     def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), shared=0, stream=None):
         """PyCUDA's form: k(args..., grid=..., block=..., shared=0, stream=None)."""
         return self.launch(grid, block, shared, stream, args)
-
-
-_is = operator.is_
 
 
 def _queue_of(stream):
@@ -222,11 +144,45 @@ def _dims(v):
     return (v, 1, 1) if t is int else (v.x, v.y, v.z) if t is dim3 else as_dim3(v)
 
 
+# The call of a launch configuration, `k[grid, block](args)`, written once per
+# kernel: the packer's fast path inlined (runtime/args.py: Packer.pack, with
+# the kernel's own type tests) and everything it uses held in closure cells.
+# It costs about a microsecond less than the same steps as method calls.
+_LAUNCHER = """
+def make(launch, stream, desc):
+    def call(*args):
+        if {test}:
+            try:
+                data = pack(*args)
+            except fast_errors:
+                data = slow(args)
+        else:
+            data = slow(args)
+        status = enqueue(default_queue() if stream is None else queue_of(stream), desc,
+                         data, len(data), NULL, 0, NULL)
+        if status:
+            launch.failed(status, args)
+        return SUCCESS
+    call.launch = launch
+    return call
+"""
+
+
+def _launcher(fn):
+    """make(launch, stream, desc) -> the call of one launch configuration of fn."""
+    scope = {"P": DevicePointer, "pack": fn._packer.struct.pack, "slow": fn._pack_checked,
+             "fast_errors": (_struct_error, OverflowError, TypeError, ValueError), "enqueue": lib.pyemu_enqueue_kernel,
+             "default_queue": default_queue, "queue_of": _queue_of, "NULL": ffi.NULL,
+             "SUCCESS": cudaSuccess}
+    exec(_LAUNCHER.format(test=fast_test(fn.params)), scope)  # noqa: S102 - our own text
+    return scope["make"]
+
+
 class _Launch:
     """One launch configuration of a kernel, `k[grid, block, shared, stream]`:
-    checked once, then called with the arguments (the <<<...>>> of CUDA)."""
+    checked once; `call` (the <<<...>>> of CUDA) takes the arguments."""
 
-    __slots__ = ("fn", "grid", "block", "shared", "stream", "desc")
+    __slots__ = ("fn", "grid", "block", "shared", "stream", "desc", "call")
 
     def __init__(self, fn, grid, block, shared=0, stream=None):
         try:
@@ -245,30 +201,29 @@ class _Launch:
         if fn.max_threads < lib.PYEMU_MAX_THREADS_PER_BLOCK and b[0] * b[1] * b[2] > fn.max_threads:
             E.fail(E.cudaErrorInvalidValue, f"{fn.name} has __launch_bounds__({fn.max_threads}); "
                    f"block {b} has {b[0] * b[1] * b[2]} threads", "kernel launch")
+        if stream is not None and isinstance(stream, int) and stream == 0:
+            stream = None     # stream 0: the legacy default stream
         self.fn, self.grid, self.block, self.shared, self.stream = fn, g, b, shared, stream
         # what the core is handed on every call (pyemu_launch in pyemu_core.h)
-        self.desc = ffi.new("pyemu_launch *", {
-            "module": fn.module.handle, "kernel": fn.index, "grid": g, "block": b,
-            "work_dim": 3, "dyn_smem": shared, "smem_limit": fn.max_dynamic_shared})
+        self.desc = describe(fn.desc, g, b, dyn_smem=shared, smem_limit=fn.max_dynamic_shared)
+        self.call = fn._make_call(self, stream, self.desc)
 
     def __call__(self, *args):
+        return self.call(*args)
+
+    def failed(self, status, args):
+        """Raise the CudaError of a launch the core refused with `status`."""
         fn = self.fn
-        stream = self.stream
-        queue = default_queue() if stream is None or stream == 0 else _queue_of(stream)
-        data = fn.pack(args)
-        status = lib.pyemu_enqueue_kernel(queue, self.desc, data, len(data), ffi.NULL, 0, ffi.NULL)
-        if status:
-            if status == lib.PYEMU_E_BAD_POINTER:      # the checked path names the argument
-                fn._pack_checked(args)
-                E.set_last(E.cudaErrorInvalidValue)
-                raise KernelArgumentError(E.cudaErrorInvalidValue, _core.last_error(),
-                                          "kernel launch")
-            code = E.from_core(status)
-            if status >= lib.PYEMU_E_ILLEGAL_ADDRESS:   # the sticky error of an earlier fault
-                E.fail(code, _core.last_error(), "kernel launch")
-            E.fail(code, f"{fn.name}<<<{self.grid}, {self.block}, {self.shared}>>>: "
-                   f"{_core.last_error()}", "kernel launch")
-        return cudaSuccess
+        if status == lib.PYEMU_E_BAD_POINTER:      # the checked path names the argument
+            fn._pack_checked(args)
+            E.set_last(E.cudaErrorInvalidValue)
+            raise KernelArgumentError(E.cudaErrorInvalidValue, _core.last_error(),
+                                      "kernel launch")
+        code = E.from_core(status)
+        if status >= lib.PYEMU_E_ILLEGAL_ADDRESS:   # the sticky error of an earlier fault
+            E.fail(code, E.in_cuda_words(_core.last_error()), "kernel launch")
+        E.fail(code, f"{fn.name}<<<{self.grid}, {self.block}, {self.shared}>>>: "
+               f"{_core.last_error()}", "kernel launch")
 
 
 def _Loaded(path) -> Loaded:
@@ -291,9 +246,13 @@ class SourceModule:
     def __init__(self, source, options=None, name_expressions=None, no_extern_c=False,
                  include_dirs=None, arch=None, code=None, keep=False, cache_dir=None,
                  name="kernel.cu"):
-        opts = list(options or [])
-        for d in include_dirs or []:
+        if not isinstance(source, (str, bytes)):
+            E.fail(E.cudaErrorInvalidValue, f"the source is {type(source).__name__}, not a "
+                   "string", "SourceModule")
+        opts = _strings(options, "options")
+        for d in _strings(include_dirs, "include_dirs"):
             opts.append(f"-I{d}")
+        name_expressions = _strings(name_expressions, "name_expressions")
         self.compiled = compile_source(source, dialect="cuda", options=opts,
                                        name_expressions=list(name_expressions or []),
                                        source_name=name)
@@ -310,6 +269,11 @@ class SourceModule:
 
     def get_function(self, name) -> Function:
         """The kernel called `name` (cuModuleGetFunction); cudaErrorSymbolNotFound otherwise."""
+        if isinstance(name, bytes):
+            name = name.decode("utf-8", "replace")
+        if not isinstance(name, str):
+            E.fail(E.cudaErrorInvalidValue, f"the kernel name is {type(name).__name__}, not a "
+                   "string", "get_function")
         fn = self._functions.get(name)
         if fn is None:
             base = [f for n, f in self._functions.items() if n.split("<", 1)[0] == name]
@@ -328,26 +292,59 @@ class SourceModule:
         return self.get_function(name)
 
 
+def _strings(values, what) -> list:
+    """SourceModule's list arguments (options, include_dirs, name_expressions)
+    as a list of str; cudaErrorInvalidValue for anything else."""
+    if values is None:
+        return []
+    if isinstance(values, (str, bytes)):
+        values = [values]
+    try:
+        items = list(values)
+    except TypeError:
+        items = None
+    if items is None or not all(isinstance(v, (str, bytes)) for v in items):
+        E.fail(E.cudaErrorInvalidValue, f"{what} must be a list of strings, not {values!r}",
+               "SourceModule")
+    return [v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in items]
+
+
 class _MissingKernel(CudaError, AttributeError):
     pass
 
 
 # ---- launch and function attributes through the runtime API ----
 
+def _check_kernel(func, call) -> None:
+    """func must be a kernel: NULL is cudaErrorInvalidDeviceFunction, any other
+    value (a host function) cudaErrorInvalidResourceHandle, as CUDA 13 on an
+    H100 answers (tests/data/ground_truth: cudaLaunchKernel_host_func,
+    func_get_attributes_host_fn)."""
+    if not isinstance(func, Function):
+        if func is None or (type(func) is int and func == 0):
+            E.fail(E.cudaErrorInvalidDeviceFunction, "func is NULL", call)
+        E.fail(E.cudaErrorInvalidResourceHandle, f"{func!r} is not a kernel", call)
+
+
 def cudaLaunchKernel(func, gridDim, blockDim, args=(), sharedMem=0, stream=0):
     """cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem=0, stream=0).
 
     `args` is the sequence of kernel arguments (C passes an array of pointers
     to them)."""
-    if not isinstance(func, Function):
-        E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaLaunchKernel")
-    return func.launch(gridDim, blockDim, sharedMem, stream, tuple(args))
+    _check_kernel(func, "cudaLaunchKernel")
+    if args is None:
+        args = ()
+    try:
+        args = tuple(args)
+    except TypeError:
+        E.fail(E.cudaErrorInvalidValue, f"args is {type(args).__name__}, not a sequence of the "
+               "kernel's arguments", "cudaLaunchKernel")
+    return func.launch(gridDim, blockDim, sharedMem, stream, args)
 
 
 def cudaFuncGetAttributes(func) -> cudaFuncAttributes:
     """cudaFuncGetAttributes(func): what the device knows of a kernel."""
-    if not isinstance(func, Function):
-        E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaFuncGetAttributes")
+    _check_kernel(func, "cudaFuncGetAttributes")
     return cudaFuncAttributes(maxThreadsPerBlock=func.max_threads,
                               maxDynamicSharedSizeBytes=func.max_dynamic_shared,
                               preferredShmemCarveout=getattr(func, "shmem_carveout", -1))
@@ -356,8 +353,7 @@ def cudaFuncGetAttributes(func) -> cudaFuncAttributes:
 def cudaFuncSetAttribute(func, attr, value):
     """cudaFuncSetAttribute(func, attr, value): cudaFuncAttributeMaxDynamicSharedMemorySize
     raises the dynamic shared memory a launch may ask for, up to the opt-in limit."""
-    if not isinstance(func, Function):
-        E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaFuncSetAttribute")
+    _check_kernel(func, "cudaFuncSetAttribute")
     try:
         a = cudaFuncAttribute(int(attr))
         v = int(value)

@@ -7,11 +7,12 @@ str() reads "clEnqueueNDRangeKernel failed: CL_INVALID_WORK_GROUP_SIZE: ...".
 """
 from __future__ import annotations
 
-import re
-
 from enum import IntEnum
 
+from ..runtime import faults as _faults
+from ..runtime import sticky as _sticky
 from ..runtime.core import CoreError, lib
+from ..runtime.errors import APIError
 
 _CODES = [
     ("CL_SUCCESS", 0),
@@ -86,25 +87,18 @@ cl_error.__doc__ = "OpenCL error codes (CL/cl.h), with their real values."
 globals().update({n: cl_error(v) for n, v in _CODES})
 
 
-class CLError(Exception):
+class CLError(APIError):
     """A failed OpenCL call.  `.code` is the CL error (an int), `.name` its
     CL_* name, `.call` the function, `.detail` what was wrong."""
 
     def __init__(self, code, detail: str = "", call: str = ""):
         try:
-            self.code = cl_error(int(code))
-            self.name = self.code.name
+            code = cl_error(int(code))
+            self.name = code.name
         except ValueError:
-            self.code = int(code)
-            self.name = f"CL error {int(code)}"
-        self.call = call
-        self.detail = detail
-        text = self.name
-        if call:
-            text = f"{call} failed: {text}"
-        if detail:
-            text = f"{text}: {detail}"
-        super().__init__(text)
+            code = int(code)
+            self.name = f"CL error {code}"
+        super().__init__(code, self.name, detail, call)
 
 
 def fail(code, detail: str = "", call: str = "") -> "NoReturn":  # noqa: F821
@@ -141,24 +135,22 @@ def from_core(status: int, overrides: dict | None = None) -> cl_error:
     return _FROM_CORE.get(status, CL_OUT_OF_RESOURCES)
 
 
-# The core tells kernel faults in CUDA's words; OpenCL's, for this facade.
-_WORDS = [(re.compile(p), r) for p, r in (
-    (r"\bblock (\(\d+,\d+,\d+\))", r"work-group \1"),
-    (r"\bthread (\(\d+,\d+,\d+\))", r"work-item \1 (local id)"),
-    (r"__syncthreads\(\)", "barrier()"),
-    (r"\bthreads\b", "work-items"), (r"\bthread\b", "work-item"),
-    (r"\bblock\b", "work-group"))]
-
-
 def in_opencl_words(message: str) -> str:
-    """A core message about a kernel in OpenCL's terms (work-group, work-item)."""
-    for pattern, repl in _WORDS:
-        message = pattern.sub(repl, message)
-    return message
+    """A core message in OpenCL's terms: a kernel fault's record
+    (pyemu/runtime/faults.py) worded with work-group, work-item and barrier();
+    any other message as it is."""
+    return _faults.word(message, _faults.OPENCL_TERMS)
 
 
 def raise_core(exc: CoreError, call: str, overrides: dict | None = None) -> "NoReturn":  # noqa: F821
     fail(from_core(exc.status, overrides), in_opencl_words(str(exc)), call)
+
+
+def check_sticky(call: str, what: str = _sticky.DEVICE_WORK) -> None:
+    """After a kernel fault, a call of `what` fails as runtime/sticky.py says
+    (device work: CL_OUT_OF_RESOURCES; host objects: no error)."""
+    _sticky.check(_sticky.OPENCL, what,
+                  lambda status, message: fail(from_core(status), in_opencl_words(message), call))
 
 
 __all__ = ["CLError", "cl_error", "in_opencl_words"] + [n for n, _ in _CODES]

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import ctypes
 import operator
-import re
-import struct
 
-import numpy as np
-
-from ..runtime.core import ffi, lib
-from ..runtime.kernel import PARAM_FLOAT, PARAM_POINTER, PARAM_SIGNED, PARAM_UNSIGNED, code_of
+from ..runtime.args import MEMORY, SIZE, VALUE, raw_bytes, value_bytes, vector_of
+from ..runtime.core import ffi
+from ..runtime.kernel import PARAM_POINTER
+from ..runtime.launch import Launches, max_threads
 from . import _constants as K
 from ._base import CLObject, as_int, check, info, release, retain
 from ._errors import (CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,
@@ -33,6 +31,8 @@ from .program import KernelEntry, require_built, check_program
 MEM_SIZE = ctypes.sizeof(ctypes.c_void_p)       # sizeof(cl_mem)
 PREFERRED_MULTIPLE = 32                          # CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
 _MEM, _LOCAL, _VALUE = 0, 1, 2                  # what an argument slot holds
+# runtime/args.py's reasons as clSetKernelArg's codes
+_ARG_CODES = {VALUE: CL_INVALID_ARG_VALUE, SIZE: CL_INVALID_ARG_SIZE, MEMORY: CL_INVALID_MEM_OBJECT}
 
 
 class LocalMemory:
@@ -43,21 +43,20 @@ class LocalMemory:
     __slots__ = ("size",)
 
     def __init__(self, size):
-        self.size = operator.index(size)
+        try:
+            self.size = operator.index(size)
+        except TypeError:
+            fail(CL_INVALID_ARG_SIZE, f"the size of local memory is {type(size).__name__}, "
+                 "not an int", "LocalMemory")
+        if self.size < 0:
+            fail(CL_INVALID_ARG_SIZE, f"the size of local memory is {self.size}", "LocalMemory")
 
     def __repr__(self):
         return f"LocalMemory({self.size})"
 
 
-# ---- the conversion rules of each argument, by its declared type ----
+# ---- what clGetKernelArgInfo answers ----
 
-_VEC_RE = re.compile(r"(char|uchar|short|ushort|int|uint|long|ulong|float|double|half)"
-                     r"(2|3|4|8|16)")
-_ELEM = {"char": (PARAM_SIGNED, "b"), "uchar": (PARAM_UNSIGNED, "B"),
-         "short": (PARAM_SIGNED, "h"), "ushort": (PARAM_UNSIGNED, "H"),
-         "int": (PARAM_SIGNED, "i"), "uint": (PARAM_UNSIGNED, "I"),
-         "long": (PARAM_SIGNED, "q"), "ulong": (PARAM_UNSIGNED, "Q"),
-         "float": (PARAM_FLOAT, "f"), "double": (PARAM_FLOAT, "d"), "half": (PARAM_FLOAT, "e")}
 _ADDRESS = {"global": K.CL_KERNEL_ARG_ADDRESS_GLOBAL, "local": K.CL_KERNEL_ARG_ADDRESS_LOCAL,
             "constant": K.CL_KERNEL_ARG_ADDRESS_CONSTANT,
             "private": K.CL_KERNEL_ARG_ADDRESS_PRIVATE}
@@ -85,13 +84,7 @@ class ArgSpec:
             self.what = _MEM
         else:
             self.what = _VALUE
-            m = _VEC_RE.fullmatch(self.type_name.replace(" ", ""))
-            if m:
-                kind, code = _ELEM[m.group(1)]
-                n = int(m.group(2))
-                stored = 4 if n == 3 else n
-                if struct.calcsize("<" + code) * stored == param.size:
-                    self.vec = (kind, "<" + code, n, stored)
+            self.vec = vector_of(self.type_name, param.size)
 
     def where(self, kernel_name) -> str:
         return f"argument {self.index} ({self.info.get('name', '?')}: {self.type_name}) of " \
@@ -105,87 +98,6 @@ def specs_of(entry: KernelEntry) -> list:
                        enumerate(zip(entry.desc.params, entry.args))]
         entry.bytes_struct = entry.desc.bytes_struct()
     return entry.specs
-
-
-def _raw(value):
-    """The bytes of a buffer-protocol value (bytes, NumPy, ctypes), or None."""
-    if isinstance(value, (np.ndarray, np.generic)):
-        return np.ascontiguousarray(value).tobytes()
-    if isinstance(value, (str, int, float, complex)):
-        return None
-    try:
-        return bytes(memoryview(value).cast("B"))
-    except (TypeError, ValueError):
-        return None
-
-
-def _number(kind, code, v, bad):
-    """v packed with struct format `code` as a number of `kind`; bad(code, msg) raises."""
-    if isinstance(v, np.ndarray) and v.ndim == 0:
-        v = v[()]
-    if isinstance(v, (bool, np.bool_)):
-        v = int(v)
-    if kind == PARAM_FLOAT:
-        if isinstance(v, (str, bytes)) or not isinstance(v, (int, float, np.integer, np.floating)):
-            bad(CL_INVALID_ARG_VALUE, f"is a floating-point number; got {type(v).__name__}")
-        try:
-            return struct.pack(code, float(v))
-        except (OverflowError, struct.error):
-            bad(CL_INVALID_ARG_VALUE, f"cannot hold the value {v!r} (out of range)")
-    if isinstance(v, (float, np.floating, complex, np.complexfloating)):
-        bad(CL_INVALID_ARG_VALUE, f"is an integer; got the floating-point value {v!r}")
-    try:
-        n = operator.index(v)
-    except TypeError:
-        bad(CL_INVALID_ARG_VALUE, f"is an integer; got {type(v).__name__}")
-    try:
-        return struct.pack(code, n)
-    except struct.error:
-        bits = 8 * struct.calcsize(code)
-        lo, hi = (-(1 << bits - 1), (1 << bits - 1) - 1) if kind == PARAM_SIGNED \
-            else (0, (1 << bits) - 1)
-        bad(CL_INVALID_ARG_VALUE, f"cannot hold the value {n} (range {lo} to {hi})")
-
-
-def _value_bytes(spec, value, bad) -> bytes:
-    """The argument buffer's bytes for a value argument (scalar, vector, struct)."""
-    p = spec.param
-    if isinstance(value, (cl_mem, LocalMemory)) or value is None:
-        what = "a memory object" if isinstance(value, cl_mem) else \
-            "NULL" if value is None else "LocalMemory"
-        bad(CL_INVALID_ARG_VALUE, f"is a value, not a pointer; got {what}")
-    if isinstance(value, CLObject):
-        bad(CL_INVALID_ARG_VALUE, f"is a value; got a {type(value).__name__}")
-    if p.kind in (PARAM_SIGNED, PARAM_UNSIGNED, PARAM_FLOAT):
-        if isinstance(value, np.ndarray) and value.ndim == 0:
-            value = value[()]
-        if isinstance(value, (int, float, bool, np.number, np.bool_)):
-            return _number(p.kind, "<" + code_of(p), value, bad)
-        data = _raw(value)
-        if data is None:
-            bad(CL_INVALID_ARG_VALUE, f"is a number; got {type(value).__name__}")
-        if len(data) != p.size:
-            bad(CL_INVALID_ARG_SIZE, f"is {p.size} bytes; got {len(data)} bytes")
-        return data
-    if spec.vec is not None:
-        kind, code, n, stored = spec.vec
-        if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and
-                                                value.dtype.fields is None):
-            items = list(np.ravel(value)) if isinstance(value, np.ndarray) else list(value)
-            if len(items) not in (n, stored):
-                bad(CL_INVALID_ARG_SIZE, f"has {n} components; got {len(items)} values")
-            items += [0] * (stored - len(items))
-            return b"".join(_number(kind, code, v, bad) for v in items)
-        if isinstance(value, (int, float, np.number)):
-            bad(CL_INVALID_ARG_VALUE, f"is a vector of {n}; got the scalar {value!r} "
-                "(pass a tuple or a NumPy array)")
-    data = _raw(value)
-    if data is None:
-        bad(CL_INVALID_ARG_VALUE, f"is {p.size} bytes by value; got {type(value).__name__} "
-            "(pass bytes, a NumPy structured scalar or a ctypes.Structure)")
-    if len(data) != p.size:
-        bad(CL_INVALID_ARG_SIZE, f"is {p.size} bytes; got {len(data)} bytes")
-    return data
 
 
 # ---- the packed argument state of a kernel object ----
@@ -211,7 +123,7 @@ class ArgState:
         self.local_at = {}           # argument index -> (offset, size)
         self.local_args = ffi.NULL
         self.num_local = 0
-        self.launches = {}
+        self.launches = Launches()
 
     def store(self, i, param, what, payload) -> None:
         """Argument i (its Param) is now (what, payload): update the packed state."""
@@ -239,7 +151,7 @@ class ArgState:
             flat = [x for k in sorted(self.local_at) for x in self.local_at[k]]
             self.local_args = ffi.new("unsigned int[]", flat) if flat else ffi.NULL
             self.num_local = len(flat) // 2
-            self.launches = {}       # their descriptions point at the old list
+            self.launches = Launches()   # their descriptions point at the old list
 
 
 def _store(k, i, what, payload) -> None:
@@ -319,6 +231,18 @@ def clCreateKernelsInProgram(program) -> list:
 _NOT_GIVEN = object()
 
 
+def _arg_index(k, arg_index, call) -> int:
+    """arg_index as an index of k's arguments; else CL_INVALID_ARG_INDEX."""
+    try:
+        i = operator.index(arg_index)
+    except TypeError:
+        fail(CL_INVALID_ARG_INDEX, f"arg_index is {type(arg_index).__name__}, not an int", call)
+    if not 0 <= i < len(k.specs):
+        fail(CL_INVALID_ARG_INDEX, f"{k.name} has {len(k.specs)} argument(s); arg_index is {i}",
+             call)
+    return i
+
+
 def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_NOT_GIVEN):
     """clSetKernelArg(kernel, arg_index, arg_value) or, as in C,
     clSetKernelArg(kernel, arg_index, arg_size, arg_value).
@@ -346,17 +270,11 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
             fail(CL_INVALID_ARG_VALUE, "LocalMemory goes without arg_size: "
                  "clSetKernelArg(kernel, arg_index, LocalMemory(n))", call)
         size = as_int(size, call, "arg_size", CL_INVALID_ARG_SIZE)
-    try:
-        i = operator.index(arg_index)
-    except TypeError:
-        fail(CL_INVALID_ARG_INDEX, f"arg_index is {type(arg_index).__name__}, not an int", call)
-    if not 0 <= i < len(k.specs):
-        fail(CL_INVALID_ARG_INDEX, f"{k.name} has {len(k.specs)} argument(s); arg_index is {i}",
-             call)
+    i = _arg_index(k, arg_index, call)
     spec = k.specs[i]
 
-    def bad(code, msg):
-        fail(code, f"{spec.where(k.name)} {msg}", call)
+    def bad(reason, msg):
+        fail(_ARG_CODES.get(reason, reason), f"{spec.where(k.name)} {msg}", call)
 
     if spec.what == _LOCAL:
         if isinstance(value, cl_mem):
@@ -379,7 +297,7 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
             return 0
         if not isinstance(value, cl_mem):
             hint = " (host memory: create a buffer with clCreateBuffer)" \
-                if _raw(value) is not None else ""
+                if raw_bytes(value) is not None else ""
             bad(CL_INVALID_MEM_OBJECT, f"is a pointer; got {type(value).__name__}{hint}")
         if not value._alive:
             bad(CL_INVALID_MEM_OBJECT, "is a pointer; the memory object was released")
@@ -389,7 +307,13 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
     else:
         if size is not None and size != spec.param.size:
             bad(CL_INVALID_ARG_SIZE, f"is {spec.param.size} bytes; arg_size is {size}")
-        _store(k, i, _VALUE, _value_bytes(spec, value, bad))
+        if isinstance(value, (cl_mem, LocalMemory)) or value is None:
+            what = "a memory object" if isinstance(value, cl_mem) else \
+                "NULL" if value is None else "LocalMemory"
+            bad(VALUE, f"is a value, not a pointer; got {what}")
+        if isinstance(value, CLObject):
+            bad(VALUE, f"is a value; got a {type(value).__name__}")
+        _store(k, i, _VALUE, value_bytes(spec.param, spec.vec, value, bad))
     return 0
 
 
@@ -414,8 +338,7 @@ def clGetKernelInfo(kernel, param_name):
 
 def work_group_size(k) -> int:
     """CL_KERNEL_WORK_GROUP_SIZE: the device's limit (and __launch_bounds__ if any)."""
-    bound = k.entry.desc.launch_bounds
-    return min(bound or lib.PYEMU_MAX_THREADS_PER_BLOCK, lib.PYEMU_MAX_THREADS_PER_BLOCK)
+    return max_threads(k.entry.desc)
 
 
 def _global_work_size(call):
@@ -430,7 +353,7 @@ def clGetKernelWorkGroupInfo(kernel, device, param_name):
     device may be None: the program has one device."""
     call = "clGetKernelWorkGroupInfo"
     k = check_kernel(kernel, call)
-    if device is not None and device not in k.program.devices:
+    if device is not None and not any(device is d for d in k.program.devices):
         fail(CL_INVALID_DEVICE, "the device is not a device of the kernel's program", call)
     return info({
         K.CL_KERNEL_WORK_GROUP_SIZE: lambda: work_group_size(k),
@@ -459,13 +382,7 @@ def clGetKernelArgInfo(kernel, arg_index, param_name):
     CL_KERNEL_ARG_INFO_NOT_AVAILABLE."""
     call = "clGetKernelArgInfo"
     k = check_kernel(kernel, call)
-    try:
-        i = operator.index(arg_index)
-    except TypeError:
-        fail(CL_INVALID_ARG_INDEX, f"arg_index is {type(arg_index).__name__}, not an int", call)
-    if not 0 <= i < len(k.specs):
-        fail(CL_INVALID_ARG_INDEX, f"{k.name} has {len(k.specs)} argument(s); arg_index is {i}",
-             call)
+    i = _arg_index(k, arg_index, call)
     s = k.specs[i]
     table = {
         K.CL_KERNEL_ARG_ADDRESS_QUALIFIER: lambda: _ADDRESS[s.address],

@@ -5,9 +5,9 @@ argument buffer.
 The compiler reports each kernel parameter's kind, size, alignment and byte
 offset in the packed argument buffer (include/pyemu/abi.h); `KernelDesc`
 reads them once and builds the struct.Struct that packs the buffer.  What a
-Python value may become (the conversion rules and the errors) is each
-facade's own: pyemu.cuda.module converts a whole launch's arguments,
-pyemu.opencl.kernel one clSetKernelArg at a time.
+Python value may become is args.py's (one converter; each facade maps its
+reasons to its own error codes): pyemu.cuda.module converts a whole
+launch's arguments, pyemu.opencl.kernel one clSetKernelArg at a time.
 """
 from __future__ import annotations
 

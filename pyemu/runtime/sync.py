@@ -10,8 +10,10 @@ launch is reported as failed, and later calls fail until a reset.
 """
 from __future__ import annotations
 
+import sys
+
 from . import holds
-from .core import lib
+from .core import lib, take_printf
 
 SLICE_MS = 100
 
@@ -43,4 +45,14 @@ def wait_command(cmd) -> int:
     return _wait(lib.pyemu_cmd_wait, cmd)
 
 
-__all__ = ["SLICE_MS", "wait_device", "wait_queue", "wait_command"]
+def flush_printf() -> None:
+    """Write device printf output of completed launches to sys.stdout, in
+    launch order: what every synchronising call of either facade does after
+    waiting (cudaDeviceSynchronize, clFinish, a blocking read, ...)."""
+    text = take_printf()
+    if text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+__all__ = ["SLICE_MS", "wait_device", "wait_queue", "wait_command", "flush_printf"]

@@ -708,7 +708,10 @@ def test_launch_configuration_is_kept_and_reused():
     assert k[4, 32] is k[4, 32]
     assert k[(4, 1), (32, 1)] is k[(4, 1), (32, 1)]
     g = dim3(4)
-    assert k[g, 32] is not k[g, 32]   # a dim3 can change: never a key
+    first = k[g, 32]
+    assert k[g, 32] is first          # a dim3 is kept by its values...
+    g.x = 8
+    assert k[g, 32] is not first and k[g, 32].launch.grid == (8, 1, 1)   # ...which can change
 
 
 def test_launch_fast_path_gives_the_same_result_as_the_checked_path():
