@@ -131,12 +131,10 @@ class Function:
 
 
 def _queue_of(stream):
-    if stream is None or (isinstance(stream, int) and stream == 0):
-        return default_queue()
-    q = getattr(stream, "_queue", None)
-    if q is None:
-        E.fail(E.cudaErrorInvalidResourceHandle, f"{stream!r} is not a stream", "kernel launch")
-    return q
+    """The engine queue of a launch's stream (pyemu/cuda/stream.py decides:
+    0/None the default stream, cudaStreamLegacy, cudaStreamPerThread, a live stream)."""
+    from .stream import queue_of
+    return queue_of(stream, "kernel launch")
 
 
 def _dims(v):
