@@ -13,5 +13,7 @@ from .runtime import *  # noqa: F401,F403
 from .runtime import __all__ as _r
 from .module import *  # noqa: F401,F403
 from .module import __all__ as _m
+from .symbols import *  # noqa: F401,F403
+from .symbols import __all__ as _s
 
-__all__ = _e + _t + _r + _m
+__all__ = _e + _t + _r + _m + _s
