@@ -33,6 +33,8 @@ import ctypes.util
 import threading
 import weakref
 
+import numpy as np
+
 from ..runtime import core as _core
 from ..runtime import holds as _holds
 from ..runtime import sync as _sync
@@ -222,9 +224,13 @@ def _symbol(symbol, call) -> DeviceSymbol:
 
 
 def _count(value, call, what):
-    if isinstance(value, bool):
-        E.fail(E.cudaErrorInvalidValue, f"{what} must be an int, not bool", call)
-    return _rt._size(value, call, what)
+    """A size_t argument: an int (not a bool, a float or a string), at least 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        E.fail(E.cudaErrorInvalidValue, f"{what} must be an int, not {type(value).__name__}", call)
+    n = int(value)
+    if not 0 <= n < 1 << 64:
+        E.fail(E.cudaErrorInvalidValue, f"{what} {n} is not a size_t", call)
+    return n
 
 
 def _kind(kind, allowed, call):
