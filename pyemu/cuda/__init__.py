@@ -15,5 +15,9 @@ from .module import *  # noqa: F401,F403
 from .module import __all__ as _m
 from .symbols import *  # noqa: F401,F403
 from .symbols import __all__ as _s
+from ._pitched_types import *  # noqa: F401,F403
+from ._pitched_types import __all__ as _pt
+from .pitched import *  # noqa: F401,F403
+from .pitched import __all__ as _p
 
-__all__ = _e + _t + _r + _m + _s
+__all__ = _e + _t + _r + _m + _s + _pt + _p
