@@ -357,3 +357,18 @@ def test_pitched_kernel_walks_rows():
     finally:
         cudaFree(d)
     assert np.array_equal(out, a * np.float32(3.0))
+
+
+def test_example_pitch_2d_runs():
+    """examples/cuda/pitch_2d.py: rows not a multiple of 512 bytes, and a one-row matrix."""
+    import os
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root),
+                                                                     os.environ.get("PYTHONPATH")])))
+    for args, pitch in ((["300", "70"], 1536), (["3", "1"], 512)):
+        run = subprocess.run([sys.executable, str(root / "examples" / "cuda" / "pitch_2d.py"), *args],
+                             capture_output=True, text=True, timeout=300, env=env)
+        assert run.returncode == 0 and "Test PASSED" in run.stdout, run.stdout + run.stderr
+        assert f"pitch {pitch} bytes" in run.stdout

@@ -309,3 +309,17 @@ def test_reading_past_the_module_data_faults(run_cuda):
     """)
     assert run.returncode == 0, run.explain()
     assert run.R["sync"] == 700           # cudaErrorIllegalAddress, the process lives
+
+
+def test_example_constant_memory_runs():
+    """examples/cuda/constant_memory.py at a size that is not a multiple of the block."""
+    import os
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root),
+                                                                     os.environ.get("PYTHONPATH")])))
+    for args in (["10001", "7"], ["300", "10"], ["5", "1"]):
+        run = subprocess.run([sys.executable, str(root / "examples" / "cuda" / "constant_memory.py"),
+                              *args], capture_output=True, text=True, timeout=300, env=env)
+        assert run.returncode == 0 and "Test PASSED" in run.stdout, run.stdout + run.stderr
