@@ -25,6 +25,12 @@ cudaDeviceReset (a GPU re-initialises it).  A variable declared `const`
 lives in read-only memory and g++ folds its reads into the code, so it has
 no device address and cannot be written: get_global gives
 cudaErrorInvalidSymbol for it, naming the reason.
+
+A symbol's device address (get_global, cudaGetSymbolAddress) is the
+module's data mapped a second time into device memory, sharing its pages
+(csrc/symbols.c): the first call waits for the device, and from then on the
+module's data pages are shared memory, so a process forked afterwards shares
+them with its parent.
 """
 from __future__ import annotations
 
@@ -107,7 +113,7 @@ class _Symbols:
             raw = ffi.string(view.name).decode("latin-1")
             entry = (raw, int(view.addr), int(view.size), int(view.flags))
             nice = _demangle(raw)
-            for key in (nice, raw):
+            for key in (nice, raw, nice.replace("(anonymous namespace)::", "")):
                 self.by_name.setdefault(key, entry)
         weakref.finalize(loaded, _free_alias, self.state)
 
@@ -198,8 +204,9 @@ def get_global(module, name) -> DeviceSymbol:
     if entry is None:
         known = ", ".join(table.names()) or "none"
         E.fail(E.cudaErrorSymbolNotFound,
-               f"no __device__ or __constant__ variable '{name}' in the module (variables: {known})",
-               call)
+               f"no __device__ or __constant__ variable '{name}' in the module (variables: "
+               f"{known}); a static or anonymous-namespace __device__ variable that no kernel "
+               "writes is folded away by g++: declare it without static", call)
     raw, host, size, flags = entry
     if flags & lib.PYEMU_SYM_READONLY:
         E.fail(E.cudaErrorInvalidSymbol,

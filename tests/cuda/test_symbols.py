@@ -323,3 +323,27 @@ def test_example_constant_memory_runs():
         run = subprocess.run([sys.executable, str(root / "examples" / "cuda" / "constant_memory.py"),
                               *args], capture_output=True, text=True, timeout=300, env=env)
         assert run.returncode == 0 and "Test PASSED" in run.stdout, run.stdout + run.stderr
+
+
+def test_static_device_variables():
+    """A static __device__ variable a kernel writes is found; one no kernel writes
+    is folded away by g++, and get_global says so instead of giving a copy nobody reads."""
+    m = SourceModule(r"""
+    namespace { __device__ float scale; __device__ int seen; }
+    static __device__ int hits;
+    __global__ void k(float* o) { o[threadIdx.x] = scale; if (threadIdx.x == 0) { hits++; seen = 1; } }
+    """)
+    cudaMemcpyToSymbol(m.get_global("hits"), np.array([10], np.int32), 4)
+    d = cudaMalloc(16)
+    try:
+        m.k[1, 4](d)
+        h = np.zeros(2, np.int32)
+        cudaMemcpyFromSymbol(h[:1], m.get_global("hits"), 4)
+        cudaMemcpyFromSymbol(h[1:], m.get_global("seen"), 4)     # anonymous namespace
+    finally:
+        cudaFree(d)
+    assert h.tolist() == [11, 1]
+    with pytest.raises(CudaError) as e:
+        m.get_global("scale")
+    cudaGetLastError()
+    assert e.value.code == cudaErrorSymbolNotFound and "folded away" in str(e.value)
