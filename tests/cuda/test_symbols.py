@@ -331,7 +331,10 @@ def test_static_device_variables():
     m = SourceModule(r"""
     namespace { __device__ float scale; __device__ int seen; }
     static __device__ int hits;
-    __global__ void k(float* o) { o[threadIdx.x] = scale; if (threadIdx.x == 0) { hits++; seen = 1; } }
+    __global__ void k(float* o) {
+        o[threadIdx.x] = scale + seen;
+        if (threadIdx.x == 0) { hits++; seen = 1; }
+    }
     """)
     cudaMemcpyToSymbol(m.get_global("hits"), np.array([10], np.int32), 4)
     d = cudaMalloc(16)
