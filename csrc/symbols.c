@@ -364,6 +364,10 @@ PYEMU_API int pyemu_module_map_data(pyemu_module *m, unsigned long long *host_lo
     PYEMU_FAIL_IF(!s || s->data_hi <= s->data_lo, PYEMU_E_INVALID_VALUE,
                   "the module has no writable data");
     size_t n = s->data_hi - s->data_lo;
+    /* two modules of the same file are one dlopen handle: their data is one */
+    for (modsyms *o = all; o && !s->shared; o = o->next)
+        if (o != s && o->shared && o->data_lo == s->data_lo)
+            s->shared = 1;
     if (!s->shared && (status = share_data(s)) != PYEMU_SUCCESS)
         goto ERROR;
     /* over 64 KiB: always an island of its own mapping, never a slab slot */

@@ -350,3 +350,22 @@ def test_static_device_variables():
         m.get_global("scale")
     cudaGetLastError()
     assert e.value.code == cudaErrorSymbolNotFound and "folded away" in str(e.value)
+
+
+def test_two_modules_of_one_source_share_their_variables():
+    """Two SourceModules of the same source are one loaded file (one dlopen
+    handle): both symbol addresses must stay views of the one variable."""
+    src = "__device__ int twin[4];\n__global__ void k(int* o) { o[threadIdx.x] = twin[threadIdx.x]; }"
+    a, b = SourceModule(src), SourceModule(src)
+    pa, pb = a.get_global("twin"), b.get_global("twin")
+    cudaMemcpy(pa.ptr, np.array([1, 2, 3, 4], np.int32), 16, cudaMemcpyHostToDevice)
+    o = np.zeros(4, np.int32)
+    cudaMemcpy(o, pb.ptr, 16, cudaMemcpyDeviceToHost)
+    assert o.tolist() == [1, 2, 3, 4]
+    d = cudaMalloc(16)
+    try:
+        b.k[1, 4](d)
+        cudaMemcpy(o, d, 16, cudaMemcpyDeviceToHost)
+    finally:
+        cudaFree(d)
+    assert o.tolist() == [1, 2, 3, 4]
