@@ -137,19 +137,19 @@ static int read_symbols(modsyms *s, const char *path, uintptr_t base)
     size_t flen = 0;
     char msg[700];
     fd = open(path, O_RDONLY | O_CLOEXEC);
-    PYEMU_FAIL_IF(fd < 0, PYEMU_E_MODULE, "cannot read the symbols of %s", path);
+    PYEMU_FAIL_IF(fd < 0, PYEMU_E_SYSTEM, "cannot read the symbols of %s", path);
     struct stat st;
-    PYEMU_FAIL_IF(fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(ElfW(Ehdr)), PYEMU_E_MODULE,
+    PYEMU_FAIL_IF(fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(ElfW(Ehdr)), PYEMU_E_SYSTEM,
                   "cannot read the symbols of %s", path);
     flen = (size_t)st.st_size;
     map = mmap(NULL, flen, PROT_READ, MAP_PRIVATE, fd, 0);
-    PYEMU_FAIL_IF(map == MAP_FAILED, PYEMU_E_MODULE, "cannot read the symbols of %s", path);
+    PYEMU_FAIL_IF(map == MAP_FAILED, PYEMU_E_SYSTEM, "cannot read the symbols of %s", path);
     const char *f = map;
     const ElfW(Ehdr) *eh = map;
 #define IN_FILE(off, len) ((size_t)(off) <= flen && (size_t)(len) <= flen - (size_t)(off))
     PYEMU_FAIL_IF(memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_shentsize != sizeof(ElfW(Shdr))
                   || !IN_FILE(eh->e_shoff, (size_t)eh->e_shnum * sizeof(ElfW(Shdr))),
-                  PYEMU_E_MODULE, "%s: not an ELF file of this machine", path);
+                  PYEMU_E_SYSTEM, "%s: not an ELF file of this machine", path);
     const ElfW(Shdr) *sh = (const void *)(f + eh->e_shoff);
     unsigned int nsec = eh->e_shnum;
     const char *shstr = NULL;
@@ -173,7 +173,7 @@ static int read_symbols(modsyms *s, const char *path, uintptr_t base)
     PYEMU_FAIL_IF(symtab->sh_link >= nsec || symtab->sh_entsize != sizeof(ElfW(Sym)) ||
                   !IN_FILE(symtab->sh_offset, symtab->sh_size) ||
                   !IN_FILE(sh[symtab->sh_link].sh_offset, sh[symtab->sh_link].sh_size),
-                  PYEMU_E_MODULE, "%s: a damaged symbol table", path);
+                  PYEMU_E_SYSTEM, "%s: a damaged symbol table", path);
     const ElfW(Sym) *sym = (const void *)(f + symtab->sh_offset);
     size_t nsym = symtab->sh_size / sizeof *sym;
     const char *str = f + sh[symtab->sh_link].sh_offset;
@@ -271,6 +271,15 @@ int pyemu_symbols_attach(const pyemu_module *m, const char *path, uintptr_t base
     struct seg_arg a = {base, s};
     dl_iterate_phdr(find_data, &a);
     status = read_symbols(s, path, base);
+    if (status == PYEMU_E_SYSTEM) {
+        /* the file is gone or unreadable now: the module works, without symbols */
+        free(s->syms);
+        free(s->names);
+        s->syms = NULL;
+        s->names = NULL;
+        s->n = 0;
+        status = PYEMU_SUCCESS;
+    }
     if (status)
         goto ERROR;
     pthread_mutex_lock(&lock);
