@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pyemu.cuda import (CudaError, DevicePointer, SourceModule, cudaErrorInvalidMemcpyDirection,
+from pyemu.cuda import (CudaError, SourceModule, cudaErrorInvalidMemcpyDirection,
                         cudaErrorInvalidPitchValue, cudaErrorInvalidResourceHandle,
                         cudaErrorInvalidValue, cudaErrorMemoryAllocation, cudaErrorNotSupported,
-                        cudaExtent, cudaFree, cudaGetLastError, cudaMalloc, cudaMalloc3D,
+                        cudaFree, cudaGetLastError, cudaMalloc3D,
                         cudaMallocPitch, cudaMemcpy, cudaMemcpy2D, cudaMemcpy2DAsync,
                         cudaMemcpy3D, cudaMemcpy3DAsync, cudaMemcpy3DParms, cudaMemcpyDefault,
                         cudaMemcpyDeviceToDevice, cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice,
