@@ -47,6 +47,10 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *arg)
     return 1;
 }
 
+/* csrc/symbols.c: the module's variables, read at load, forgotten at unload */
+int pyemu_symbols_attach(const pyemu_module *m, const char *path, uintptr_t base);
+void pyemu_symbols_detach(const pyemu_module *m);
+
 #define CHECK_MODULE(m) PYEMU_FAIL_IF(!(m) || (m)->magic != PYEMU_MAGIC_MODULE, \
                                       PYEMU_E_INVALID_HANDLE, "invalid module handle")
 
@@ -71,6 +75,12 @@ PYEMU_API int pyemu_module_load(const char *path, pyemu_module **module)
     PYEMU_FAIL_IF(!m, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
     m->text_lo[0] = lm->l_addr;
     dl_iterate_phdr(find_text, m);
+    /* its __device__/__constant__ variables; over 64 KiB of constants: refused */
+    if ((status = pyemu_symbols_attach(m, path, lm->l_addr)) != PYEMU_SUCCESS) {
+        free(m);
+        m = NULL;
+        goto ERROR;
+    }
     for (int i = 0; i < m->ntext; i++)
         pyemu_fault_add_code(m->text_lo[i], m->text_hi[i]);
     info->bind(pyemu_core_entry_points());
@@ -96,6 +106,7 @@ PYEMU_API void pyemu_module_release(pyemu_module *m)
         return;
     if (atomic_fetch_sub(&m->refs, 1) == 1) {
         m->magic = PYEMU_MAGIC_DEAD;
+        pyemu_symbols_detach(m);
         for (int i = 0; i < m->ntext; i++)
             pyemu_fault_remove_code(m->text_lo[i], m->text_hi[i]);
         dlclose(m->handle);

@@ -259,5 +259,29 @@ typedef struct pyemu_trace_span {
 int pyemu_trace_enable(int on);
 size_t pyemu_trace_take_events(pyemu_trace_event *buf, size_t cap);
 size_t pyemu_trace_take_spans(pyemu_trace_span *buf, size_t cap);
+/* file-scope __device__ and __constant__ variables of a kernel module
+ * (csrc/symbols.c), read from its ELF symbol table at load.  name is the
+ * symbol table's (mangled for C++ namespaces, templates and statics); addr
+ * is where the module's code reads the variable (host memory).  A module
+ * whose __constant__ variables take over 64 KiB is not loaded. */
+#define PYEMU_SYM_CONSTANT 1            /* declared __constant__ */
+#define PYEMU_SYM_READONLY 2            /* in read-only memory (a const variable) */
+#define PYEMU_SYM_LOCAL 4               /* internal linkage (static) */
+typedef struct pyemu_symbol_view {
+    const char *name;
+    unsigned long long addr;
+    unsigned long long size;
+    unsigned int flags;
+} pyemu_symbol_view;
+int pyemu_module_symbol_count(pyemu_module *module, unsigned int *count);
+int pyemu_module_symbol(pyemu_module *module, unsigned int index, pyemu_symbol_view *view);
+/* The module's writable data [host_lo, host_lo + len) as device memory: the
+ * same pages, mapped again at dev_lo, the end of a new device allocation
+ * (alloc, freed with pyemu_mem_free).  A symbol at host address a has the
+ * device address dev_lo + (a - host_lo).  Call it while no kernel of the
+ * module runs: the first call moves the data to shared pages. */
+int pyemu_module_map_data(pyemu_module *module, unsigned long long *host_lo,
+                          unsigned long long *len, unsigned long long *alloc,
+                          unsigned long long *dev_lo);
 
 #endif /* PYEMU_CORE_H */

@@ -284,6 +284,14 @@ class SourceModule:
                                  "get_function")
         return fn
 
+    def get_global(self, name):
+        """PyCUDA's get_global(name) (cuModuleGetGlobal): `(pointer, size)` of a
+        file-scope __device__ or __constant__ variable, as a DeviceSymbol, which
+        is also the symbol argument of cudaMemcpyToSymbol and its relatives
+        (pyemu/cuda/symbols.py)."""
+        from .symbols import get_global
+        return get_global(self, name)
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)

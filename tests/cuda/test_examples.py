@@ -37,6 +37,8 @@ PROGRAMS = [
     ("default_stream.py", ["50"], "Test PASSED"),
     ("pinned_vs_pageable.py", ["4"], "Test PASSED"),
     ("zero_copy.py", ["100001"], "Test PASSED"),
+    ("constant_memory.py", ["10001"], "Test PASSED"),
+    ("pitch_2d.py", ["300", "70"], "Test PASSED"),
 ]
 
 

@@ -15,7 +15,17 @@
 #endif
 #define __device__
 #define __host__
-#define __constant__
+/* __constant__: each variable in a section of its own, "pyemu_const.N", so
+ * that the core finds their total size at load (64 KiB at most, as on a
+ * GPU) and knows which variables are constant memory (csrc/symbols.c);
+ * `used` keeps g++ from folding the reads of a static one that only the host
+ * writes (cudaMemcpyToSymbol).  Templates (a variable template, a static
+ * member of a class template) are not placed by g++: they work, but are not
+ * counted in the 64 KiB.  __device__ variables need nothing: they are the
+ * module's globals. */
+#define __PYEMU_STR2(x) #x
+#define __PYEMU_STR(x) __PYEMU_STR2(x)
+#define __constant__ __attribute__((used, section("pyemu_const." __PYEMU_STR(__COUNTER__))))
 #define __managed__
 #define __shared__ static __thread
 #define __forceinline__ inline __attribute__((always_inline))
