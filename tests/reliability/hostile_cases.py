@@ -32,6 +32,7 @@ class Case:
     healthy_after: bool = True  # the device still works after it (a reset clears a fault)
     reps: int = 4       # runs in one process; growth from the 2nd on is a leak (1: not measured)
     xfail: str = ""     # a known bug outside tests/reliability: why (strict xfail)
+    timeout: int = 90   # seconds the process may take (all its runs) before it is a hang
 
 
 VADD = r'''__global__ void vadd(const float *a, const float *b, float *c, int n) {

@@ -131,13 +131,13 @@ def leaks(snaps):
     return out
 
 
-def run_case(case, timeout=90):
+def run_case(case, timeout=None):
     code = PRELUDE % (VADD, textwrap.indent(case.body, "    "), case.reps)
     env = dict(os.environ)
     env.update(dict(case.env))
     try:
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           timeout=timeout, env=env)
+                           timeout=timeout or case.timeout, env=env)
     except subprocess.TimeoutExpired:
         return "hang", ""
     if r.returncode < 0:
