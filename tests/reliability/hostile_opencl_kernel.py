@@ -10,6 +10,9 @@ KA = K + "cl.clSetKernelArg(k, 0, a); cl.clSetKernelArg(k, 1, 64)\n"
 T = ("k = kernel('__kernel void k(__global int *a, char c, uint u, float f, double d, long l, "
      "int4 v) { a[0] = c + u + (int)f + (int)d + (int)l + v.x; }'); a = buf(16)\n")
 CTX2 = "ctx2 = cl.clCreateContext(None, [dev])\n"
+LIBC = ("pyemu/compiler (the kernel entry point takes decltype(&name)): a kernel named like a C "
+        "library function (exit, memcpy: no OpenCL C built-ins) does not build: 'decltype' "
+        "cannot resolve address of overloaded function")
 
 
 def nd(args, expect, name, pre=""):
@@ -68,7 +71,13 @@ CASES = [
     C("clBuildProgram_kernel_named_like_libc",
       "k = kernel('__kernel void exit(__global int *a) { a[0] = 3; }', 'exit'); a = buf(4)\n"
       "cl.clSetKernelArg(k, 0, a); cl.clEnqueueTask(q, k); h = np.zeros(1, np.int32)\n"
-      "cl.clEnqueueReadBuffer(q, a, cl.CL_TRUE, 0, 4, h); assert h[0] == 3", "ok"),
+      "cl.clEnqueueReadBuffer(q, a, cl.CL_TRUE, 0, 4, h); assert h[0] == 3", "ok",
+      xfail=LIBC),
+    C("clBuildProgram_kernel_named_memcpy",
+      "kernel('__kernel void memcpy(__global int *a) { a[0] = 3; }', 'memcpy')", "ok",
+      xfail=LIBC),
+    C("clBuildProgram_kernel_named_like_a_builtin",
+      "kernel('__kernel void sqrt(__global float *a) { a[0] = 3; }', 'sqrt')", -11),
     C("clBuildProgram_no_kernels",
       "p = build('int f(int x) { return x; }')\n"
       "assert cl.clGetProgramInfo(p, cl.CL_PROGRAM_NUM_KERNELS) == 0; cl.clCreateKernel(p, 'f')",
@@ -118,7 +127,8 @@ CASES = [
     arg(6, "(1, 2, 3)", -51, "clSetKernelArg_vector_wrong_length"),
     arg(6, "5", -50, "clSetKernelArg_scalar_for_vector"),
     arg(6, "np.array([1, 2, 3, 4], np.int32)", "ok", "clSetKernelArg_vector_numpy"),
-    arg(2, "4, 1", -51, "clSetKernelArg_c_form_wrong_size"),
+    arg(1, "4, 1", -51, "clSetKernelArg_c_form_wrong_size"),
+    arg(2, "4, 1", "ok", "clSetKernelArg_c_form_right_size"),
     arg(0, "8, a", "ok", "clSetKernelArg_c_form_buffer"),
     arg(0, "4, a", -51, "clSetKernelArg_c_form_buffer_wrong_size"),
     C("clSetKernelArg_missing_value", T + "cl.clSetKernelArg(k, 1)", -30),
@@ -171,7 +181,11 @@ CASES = [
     nd("1, None, [-64], None", -63, "clEnqueueNDRangeKernel_global_negative"),
     nd("2, None, [64], None", -63, "clEnqueueNDRangeKernel_global_too_few_sizes"),
     nd("1, None, [64.0], None", -63, "clEnqueueNDRangeKernel_global_float"),
-    nd("1, None, [2**33], [1]", -63, "clEnqueueNDRangeKernel_more_groups_than_the_device"),
+    C("clEnqueueNDRangeKernel_more_groups_than_the_device",
+      KA + "cl.clEnqueueNDRangeKernel(q, k, 1, None, [2**33], [1])", -63,
+      xfail="pyemu/opencl/ndrange.py _describe: 2**33 work-groups reach ffi.new's unsigned int "
+            "and raise a raw OverflowError"),
+    nd("1, None, [2**31], [1]", -63, "clEnqueueNDRangeKernel_2_to_31_groups"),
     nd("1, None, [64], [48]", -54, "clEnqueueNDRangeKernel_local_does_not_divide"),
     nd("1, None, [2048], [2048]", -55, "clEnqueueNDRangeKernel_local_past_item_size"),
     nd("3, None, [32, 32, 2], [32, 32, 2]", -54, "clEnqueueNDRangeKernel_local_past_group_size"),
