@@ -10,9 +10,9 @@ SUB = ("import subprocess, sys, tempfile, os\n"
        "    e = dict(os.environ, **env)\n"
        "    return subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,"
        " env=e, timeout=120)\n"
-       "def cli(*args):\n"
+       "def cli(*args, **env):\n"
        "    return subprocess.run([sys.executable, '-m', 'pyemu', *args], capture_output=True,"
-       " text=True, timeout=120)\n")
+       " text=True, timeout=120, env=dict(os.environ, **env))\n")
 COMPILE = ("import numpy as np\\nfrom pyemu.cuda import *\\n"
            "m = SourceModule('__global__ void k(int *p) { p[0] = 41 + SALT; }', "
            "options=['-DSALT=' + str(SALT)])\\nd = cudaMalloc(4); m.k[1, 1](d)\\n"
@@ -61,14 +61,13 @@ CASES = [
       "h = np.zeros(1, np.int32); cudaMemcpy(h, d, 4, cudaMemcpyDeviceToHost); assert h[0] == 5",
       "ok"),
     C("SourceModule_compiler_missing", "SourceModule('__global__ void k() { /* 1 */ }')",
-      "CompileError", env=(("PYEMU_CXX", "/nonexistent/g++"),),
-      ),
+      "CompileError", env=(("PYEMU_CXX", "/nonexistent/g++"),), healthy_after=False),
     C("SourceModule_same_source_many_times",
       "for _ in range(50):\n    SourceModule(VADD)", "ok"),
     C("SourceModule_distinct_sources_unload",
-      "import random\nfor i in range(30):\n"
+      "import random\nfor i in range(5):\n"
       "    m = SourceModule(f'__global__ void k(int *p) {{ p[0] = {random.random()!r}; }}')\n"
-      "    del m", "ok", reps=2),
+      "    del m", "ok", reps=2, timeout=180),
     sub("cache_corrupt_module_is_rebuilt",
         "d = tempfile.mkdtemp(); r = py(\"SALT = 1\\n\" + \"" + COMPILE + "\", "
         "PYEMU_CACHE_DIR=d)\nassert r.returncode == 0, r.stderr\n"
@@ -91,16 +90,20 @@ CASES = [
         "errs = [p.communicate(timeout=120)[1] for p in ps]\n"
         "assert all(p.returncode == 0 for p in ps), errs"),
     sub("cache_cleared_by_another_process_while_loaded",
-        "d = tempfile.mkdtemp(); os.environ['PYEMU_CACHE_DIR'] = d\n"
+        "d = tempfile.mkdtemp()\n"
         "r = py(\"import shutil, os\\nSALT = 4\\n\" + \"" + COMPILE + "\" + "
         "\"shutil.rmtree(os.environ['PYEMU_CACHE_DIR'])\\nm.k[1, 1](d); "
         "cudaDeviceSynchronize()\\nm2 = SourceModule(\\\"__global__ void k(int *p) { p[0] = 41 + "
-        "SALT; }\\\", options=['-DSALT=4'])\\nm2.k[1, 1](d); cudaDeviceSynchronize()\\n\")\n"
+        "SALT; }\\\", options=['-DSALT=4'])\\nm2.k[1, 1](d); cudaDeviceSynchronize()\\n\", "
+        "PYEMU_CACHE_DIR=d)\n"
         "assert r.returncode == 0, r.stderr"),
     sub("cache_max_tiny_evicts_without_breaking",
-        "d = tempfile.mkdtemp()\n"
-        "r = py(\"for SALT in range(5, 9):\\n    exec(\\\"" + COMPILE.replace('"', '\\\\\\"') +
-        "\\\")\\n\", PYEMU_CACHE_DIR=d, PYEMU_CACHE_MAX='1')\nassert r.returncode == 0, r.stderr"),
+        "d = tempfile.mkdtemp(); f = os.path.join(d, 'child.py')\n"
+        "open(f, 'w').write('for SALT in range(5, 9):\\n    exec(open(__file__ + \\'.body\\')"
+        ".read())\\n')\nopen(f + '.body', 'w').write(\"" + COMPILE + "\")\n"
+        "r = subprocess.run([sys.executable, f], capture_output=True, text=True, timeout=120, "
+        "env=dict(os.environ, PYEMU_CACHE_DIR=d, PYEMU_CACHE_MAX='1'))\n"
+        "assert r.returncode == 0, r.stderr"),
     # ---- the command line
     sub("cli_unknown_command_exits_2",
         "r = cli('no-such-command'); assert r.returncode == 2, (r.returncode, r.stderr)\n"
@@ -121,13 +124,13 @@ CASES = [
         "r = cli('bench', '--only', 'no_such_case'); assert r.returncode in (1, 2), r\n"
         "assert 'Traceback' not in r.stderr, r.stderr"),
     sub("cli_cache_info_unwritable_cache",
-        "os.environ['PYEMU_CACHE_DIR'] = '/proc/pyemu-cache'\nr = cli('cache', '--info')\n"
+        "r = cli('cache', '--info', PYEMU_CACHE_DIR='/proc/pyemu-cache')\n"
         "assert r.returncode == 0, r\nassert 'Traceback' not in r.stderr, r.stderr"),
     sub("cli_cache_clear_missing_dir",
-        "os.environ['PYEMU_CACHE_DIR'] = tempfile.mkdtemp() + '/gone'\nr = cli('cache', '--clear')"
+        "r = cli('cache', '--clear', PYEMU_CACHE_DIR=tempfile.mkdtemp() + '/gone')"
         "\nassert r.returncode == 0, r\nassert 'Traceback' not in r.stderr, r.stderr"),
     sub("cli_info_with_broken_compiler",
-        "os.environ['PYEMU_CXX'] = '/nonexistent/g++'\nr = cli('info')\n"
+        "r = cli('info', PYEMU_CXX='/nonexistent/g++')\n"
         "assert r.returncode in (0, 1), r\nassert 'Traceback' not in r.stderr, r.stderr"),
     sub("env_bad_num_threads",
         "r = py('import pyemu.cuda as c; c.cudaMalloc(4)', PYEMU_NUM_THREADS='lots')\n"

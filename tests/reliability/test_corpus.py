@@ -112,7 +112,11 @@ if snaps:
     snaps.append(_snapshot())
     print("RESULTS", "|".join(map(str, results)), flush=True)
     print("SNAPS", repr(snaps), flush=True)
-print("HEALTHY", _health(), flush=True)
+try:
+    healthy = _health()
+except Exception as e:
+    healthy = "raw " + type(e).__name__ + ": " + str(e)[:200]
+print("HEALTHY", healthy, flush=True)
 '''
 
 # growth per repetition that is a leak when every repetition shows it
