@@ -86,6 +86,21 @@ CASES = [
       "p = cl.clCreateProgramWithSource(ctx, [CLK])\n"
       "cl.clGetProgramInfo(p, cl.CL_PROGRAM_NUM_KERNELS)", -45),
     C("clGetProgramInfo_unknown_param", "cl.clGetProgramInfo(build(CLK), 0xdead)", -30),
+    C("clGetProgramInfo_binaries_after_the_cache_is_cleared",
+      "import os, shutil, tempfile\nd = tempfile.mkdtemp(); os.environ['PYEMU_CACHE_DIR'] = d\n"
+      "import pyemu.runtime.config\n"
+      "p = build('__kernel void k(__global int *a) { a[0] = %d; }' % len(os.listdir(d)))\n"
+      "shutil.rmtree(d, ignore_errors=True)\n"
+      "n = cl.clGetProgramInfo(p, cl.CL_PROGRAM_BINARY_SIZES)[0]\n"
+      "b = cl.clGetProgramInfo(p, cl.CL_PROGRAM_BINARIES)[0]\n"
+      "assert n == len(b) > 0 and b[:4] == b'\\x7fELF'", "ok"),
+    C("clBuildProgram_from_two_threads_at_once",
+      "import threading\np = cl.clCreateProgramWithSource(ctx, [CLK]); got = []\n"
+      "def go():\n    try:\n        cl.clBuildProgram(p); got.append(0)\n"
+      "    except cl.CLError as e:\n        got.append(e.code)\n"
+      "ts = [threading.Thread(target=go) for _ in range(4)]\n"
+      "[t.start() for t in ts]; [t.join() for t in ts]\n"
+      "assert set(got) <= {0, -59} and 0 in got, got\ncl.clCreateKernel(p, 'k')", "ok"),
     C("clGetProgramBuildInfo_not_a_device",
       "cl.clGetProgramBuildInfo(build(CLK), ctx, cl.CL_PROGRAM_BUILD_LOG)", -33),
     C("clReleaseProgram_twice", "p = build(CLK); cl.clReleaseProgram(p); cl.clReleaseProgram(p)",

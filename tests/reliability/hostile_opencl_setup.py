@@ -45,6 +45,11 @@ CASES = [
     C("clCreateContext_notify_not_callable", "cl.clCreateContext(None, [dev], 5)", -30),
     C("clCreateContext_user_data_without_notify", "cl.clCreateContext(None, [dev], None, 1)",
       -30),
+    C("clCreateContext_devices_an_int", "cl.clCreateContext(None, 5)", -30),
+    C("clCreateContext_duplicate_devices_count_once",
+      "c = cl.clCreateContext(None, [dev, dev])\n"
+      "assert cl.clGetContextInfo(c, cl.CL_CONTEXT_NUM_DEVICES) == 1\n"
+      "assert cl.clGetContextInfo(c, cl.CL_CONTEXT_DEVICES) == [dev]", "ok"),
     C("clCreateContextFromType_cpu", "cl.clCreateContextFromType(None, cl.CL_DEVICE_TYPE_CPU)",
       -1),
     C("clCreateContextFromType_zero", "cl.clCreateContextFromType(None, 0)", -31),
