@@ -41,7 +41,9 @@ CASES = [
     typed("launch_typed_arguments_ok", "ok"),
     typed("launch_unsigned_char_negative", 1, u="-1"),
     typed("launch_unsigned_char_256", 1, u="256"),
-    typed("launch_float_1e39", 1, f="1e39"),
+    C("launch_float_1e39", T + "k[1, 1](1, 2, 1e39, 4.0, 5, True, None)", 1,
+      xfail="pyemu/cuda/module.py Function.pack: struct.pack('f', 1e39) raises a raw "
+            "OverflowError (issue 9 names it)"),
     typed("launch_float_nan", "ok", f="float('nan')"),
     typed("launch_double_numpy_float32", "ok", g="np.float32(2.5)"),
     typed("launch_long_long_2_to_63", 1, l="2**63"),
@@ -96,12 +98,17 @@ CASES = [
       "k = cuda_kernel('__global__ void __launch_bounds__(128) k() {}')\nk[1, 256]()", 1),
     # ---- cudaLaunchKernel and attributes
     C("cudaLaunchKernel_null_function", "cudaLaunchKernel(None, 1, 1, ())", 98),
-    C("cudaLaunchKernel_host_function", "cudaLaunchKernel(print, 1, 1, ())", 400),
+    C("cudaLaunchKernel_host_function", "cudaLaunchKernel(print, 1, 1, ())", 400,
+      xfail="pyemu/cuda/module.py cudaLaunchKernel answers a host function with "
+            "cudaErrorInvalidDeviceFunction (98); CUDA 13 on an H100 answers "
+            "cudaErrorInvalidResourceHandle (400): ground truth cudaLaunchKernel_host_func"),
     C("cudaLaunchKernel_args_not_a_sequence", M + "cudaLaunchKernel(m.vadd, 1, 4, 5)", 1,
       xfail="pyemu/cuda/module.py cudaLaunchKernel: tuple(5) raises a raw TypeError"),
     C("cudaLaunchKernel_ok", M + "cudaLaunchKernel(m.vadd, 1, 4, (d, d, d, 4)); "
       "cudaDeviceSynchronize()", "ok"),
-    C("cudaFuncGetAttributes_host_function", "cudaFuncGetAttributes(print)", 400),
+    C("cudaFuncGetAttributes_host_function", "cudaFuncGetAttributes(print)", 400,
+      xfail="pyemu/cuda/module.py cudaFuncGetAttributes answers a host function with 98, "
+            "CUDA 13 with cudaErrorInvalidResourceHandle (400), as issue 9 says"),
     C("cudaFuncSetAttribute_over_optin", E + "cudaFuncSetAttribute(k, "
       "cudaFuncAttributeMaxDynamicSharedMemorySize, 232449)", 1),
     C("cudaFuncSetAttribute_negative", E + "cudaFuncSetAttribute(k, "
