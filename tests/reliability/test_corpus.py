@@ -1,4 +1,4 @@
-"""The reliability corpus (hostile_cases.py and the cases_*.py it gathers): each
+"""The reliability corpus (hostile_cases.py and the hostile_*.py it gathers): each
 case in a process of its own with a time limit, classified as ok, wrong code,
 raw Python exception, crash, hang, corruption or leak.
 
