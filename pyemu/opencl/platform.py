@@ -343,16 +343,25 @@ def _notify(pfn_notify, user_data, call):
 
 
 def clCreateContext(properties, devices, pfn_notify=None, user_data=None) -> cl_context:
-    """clCreateContext(properties, devices, pfn_notify=None, user_data=None)."""
+    """clCreateContext(properties, devices, pfn_notify=None, user_data=None): devices is
+    a list (num_devices is its length); a device given twice counts once, as the
+    specification says."""
     call = "clCreateContext"
     props = _properties(properties, call)
-    if devices is None or isinstance(devices, CLObject):
+    if devices is None or isinstance(devices, (CLObject, str, bytes)):
         fail(CL_INVALID_VALUE, "devices must be a non-empty list of devices", call)
-    devs = list(devices)
-    if not devs:
+    try:
+        given = list(devices)
+    except TypeError:
+        fail(CL_INVALID_VALUE, f"devices is {type(devices).__name__}, not a list of devices",
+             call)
+    if not given:
         fail(CL_INVALID_VALUE, "devices is empty", call)
-    for d in devs:
+    devs = []
+    for d in given:
         check(d, cl_device_id, CL_INVALID_DEVICE, call, "a device")
+        if d not in devs:       # "Duplicate devices specified in devices are ignored."
+            devs.append(d)
     _notify(pfn_notify, user_data, call)
     _core.ensure_started()
     return cl_context(devs, props, pfn_notify, user_data)

@@ -24,7 +24,7 @@ from . import _constants as K
 from ._base import CLObject, check, info, release, retain
 from ._errors import (CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS, CL_INVALID_DEVICE,
                       CL_INVALID_OPERATION, CL_INVALID_PROGRAM, CL_INVALID_PROGRAM_EXECUTABLE,
-                      CL_INVALID_VALUE, fail)
+                      CL_INVALID_VALUE, CL_OUT_OF_HOST_MEMORY, fail)
 from .platform import check_context, cl_device_id
 
 SOURCE_NAME = "program.cl"     # the file name the build log gives the source
@@ -72,6 +72,7 @@ class cl_program(CLObject):
         self.log = ""
         self.arg_info = False       # built with -cl-kernel-arg-info
         self.compiled = None
+        self.binary = None          # CL_PROGRAM_BINARIES' bytes, read when built
         self.loaded = None
         self.kernels = {}           # name -> KernelEntry, in source order
         self.live_kernels = 0       # kernel objects not released yet
@@ -220,7 +221,7 @@ def clBuildProgram(program, device_list=None, options=None, pfn_notify=None, use
 def _build(p, opts):
     """Build `p`; (0, '') or (error code, detail).  Leaves p built or failed, never half."""
     p.status, p.options, p.log = K.CL_BUILD_IN_PROGRESS, opts, ""
-    p.compiled, p.loaded, p.kernels = None, None, {}
+    p.compiled, p.loaded, p.kernels, p.binary = None, None, {}, None
     try:
         words = shlex.split(opts)
     except ValueError as exc:
@@ -239,6 +240,7 @@ def _build(p, opts):
         p.log = f"error: {exc}\n"
         return CL_BUILD_PROGRAM_FAILURE, p.log.strip()
     p.compiled, p.loaded, p.kernels = compiled, loaded, kernels
+    p.binary = _read_binary(compiled.path)
     p.arg_info = "-cl-kernel-arg-info" in words
     p.log = compiled.log
     p.status = K.CL_BUILD_SUCCESS
@@ -252,11 +254,25 @@ def require_built(p, call):
     return p
 
 
+def _read_binary(path) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
 def _binary(p) -> bytes:
     if not p.built:
         return b""
-    with open(p.compiled.path, "rb") as f:
-        return f.read()
+    if p.binary is None:
+        # read at build time: the process's copy of the module may be gone since
+        # (another process cleared the cache); the loaded code is still there
+        p.binary = _read_binary(p.compiled.path)
+    if p.binary is None:
+        fail(CL_OUT_OF_HOST_MEMORY, "the program's binary could not be read back: its file "
+             "was removed after the build (python -m pyemu cache --clear?)", "clGetProgramInfo")
+    return p.binary
 
 
 def clGetProgramInfo(program, param_name):
