@@ -6,6 +6,8 @@ kernel, which every later call returns until cudaDeviceReset.
 """
 from __future__ import annotations
 
+import operator
+
 import threading
 from enum import IntEnum
 
@@ -163,16 +165,28 @@ globals().update({n: cudaError_t(v) for n, v, _ in _ERRORS})
 def cudaGetErrorString(error) -> str:
     """cudaGetErrorString: the description of an error code.
 
-    As CUDA 12, an unknown code gives "unrecognized error code"."""
-    return _STRINGS.get(int(error), "unrecognized error code")
+    As CUDA 12, an unknown code gives "unrecognized error code", and so does
+    anything that is not an integer (C would take its bits; Python has none)."""
+    code = _code_of(error)
+    return "unrecognized error code" if code is None else \
+        _STRINGS.get(code, "unrecognized error code")
 
 
 def cudaGetErrorName(error) -> str:
-    """cudaGetErrorName: the enum name of an error code ("cudaErrorInvalidValue")."""
+    """cudaGetErrorName: the enum name of an error code ("cudaErrorInvalidValue");
+    "unrecognized error code" for an unknown code or a non-integer."""
+    code = _code_of(error)
     try:
-        return cudaError_t(int(error)).name
+        return cudaError_t(code).name
     except ValueError:
         return "unrecognized error code"
+
+
+def _code_of(error):
+    """error as an int (an IntEnum, int or NumPy integer), else None."""
+    if not hasattr(error, "__index__"):
+        return None
+    return operator.index(error)
 
 
 class CudaError(APIError):

@@ -112,8 +112,8 @@ class Function:
         if launch is not None:
             return launch
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
-            raise TypeError("launch as kernel[grid, block], kernel[grid, block, sharedBytes] or "
-                            "kernel[grid, block, sharedBytes, stream]")
+            E.fail(E.cudaErrorInvalidValue, "launch as kernel[grid, block], kernel[grid, block, "
+                   "sharedBytes] or kernel[grid, block, sharedBytes, stream]", "kernel launch")
         launch = _Launch(self, *config).call
         # configurations of ints, tuples and dim3s on the default stream are
         # kept; a dim3 by its values (it can change after the launch), under a

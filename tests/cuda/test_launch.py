@@ -198,8 +198,10 @@ def test_launch_pycuda_call_form(mod, managed):
 
 @pytest.mark.parametrize("config", [(1,), (1, 2, 3, 4, 5), 1], ids=["one", "five", "int"])
 def test_launch_subscript_needs_grid_and_block(mod, config):
-    with pytest.raises(TypeError):
+    with pytest.raises(CudaError) as info:
         mod.k_flag[config]
+    assert info.value.code == cudaErrorInvalidValue and "kernel[grid, block]" in str(info.value)
+    cudaGetLastError()
 
 
 @pytest.mark.parametrize("grid,block,want", [

@@ -41,9 +41,7 @@ CASES = [
     typed("launch_typed_arguments_ok", "ok"),
     typed("launch_unsigned_char_negative", 1, u="-1"),
     typed("launch_unsigned_char_256", 1, u="256"),
-    C("launch_float_1e39", T + "k[1, 1](1, 2, 1e39, 4.0, 5, True, None)", 1,
-      xfail="pyemu/cuda/module.py Function.pack: struct.pack('f', 1e39) raises a raw "
-            "OverflowError (issue 9 names it)"),
+    C("launch_float_1e39", T + "k[1, 1](1, 2, 1e39, 4.0, 5, True, None)", 1),
     typed("launch_float_nan", "ok", f="float('nan')"),
     typed("launch_double_numpy_float32", "ok", g="np.float32(2.5)"),
     typed("launch_long_long_2_to_63", 1, l="2**63"),
@@ -81,9 +79,7 @@ CASES = [
       "ok"),
     C("launch_list_configuration", M + "m.vadd[[1, 1], [4, 1]](d, d, d, 4); "
       "cudaDeviceSynchronize()", "ok"),
-    C("launch_one_configuration_value", E + "k[1]()", 1,
-      xfail="pyemu/cuda/module.py Function.__getitem__ raises a raw TypeError for k[1] "
-            "(a configuration that is not grid, block[, shared[, stream]])"),
+    C("launch_one_configuration_value", E + "k[1]()", 1),
     C("launch_negative_shared", M + "m.vadd[1, 4, -1](d, d, d, 4)", 1),
     C("launch_shared_48KiB_ok", S + "k[1, 1, 49152](); cudaDeviceSynchronize()", "ok"),
     C("launch_shared_48KiB_plus_1", S + "k[1, 1, 49153]()", 1),
@@ -98,17 +94,11 @@ CASES = [
       "k = cuda_kernel('__global__ void __launch_bounds__(128) k() {}')\nk[1, 256]()", 1),
     # ---- cudaLaunchKernel and attributes
     C("cudaLaunchKernel_null_function", "cudaLaunchKernel(None, 1, 1, ())", 98),
-    C("cudaLaunchKernel_host_function", "cudaLaunchKernel(print, 1, 1, ())", 400,
-      xfail="pyemu/cuda/module.py cudaLaunchKernel answers a host function with "
-            "cudaErrorInvalidDeviceFunction (98); CUDA 13 on an H100 answers "
-            "cudaErrorInvalidResourceHandle (400): ground truth cudaLaunchKernel_host_func"),
-    C("cudaLaunchKernel_args_not_a_sequence", M + "cudaLaunchKernel(m.vadd, 1, 4, 5)", 1,
-      xfail="pyemu/cuda/module.py cudaLaunchKernel: tuple(5) raises a raw TypeError"),
+    C("cudaLaunchKernel_host_function", "cudaLaunchKernel(print, 1, 1, ())", 400),
+    C("cudaLaunchKernel_args_not_a_sequence", M + "cudaLaunchKernel(m.vadd, 1, 4, 5)", 1),
     C("cudaLaunchKernel_ok", M + "cudaLaunchKernel(m.vadd, 1, 4, (d, d, d, 4)); "
       "cudaDeviceSynchronize()", "ok"),
-    C("cudaFuncGetAttributes_host_function", "cudaFuncGetAttributes(print)", 400,
-      xfail="pyemu/cuda/module.py cudaFuncGetAttributes answers a host function with 98, "
-            "CUDA 13 with cudaErrorInvalidResourceHandle (400), as issue 9 says"),
+    C("cudaFuncGetAttributes_host_function", "cudaFuncGetAttributes(print)", 400),
     C("cudaFuncSetAttribute_over_optin", E + "cudaFuncSetAttribute(k, "
       "cudaFuncAttributeMaxDynamicSharedMemorySize, 232449)", 1),
     C("cudaFuncSetAttribute_negative", E + "cudaFuncSetAttribute(k, "
