@@ -254,8 +254,11 @@ int pyemu_fault_install(void)
         for (int i = 0; i < NSIG_HANDLED && rc == 0; i++)
             rc = sigaction(handled[i], &sa, &previous[i]);
         if (rc == 0) {
+            /* SA_NODEFER: the handler leaves by siglongjmp without restoring
+             * the mask, so a deferred signal would stay blocked in that worker
+             * and the watchdog could never stop its next kernel */
             sa.sa_sigaction = on_stop;
-            sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+            sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
             rc = sigaction(PYEMU_STOP_SIGNAL, &sa, NULL);
         }
         installed = rc == 0;

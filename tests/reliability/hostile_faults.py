@@ -88,9 +88,7 @@ CASES = [
       "for _ in range(3):\n    d = cudaMalloc(4); m.k[1, 1](d)\n"
       "    try:\n        cudaDeviceSynchronize()\n    except CudaError as e:\n"
       "        assert e.code == 702\n    cudaDeviceReset()", "ok", reps=1, timeout=30,
-      env=(("PYEMU_KERNEL_TIMEOUT", "0.3"), ("PYEMU_NUM_THREADS", "2")),
-      xfail="csrc/watchdog.c: a kernel the watchdog stopped never gives its worker back; after "
-            "PYEMU_NUM_THREADS timeouts every launch hangs (hang)"),
+      env=(("PYEMU_KERNEL_TIMEOUT", "0.3"), ("PYEMU_NUM_THREADS", "2"))),
     cu("kernel_printf_then_fault",
        "#include <cstdio>\n__global__ void k(int *p) { printf(\"t%d\\n\", threadIdx.x); "
        "if (threadIdx.x == 100) p[1 << 28] = 1; }", "m.k[4, 256](d)", 700, D),
