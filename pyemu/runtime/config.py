@@ -5,7 +5,8 @@ PYEMU_CACHE_DIR      kernel cache; default: $XDG_CACHE_HOME/pyemu or ~/.cache/py
 PYEMU_CACHE_MAX      kernel cache size limit in bytes (500M, 2G, ...; 0 = none); default 512M
 PYEMU_CXX            C++ compiler for kernels; default: $CXX or g++
 PYEMU_STACK_SIZE     bytes of stack per fiber (GPU thread); default 65536
-PYEMU_DEVICE_MEMORY  bytes of device memory to report and allow; default: physical RAM
+PYEMU_DEVICE_MEMORY  device memory to report and allow (bytes, or 512M, 8G, ...);
+                     default: physical RAM
 PYEMU_KERNEL_TIMEOUT seconds a kernel may run before the watchdog stops it
                      (cudaErrorLaunchTimeout, as a display GPU); default: no limit
 """
@@ -52,8 +53,12 @@ def kernel_timeout_ms() -> int:
 
 
 def device_memory() -> int:
-    """0 lets the core pick the physical memory size."""
-    return _int_env("PYEMU_DEVICE_MEMORY", 0)
+    """Bytes (a number, or with K, M, G or T as PYEMU_CACHE_MAX); 0 lets the
+    core pick the physical memory size."""
+    raw = os.environ.get("PYEMU_DEVICE_MEMORY")
+    if raw is None or raw.strip() == "":
+        return 0
+    return parse_size("PYEMU_DEVICE_MEMORY", raw)
 
 
 def cache_dir() -> Path:
