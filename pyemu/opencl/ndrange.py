@@ -33,7 +33,6 @@ from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_G
                       CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail)
 from .event import cl_event, enqueue_kernel
 from .kernel import check_kernel, pack_args, work_group_size
-from .memory import note_use
 from .queue import check_queue
 
 _SIZE_T_MAX = (1 << 64) - 1
@@ -156,9 +155,18 @@ def _describe(k, wd, offs, gws, lws):
 def _launch(q, k, launch, event_wait_list, call, command_type) -> cl_event:
     st = pack_args(k, call)
     mems = st.mems
-    ev = enqueue_kernel(q, launch, st.data, event_wait_list, call, command_type)
-    note_use(mems, ev._cmd)     # each buffer is freed only after the commands that use it
-    return ev
+    data = st.data
+    # the core buffers of the arguments' memory objects, as a cffi array kept
+    # with the kernel object until an argument changes: each clSetKernelArg
+    # makes a new ArgState.data (bytes of at least 8 when a pointer is among
+    # them), so its identity says the array is current, without holding the
+    # memory objects themselves (a buffer no argument names any more can go)
+    bufs = k.__dict__.get("_bufs")
+    if bufs is None or bufs[0] is not data:
+        bufs = k._bufs = (data, ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
+                          if mems else ffi.NULL, len(mems))
+    return enqueue_kernel(q, launch, data, bufs[1], bufs[2], event_wait_list, call,
+                          command_type)
 
 
 def _cache_key(work_dim, offs, gws, lws):
