@@ -24,6 +24,7 @@ from .queue import check_queue, flush_printf
 
 
 _CMD_TYPE = K.cl_command_type
+_release = lib.pyemu_cmd_release
 
 
 class cl_event(CLObject):
@@ -48,8 +49,12 @@ class cl_event(CLObject):
         if cmd is not None and lib is not None:
             lib.pyemu_cmd_release(cmd)
 
-    def __del__(self):
-        self._destroy()
+    def __del__(self, _getattr=getattr):
+        cmd = _getattr(self, "_cmd", None)
+        if cmd is not None:
+            self._cmd = None
+            if _release is not None:
+                _release(cmd)
 
     def status(self) -> int:
         """The execution status as OpenCL numbers it (negative: the error)."""

@@ -25,15 +25,18 @@ from __future__ import annotations
 
 import functools
 import operator
+import struct
 
-from ..runtime.core import ffi, lib
+from ..runtime.core import CoreError, ffi, last_error, lib
+from ..runtime.views import _generation
 from . import _constants as K
 from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE,
                       CL_INVALID_WORK_DIMENSION, CL_INVALID_WORK_GROUP_SIZE,
-                      CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail)
-from .event import cl_event, enqueue_kernel
-from .kernel import check_kernel, pack_args, work_group_size
-from .queue import check_queue
+                      CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail, raise_core)
+from .event import _outs, cl_event, enqueue_kernel, wait_list
+from .kernel import check_kernel, cl_kernel, pack_args, work_group_size
+from .memory import _released, released
+from .queue import check_queue, cl_command_queue
 
 _SIZE_T_MAX = (1 << 64) - 1
 _ITEM_LIMITS = (lib.PYEMU_MAX_BLOCK_X, lib.PYEMU_MAX_BLOCK_Y, lib.PYEMU_MAX_BLOCK_Z)
@@ -135,6 +138,8 @@ def _local_size(k, wd, gws, local_work_size, call) -> list:
 
 
 _LAUNCH_CACHE = 64          # work sizes remembered per kernel object
+_NULL = ffi.NULL
+_enqueue_kernel = lib.pyemu_enqueue_kernel_using
 
 
 def _describe(k, wd, offs, gws, lws):
@@ -152,21 +157,22 @@ def _describe(k, wd, offs, gws, lws):
         "num_local": st.num_local})
 
 
-def _launch(q, k, launch, event_wait_list, call, command_type) -> cl_event:
-    st = pack_args(k, call)
+def _buffers(k, st, call):
+    """(data, the core buffers of the arguments' memory objects as a cffi
+    array, their count, the release count it was made at, len(data)), once pack_args
+    has checked that every argument is set and every memory object alive.
+
+    Kept with the kernel object: each clSetKernelArg makes a new
+    ArgState.data (bytes, at least 8 when a pointer is among them), so its
+    identity says the array is current without holding the memory objects
+    (a buffer no argument names any more can go); and no memory object was
+    released since the check while memory.released() has not moved."""
+    rel = released()
+    pack_args(k, call)
     mems = st.mems
-    data = st.data
-    # the core buffers of the arguments' memory objects, as a cffi array kept
-    # with the kernel object until an argument changes: each clSetKernelArg
-    # makes a new ArgState.data (bytes of at least 8 when a pointer is among
-    # them), so its identity says the array is current, without holding the
-    # memory objects themselves (a buffer no argument names any more can go)
-    bufs = k.__dict__.get("_bufs")
-    if bufs is None or bufs[0] is not data:
-        bufs = k._bufs = (data, ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
-                          if mems else ffi.NULL, len(mems))
-    return enqueue_kernel(q, launch, data, bufs[1], bufs[2], event_wait_list, call,
-                          command_type)
+    fast = k._bufs = (st.data, ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
+                      if mems else ffi.NULL, len(mems), rel, len(st.data))
+    return fast
 
 
 def _cache_key(work_dim, offs, gws, lws):
@@ -197,17 +203,20 @@ def _queue_and_kernel(command_queue, kernel, call):
     return q, k
 
 
-def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
-                           global_work_size, local_work_size, event_wait_list=None) -> cl_event:
-    """clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
-    global_work_size, local_work_size, event_wait_list=None) -> event.
+def _enqueue(q, k, launch, event_wait_list, call, command_type) -> cl_event:
+    st = k.state
+    fast = k.__dict__.get("_bufs")
+    if fast is None or fast[0] is not st.data or fast[3] != _released[0]:
+        fast = _buffers(k, st, call)
+    return enqueue_kernel(q, launch, fast[0], fast[1], fast[2], event_wait_list, call,
+                          command_type)
 
-    The sizes are lists of work_dim ints (an int for work_dim 1);
-    global_work_offset and local_work_size may be None.  Global sizes must be
-    > 0 (OpenCL 1.2's rule; 2.1 allows 0), and global offsets below 2**32."""
-    call = "clEnqueueNDRangeKernel"
-    q, k = _queue_and_kernel(command_queue, kernel, call)
-    key = _cache_key(work_dim, global_work_offset, global_work_size, local_work_size)
+
+def _launch_of(k, work_dim, global_work_offset, global_work_size, local_work_size, key, call):
+    """The launch description of these sizes: from the cache under `key` (the
+    caller's fast key) or _cache_key's, else checked, described and kept."""
+    if key is None:
+        key = _cache_key(work_dim, global_work_offset, global_work_size, local_work_size)
     launches = k.state.launches
     launch = launches.get(key) if key is not None else None
     if launch is None:
@@ -217,7 +226,71 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
             if len(launches) >= _LAUNCH_CACHE:
                 launches.clear()
             launches[key] = launch
-    return _launch(q, k, launch, event_wait_list, call, K.CL_COMMAND_NDRANGE_KERNEL)
+    return launch
+
+
+# The key of the common form (no offset, lists of sizes): work_dim, the
+# number of global sizes, and the sizes, packed as unsigned 64-bit integers.
+# struct packs exactly what operator.index takes (ints, NumPy integers, bool)
+# and raises for anything else (a float, a negative size), which then goes
+# the checked way; a bytes key cannot equal a _cache_key tuple.
+_FAST_KEY = {n: struct.Struct(f"<BB{n}Q") for n in range(2, 7)}
+_NDRANGE = K.CL_COMMAND_NDRANGE_KERNEL
+_CALL = "clEnqueueNDRangeKernel"
+_new = object.__new__
+
+
+def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
+                           global_work_size, local_work_size, event_wait_list=None) -> cl_event:
+    """clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
+    global_work_size, local_work_size, event_wait_list=None) -> event.
+
+    The sizes are lists of work_dim ints (an int for work_dim 1);
+    global_work_offset and local_work_size may be None.  Global sizes must be
+    > 0 (OpenCL 1.2's rule; 2.1 allows 0), and global offsets below 2**32.
+
+    Every check runs on every call; what a repeated call would only repeat is
+    kept: the launch description by sizes (ArgState.launches), and the array
+    of the arguments' core buffers until an argument changes or a memory
+    object is released (_buffers)."""
+    q, k = command_queue, kernel
+    gen = _generation[0]
+    # check_queue and check_kernel in one test for live objects of this generation
+    if (type(q) is not cl_command_queue or type(k) is not cl_kernel or q._refs <= 0 or
+            k._refs <= 0 or q._gen != gen or k._gen != gen or k.context is not q.context):
+        q, k = _queue_and_kernel(command_queue, kernel, _CALL)
+    st = k.state
+    try:
+        key = _FAST_KEY[len(global_work_size) + len(local_work_size)].pack(
+            work_dim, len(global_work_size), *global_work_size, *local_work_size) \
+            if global_work_offset is None else None
+    except (TypeError, KeyError, struct.error):
+        key = None
+    launch = st.launches.get(key) if key is not None else None
+    if launch is None:
+        launch = _launch_of(k, work_dim, global_work_offset, global_work_size, local_work_size,
+                            key, _CALL)
+    fast = k.__dict__.get("_bufs")
+    if fast is None or fast[0] is not st.data or fast[3] != _released[0]:
+        fast = _buffers(k, st, _CALL)
+    if event_wait_list is None:
+        arr, n = _NULL, 0
+    else:
+        arr, n, _ = wait_list(event_wait_list, q.context, _CALL)
+    out = _outs.pop() if _outs else ffi.new("pyemu_cmd **")
+    status = _enqueue_kernel(q.handle, launch, fast[0], fast[4], fast[1], fast[2], arr, n, out)
+    cmd = out[0]
+    _outs.append(out)
+    if status:
+        raise_core(CoreError(status, last_error()), _CALL)
+    e = _new(cl_event)          # event.new_event, inline
+    e._refs = 1
+    e._gen = gen
+    e._cmd = cmd
+    e.queue = q
+    e.context = q.context
+    e.command_type = _NDRANGE
+    return e
 
 
 def _check_range(k, work_dim, global_work_offset, global_work_size, local_work_size, call):
@@ -260,7 +333,7 @@ def clEnqueueTask(command_queue, kernel, event_wait_list=None) -> cl_event:
     if launch is None:
         launch = k.state.launches["task"] = _describe(k, 1, [0], [1],
                                                       _local_size(k, 1, [1], [1], call))
-    return _launch(q, k, launch, event_wait_list, call, K.CL_COMMAND_TASK)
+    return _enqueue(q, k, launch, event_wait_list, call, K.CL_COMMAND_TASK)
 
 
 __all__ = ["clEnqueueNDRangeKernel", "clEnqueueTask"]
