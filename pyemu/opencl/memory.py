@@ -79,7 +79,7 @@ class cl_mem(CLObject):
         use_buffers(cmd, (self,))
 
     def _destroy(self):
-        _released[0] += 1            # kernels check their memory objects again
+        _views.invalidate()          # enqueues check their memory objects again
         handle, self.handle = self.handle, None
         if handle is not None and lib is not None:
             # the root's release names the call in later use-after-free reports
@@ -97,14 +97,6 @@ class cl_mem(CLObject):
         if getattr(self, "_refs", 0) > 0 and getattr(self, "handle", None) is not None:
             self._refs = 0
             self._destroy()
-
-
-_released = [0]     # memory objects released so far (ndrange.py's cached check)
-
-
-def released() -> int:
-    """How many memory objects have been released (reached count 0) so far."""
-    return _released[0]
 
 
 def use_buffers(cmd, mems) -> None:

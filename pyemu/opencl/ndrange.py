@@ -28,15 +28,14 @@ import operator
 import struct
 
 from ..runtime.core import CoreError, ffi, last_error, lib
-from ..runtime.views import _generation
+from ..runtime.views import _epoch, _generation
 from . import _constants as K
 from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE,
                       CL_INVALID_WORK_DIMENSION, CL_INVALID_WORK_GROUP_SIZE,
                       CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail, raise_core)
 from .event import _outs, cl_event, enqueue_kernel, wait_list
-from .kernel import check_kernel, cl_kernel, pack_args, work_group_size
-from .memory import _released, released
-from .queue import check_queue, cl_command_queue
+from .kernel import check_kernel, pack_args, work_group_size
+from .queue import check_queue
 
 _SIZE_T_MAX = (1 << 64) - 1
 _ITEM_LIMITS = (lib.PYEMU_MAX_BLOCK_X, lib.PYEMU_MAX_BLOCK_Y, lib.PYEMU_MAX_BLOCK_Z)
@@ -157,21 +156,25 @@ def _describe(k, wd, offs, gws, lws):
         "num_local": st.num_local})
 
 
-def _buffers(k, st, call):
-    """(data, the core buffers of the arguments' memory objects as a cffi
-    array, their count, the release count it was made at, len(data)), once pack_args
-    has checked that every argument is set and every memory object alive.
+def _validate(command_queue, kernel):
+    """Every check of the queue, the kernel and its arguments (check_queue,
+    check_kernel, the same context, pack_args); then what a later enqueue of
+    this pair needs, kept as kernel._fast: (id of the queue, the epoch, the
+    argument bytes, the arguments' core buffers as a cffi array, their count,
+    len of the bytes, the generation).
 
-    Kept with the kernel object: each clSetKernelArg makes a new
-    ArgState.data (bytes, at least 8 when a pointer is among them), so its
-    identity says the array is current without holding the memory objects
-    (a buffer no argument names any more can go); and no memory object was
-    released since the check while memory.released() has not moved."""
-    rel = released()
-    pack_args(k, call)
-    mems = st.mems
-    fast = k._bufs = (st.data, ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
-                      if mems else ffi.NULL, len(mems), rel, len(st.data))
+    It stays valid while nothing it checked can have changed: each
+    clSetKernelArg makes a new ArgState.data (bytes, at least 8 of them when
+    a pointer is among them), so its identity says the arguments are the
+    same, without holding their memory objects (a buffer no argument names
+    any more can go); and views.epoch() moves on whenever a queue, kernel or
+    memory object reaches count 0 or goes, and at a device reset."""
+    epoch = _epoch[0]
+    q, k = _queue_and_kernel(command_queue, kernel, _CALL)
+    st = pack_args(k, _CALL)
+    mems, data = st.mems, st.data
+    fast = k._fast = (id(q), epoch, data, ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
+                      if mems else _NULL, len(mems), len(data), _generation[0])
     return fast
 
 
@@ -204,11 +207,10 @@ def _queue_and_kernel(command_queue, kernel, call):
 
 
 def _enqueue(q, k, launch, event_wait_list, call, command_type) -> cl_event:
-    st = k.state
-    fast = k.__dict__.get("_bufs")
-    if fast is None or fast[0] is not st.data or fast[3] != _released[0]:
-        fast = _buffers(k, st, call)
-    return enqueue_kernel(q, launch, fast[0], fast[1], fast[2], event_wait_list, call,
+    st = pack_args(k, call)
+    mems = st.mems
+    bufs = ffi.new("pyemu_buffer *[]", [m.handle for m in mems]) if mems else _NULL
+    return enqueue_kernel(q, launch, st.data, bufs, len(mems), event_wait_list, call,
                           command_type)
 
 
@@ -250,16 +252,19 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
     > 0 (OpenCL 1.2's rule; 2.1 allows 0), and global offsets below 2**32.
 
     Every check runs on every call; what a repeated call would only repeat is
-    kept: the launch description by sizes (ArgState.launches), and the array
-    of the arguments' core buffers until an argument changes or a memory
-    object is released (_buffers)."""
+    kept: the launch description by sizes (ArgState.launches), and the
+    checked queue, kernel and arguments until one of them changes
+    (_validate)."""
     q, k = command_queue, kernel
-    gen = _generation[0]
-    # check_queue and check_kernel in one test for live objects of this generation
-    if (type(q) is not cl_command_queue or type(k) is not cl_kernel or q._refs <= 0 or
-            k._refs <= 0 or q._gen != gen or k._gen != gen or k.context is not q.context):
-        q, k = _queue_and_kernel(command_queue, kernel, _CALL)
-    st = k.state
+    try:
+        fast = k._fast
+        st = k.state
+        valid = fast[0] == id(q) and fast[1] == _epoch[0] and fast[2] is st.data
+    except AttributeError:
+        valid = False
+    if not valid:
+        fast = _validate(command_queue, kernel)
+        st = k.state
     try:
         key = _FAST_KEY[len(global_work_size) + len(local_work_size)].pack(
             work_dim, len(global_work_size), *global_work_size, *local_work_size) \
@@ -270,22 +275,19 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
     if launch is None:
         launch = _launch_of(k, work_dim, global_work_offset, global_work_size, local_work_size,
                             key, _CALL)
-    fast = k.__dict__.get("_bufs")
-    if fast is None or fast[0] is not st.data or fast[3] != _released[0]:
-        fast = _buffers(k, st, _CALL)
     if event_wait_list is None:
         arr, n = _NULL, 0
     else:
         arr, n, _ = wait_list(event_wait_list, q.context, _CALL)
     out = _outs.pop() if _outs else ffi.new("pyemu_cmd **")
-    status = _enqueue_kernel(q.handle, launch, fast[0], fast[4], fast[1], fast[2], arr, n, out)
+    status = _enqueue_kernel(q.handle, launch, fast[2], fast[5], fast[3], fast[4], arr, n, out)
     cmd = out[0]
     _outs.append(out)
     if status:
         raise_core(CoreError(status, last_error()), _CALL)
     e = _new(cl_event)          # event.new_event, inline
     e._refs = 1
-    e._gen = gen
+    e._gen = fast[6]
     e._cmd = cmd
     e.queue = q
     e.context = q.context

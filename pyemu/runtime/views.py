@@ -27,6 +27,7 @@ from .core import ffi, lib
 
 _lock = threading.Lock()
 _generation = [0]
+_epoch = [0]        # moves on at each invalidate() and reset: cached checks are redone
 
 
 def add_view(addr: int, view) -> None:
@@ -57,6 +58,18 @@ def reset_device() -> None:
     lib.pyemu_device_reset()
     with _lock:
         _generation[0] += 1
+        _epoch[0] += 1
+
+
+def invalidate() -> None:
+    """An object a cached check relied on is gone (an OpenCL object reached
+    count 0): checks kept by epoch() are done again."""
+    _epoch[0] += 1      # no lock: a finaliser may call it; a lost race still moves it
+
+
+def epoch() -> int:
+    """Moves on at every invalidate() and device reset."""
+    return _epoch[0]
 
 
 def generation() -> int:
