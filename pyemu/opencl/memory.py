@@ -462,7 +462,11 @@ def clEnqueueUnmapMemObject(command_queue, memobj, mapped_ptr, event_wait_list=N
     return ev
 
 
+# the rectangular copies live in rect.py, which builds on the helpers above
+from .rect import *  # noqa: E402,F401,F403
+from .rect import __all__ as _rect  # noqa: E402
+
 __all__ = ["cl_mem", "clCreateBuffer", "clCreateSubBuffer", "clGetMemObjectInfo",
            "clRetainMemObject", "clReleaseMemObject", "clEnqueueReadBuffer",
            "clEnqueueWriteBuffer", "clEnqueueCopyBuffer", "clEnqueueFillBuffer",
-           "clEnqueueMapBuffer", "clEnqueueUnmapMemObject"]
+           "clEnqueueMapBuffer", "clEnqueueUnmapMemObject"] + _rect
