@@ -685,6 +685,24 @@ ERROR:
     return status;
 }
 
+/* The same, returning the event (a reference of the caller's) or NULL, with
+ * the status for pyemu_enqueue_status(): one output less to pass around on
+ * the path where every nanosecond of the caller's counts (OpenCL's enqueue). */
+static __thread int enqueue_status;
+
+PYEMU_API pyemu_cmd *pyemu_enqueue_kernel_event(pyemu_queue *queue, const pyemu_launch *l,
+                                                const void *args, size_t args_size,
+                                                pyemu_buffer **bufs, unsigned int nbufs,
+                                                pyemu_cmd **wait, unsigned int nwait)
+{
+    pyemu_cmd *event = NULL;
+    enqueue_status = pyemu_enqueue_kernel_using(queue, l, args, args_size, bufs, nbufs, wait,
+                                                nwait, &event);
+    return enqueue_status ? NULL : event;
+}
+
+PYEMU_API int pyemu_enqueue_status(void) { return enqueue_status; }
+
 #define COPY_SLICE (1u << 20)
 
 PYEMU_API int pyemu_enqueue_copy(pyemu_queue *queue, void *dst, const void *src, size_t size,

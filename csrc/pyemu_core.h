@@ -205,6 +205,13 @@ int pyemu_enqueue_kernel_using(pyemu_queue *queue, const pyemu_launch *launch,
                                const void *args, size_t args_size,
                                pyemu_buffer **bufs, unsigned int num_bufs,
                                pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+/* as pyemu_enqueue_kernel_using, returning the event (NULL on failure:
+ * pyemu_enqueue_status() of the same thread, and pyemu_last_error(), say why) */
+pyemu_cmd *pyemu_enqueue_kernel_event(pyemu_queue *queue, const pyemu_launch *launch,
+                                      const void *args, size_t args_size,
+                                      pyemu_buffer **bufs, unsigned int num_bufs,
+                                      pyemu_cmd **wait_list, unsigned int num_wait);
+int pyemu_enqueue_status(void);
 /* cmd (just enqueued) holds `bufs` until it completes; nothing if it has */
 int pyemu_cmd_use_buffers(pyemu_cmd *cmd, pyemu_buffer **bufs, unsigned int num_bufs);
 /* host views of the allocation at addr (+1 / -1): while any lives, a free

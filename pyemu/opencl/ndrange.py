@@ -33,7 +33,7 @@ from . import _constants as K
 from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE,
                       CL_INVALID_WORK_DIMENSION, CL_INVALID_WORK_GROUP_SIZE,
                       CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail, raise_core)
-from .event import _outs, cl_event, enqueue_kernel, wait_list
+from .event import cl_event, enqueue_kernel, wait_list
 from .kernel import check_kernel, pack_args, work_group_size
 from .queue import check_queue
 
@@ -138,7 +138,7 @@ def _local_size(k, wd, gws, local_work_size, call) -> list:
 
 _LAUNCH_CACHE = 64          # work sizes remembered per kernel object
 _NULL = ffi.NULL
-_enqueue_kernel = lib.pyemu_enqueue_kernel_using
+_enqueue_kernel = lib.pyemu_enqueue_kernel_event
 
 
 def _describe(k, wd, offs, gws, lws):
@@ -279,12 +279,9 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
         arr, n = _NULL, 0
     else:
         arr, n, _ = wait_list(event_wait_list, q.context, _CALL)
-    out = _outs.pop() if _outs else ffi.new("pyemu_cmd **")
-    status = _enqueue_kernel(q.handle, launch, fast[2], fast[5], fast[3], fast[4], arr, n, out)
-    cmd = out[0]
-    _outs.append(out)
-    if status:
-        raise_core(CoreError(status, last_error()), _CALL)
+    cmd = _enqueue_kernel(q.handle, launch, fast[2], fast[5], fast[3], fast[4], arr, n)
+    if not cmd:
+        raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
     e = _new(cl_event)          # event.new_event, inline
     e._refs = 1
     e._gen = fast[6]
