@@ -41,6 +41,8 @@ def test_clReleaseMemObject_of_a_kernel_argument_waiting_on_a_user_event(context
     c = clCreateBuffer(context, CL_MEM_READ_WRITE, 4 * n)
     for i, b in enumerate(bufs + [c]):
         clSetKernelArg(k, i, b)
+    gc.collect()                             # what earlier tests dropped goes now
+    clFinish(queue)
     u = clCreateUserEvent(context)
     ev = clEnqueueNDRangeKernel(queue, k, 1, None, [n], [64], [u])
     addrs = [b.addr for b in bufs]
@@ -99,6 +101,8 @@ def test_storm_with_released_buffers_needs_no_python_on_the_workers(context, que
             for _ in range(3)]
     for i, b in enumerate(bufs):
         clSetKernelArg(k, i, b)
+    gc.collect()
+    clFinish(queue)
     u = clCreateUserEvent(context)
     before = holds.count()
     first = clEnqueueNDRangeKernel(queue, k, 1, None, [n], [64], [u])
