@@ -314,33 +314,7 @@ static __thread struct {
     pyemu_cmd_callback *cb;
     pyemu_cmd **cmd;
     int n, cap;
-    pyemu_buffer **buf;     /* buffer references of completed commands, to drop */
-    unsigned int nbuf, capbuf;
 } deferred;
-
-/* engine lock held: c's buffers are let go of once the lock is (a last
- * reference frees memory, which takes the memory manager's lock) */
-static void defer_buffers(pyemu_cmd *c)
-{
-    if (deferred.nbuf + c->nbufs > deferred.capbuf) {
-        unsigned int cap = deferred.capbuf ? deferred.capbuf : 64;
-        while (cap < deferred.nbuf + c->nbufs)
-            cap *= 2;
-        pyemu_buffer **b = realloc(deferred.buf, cap * sizeof *b);
-        if (!b) {
-            drop_buffers(c);    /* out of host memory: under the lock, then */
-            return;
-        }
-        deferred.buf = b;
-        deferred.capbuf = cap;
-    }
-    for (unsigned int i = 0; i < c->nbufs; i++)
-        deferred.buf[deferred.nbuf++] = c->bufs[i];
-    c->nbufs = 0;
-    if (c->bufs != c->bufs_inline)
-        free(c->bufs);
-    c->bufs = NULL;
-}
 
 static void defer_callbacks(pyemu_cmd *c)
 {
@@ -372,8 +346,6 @@ static int cmd_exec_status(const pyemu_cmd *c)
 /* Not under the engine lock. */
 static void run_deferred(void)
 {
-    while (deferred.nbuf > 0)
-        pyemu_buffer_unref(deferred.buf[--deferred.nbuf]);
     while (deferred.n > 0) {
         int i = --deferred.n;
         pyemu_cmd *c = deferred.cmd[i];
@@ -402,8 +374,12 @@ static void finish_locked(pyemu_cmd *cmd)
             eng.outstanding--;
         }
         defer_callbacks(c);
+        /* its buffers go before anyone sees it complete: after clFinish the
+         * memory of released buffers is free (the last reference frees it,
+         * taking the memory manager's lock inside the engine's: never the
+         * other way round) */
         if (c->nbufs)
-            defer_buffers(c);
+            drop_buffers(c);
         for (int i = 0; i < c->nsucc; i++) {
             /* the low bit tags an edge that only orders, without passing failure on */
             int order_only = (int)((uintptr_t)c->succ[i] & 1);
