@@ -25,6 +25,11 @@
  *    allows (islands: until the next-fit cursor comes round; slots: until
  *    4096 later frees), and they fault (slots: on Linux 6.13+); such a fault
  *    reads "use after free", naming the allocation and the call that freed it.
+ *  - An allocation with host views (NumPy arrays over it: pyemu_mem_view
+ *    counts them) is freed "keep mapped": it leaves the table (kernels fault
+ *    on it as above) but its pages stay readable, as zeros, until the last
+ *    view goes; the same for every free, the core's deferred ones and a
+ *    device reset's too.
  *
  * Design.  Linux allows a process vm.max_map_count mappings (65,530) and
  * each island costs two (itself, and the split of the PROT_NONE
