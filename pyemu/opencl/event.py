@@ -116,7 +116,8 @@ def enqueue(queue, call, command_type, submit, events, keep=(), blocking=False,
     ev = _new_event(out[0], queue, command_type)
     if mems:
         bufs = ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
-        lib.pyemu_cmd_use_buffers(ev._cmd, bufs, len(mems))
+        if lib.pyemu_cmd_use_buffers(ev._cmd, bufs, len(mems)):
+            _sync.wait_command(ev._cmd)     # out of host memory: hold them by waiting
     if keep:       # host memory, until the command completes
         _holds.hold(ev._cmd, keep)
     if blocking:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..runtime import core as _core
+from ..runtime import sync as _sync
 from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from ..runtime.host import host_buffer
@@ -102,7 +103,8 @@ class cl_mem(CLObject):
 def use_buffers(cmd, mems) -> None:
     """`cmd` (just enqueued) holds the memory of each of `mems` until it completes."""
     arr = ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
-    lib.pyemu_cmd_use_buffers(cmd, arr, len(mems))
+    if lib.pyemu_cmd_use_buffers(cmd, arr, len(mems)):
+        _sync.wait_command(cmd)         # out of host memory: hold them by waiting
 
 
 def check_mem(memobj, call) -> cl_mem:
