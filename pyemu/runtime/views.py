@@ -26,19 +26,30 @@ from . import sync
 from .core import ffi, lib
 
 _lock = threading.Lock()
+_viewed = {}        # address -> live views: the core's count, mirrored for Python callers
+_kept = set()       # addresses freed while viewed (kept for callers that note them)
 _generation = [0]
 _epoch = [0]        # moves on at each invalidate() and reset: cached checks are redone
 
 
 def add_view(addr: int, view) -> None:
     """Note that `view` (an object Python may collect) looks at the allocation at addr."""
+    with _lock:
+        _viewed[addr] = _viewed.get(addr, 0) + 1
     lib.pyemu_mem_view(addr, 1)
     weakref.finalize(view, _view_gone, addr)
 
 
 def _view_gone(addr: int) -> None:
+    with _lock:
+        left = _viewed.get(addr, 0) - 1
+        if left > 0:
+            _viewed[addr] = left
+        else:
+            _viewed.pop(addr, None)
+            _kept.discard(addr)
     if lib is not None:
-        lib.pyemu_mem_view(addr, -1)
+        lib.pyemu_mem_view(addr, -1)    # the last one unmaps a freed allocation
 
 
 def free(addr: int, freed_by: bytes, users=()) -> int:
