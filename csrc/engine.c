@@ -892,6 +892,10 @@ void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
     case CMD_KERNEL:
         pyemu_run_block(w, item);
         break;
+    case CMD_COPY_RECT:
+    case CMD_FILL_RECT:
+        run_rect(cmd, item);
+        break;
     case CMD_COPY: {
         size_t off = item * COPY_SLICE, n = cmd->u.copy.size - off;
         memmove(cmd->u.copy.dst + off, cmd->u.copy.src + off, n < COPY_SLICE ? n : COPY_SLICE);
@@ -910,10 +914,6 @@ void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
         }
         break;
     }
-    case CMD_COPY_RECT:
-    case CMD_FILL_RECT:
-        run_rect(cmd, item);
-        break;
     default:
         break;
     }

@@ -159,34 +159,6 @@ int pyemu_enqueue_fill(pyemu_queue *queue, void *dst, const void *pattern,
 int pyemu_enqueue_marker(pyemu_queue *queue, int barrier,
                          pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
 
-/* user events (OpenCL clCreateUserEvent): not in a queue; complete when set.
- * status 0 completes it, a negative status fails it (and what waits on it). */
-int pyemu_user_event_create(pyemu_cmd **event);
-int pyemu_user_event_set(pyemu_cmd *event, int status);
-/* fn(cmd, status, data) once cmd is complete (status 0) or failed (negative),
- * on whichever thread completes it, never under the engine's lock; at once if
- * it already is. */
-typedef void (*pyemu_callback)(pyemu_cmd *cmd, int status, void *data);
-int pyemu_cmd_on_complete(pyemu_cmd *cmd, pyemu_callback fn, void *data);
-
-int pyemu_cmd_wait(pyemu_cmd *cmd, unsigned int timeout_ms);
-int pyemu_cmd_status(pyemu_cmd *cmd);
-int pyemu_cmd_error(pyemu_cmd *cmd, char *message, size_t len);
-int pyemu_cmd_times(pyemu_cmd *cmd, unsigned long long *queued, unsigned long long *submit,
-                    unsigned long long *start, unsigned long long *end);
-int pyemu_cmd_retain(pyemu_cmd *cmd);
-int pyemu_cmd_release(pyemu_cmd *cmd);
-unsigned long long pyemu_now_ns(void);
-
-/* device printf output, in launch order (csrc/kprintf.c) */
-size_t pyemu_printf_pending(void);
-size_t pyemu_printf_take(char *buf, size_t cap);
-
-/* the device malloc heap, cudaLimitMallocHeapSize (csrc/devheap.c): its size
- * can be set only before the first kernel that calls malloc() */
-int pyemu_heap_set_size(size_t size);
-size_t pyemu_heap_size(void);
-
 /* ---- reference-counted buffers (csrc/buffer.c) ----
  * A handle on one device allocation, freed when its last reference goes:
  * the owner's, each pyemu_buffer_retain's (sub-buffers, views), and each
@@ -232,5 +204,33 @@ int pyemu_enqueue_fill_rect(pyemu_queue *queue, void *dst, size_t row_pitch, siz
                             const void *pattern, size_t pattern_size, size_t width,
                             size_t height, size_t depth,
                             pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+
+/* user events (OpenCL clCreateUserEvent): not in a queue; complete when set.
+ * status 0 completes it, a negative status fails it (and what waits on it). */
+int pyemu_user_event_create(pyemu_cmd **event);
+int pyemu_user_event_set(pyemu_cmd *event, int status);
+/* fn(cmd, status, data) once cmd is complete (status 0) or failed (negative),
+ * on whichever thread completes it, never under the engine's lock; at once if
+ * it already is. */
+typedef void (*pyemu_callback)(pyemu_cmd *cmd, int status, void *data);
+int pyemu_cmd_on_complete(pyemu_cmd *cmd, pyemu_callback fn, void *data);
+
+int pyemu_cmd_wait(pyemu_cmd *cmd, unsigned int timeout_ms);
+int pyemu_cmd_status(pyemu_cmd *cmd);
+int pyemu_cmd_error(pyemu_cmd *cmd, char *message, size_t len);
+int pyemu_cmd_times(pyemu_cmd *cmd, unsigned long long *queued, unsigned long long *submit,
+                    unsigned long long *start, unsigned long long *end);
+int pyemu_cmd_retain(pyemu_cmd *cmd);
+int pyemu_cmd_release(pyemu_cmd *cmd);
+unsigned long long pyemu_now_ns(void);
+
+/* device printf output, in launch order (csrc/kprintf.c) */
+size_t pyemu_printf_pending(void);
+size_t pyemu_printf_take(char *buf, size_t cap);
+
+/* the device malloc heap, cudaLimitMallocHeapSize (csrc/devheap.c): its size
+ * can be set only before the first kernel that calls malloc() */
+int pyemu_heap_set_size(size_t size);
+size_t pyemu_heap_size(void);
 
 #endif /* PYEMU_CORE_H */
