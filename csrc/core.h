@@ -49,7 +49,8 @@ struct pyemu_module {
     int ntext;
 };
 
-enum { CMD_KERNEL = 1, CMD_COPY, CMD_FILL, CMD_MARKER, CMD_USER };
+enum { CMD_KERNEL = 1, CMD_COPY, CMD_FILL, CMD_MARKER, CMD_USER, CMD_COPY_RECT,
+       CMD_FILL_RECT };
 
 typedef struct pyemu_cmd_callback {
     pyemu_callback fn;
@@ -100,7 +101,22 @@ struct pyemu_cmd {
             size_t pattern_size;
             unsigned char pattern[128];
         } fill;
+        struct {                /* CMD_COPY_RECT and CMD_FILL_RECT (no src) */
+            char *dst;
+            const char *src;
+            size_t dst_row, dst_slice, src_row, src_slice;
+            size_t width, height, depth;
+            size_t rows;        /* rows an item copies; items_z items a slice */
+            uint64_t items_z;
+            size_t pattern_size;
+            unsigned char pattern[128];
+        } rect;
     } u;
+
+    /* buffers it uses (buffer.c): one reference each, dropped when it completes */
+    struct pyemu_buffer **bufs;
+    unsigned int nbufs;
+    struct pyemu_buffer *bufs_inline[4];
 
     int err_code;               /* PYEMU_E_* of the failure, 0 if none */
     char *err_msg;
@@ -208,6 +224,14 @@ void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item);
 
 /* ---- memory (csrc/memory.c) ---- */
 int pyemu_mem_init(unsigned long long device_memory);
+int pyemu_mem_tag(const char *freed_by);    /* the index that names a freeing call */
+unsigned pyemu_mem_generation(void);        /* device resets so far */
+int pyemu_mem_free_tagged(unsigned long long addr, int tag, unsigned generation);
+
+/* ---- buffers (csrc/buffer.c) ---- */
+void pyemu_buffer_ref(pyemu_buffer *b);
+void pyemu_buffer_unref(pyemu_buffer *b);   /* the last reference frees */
+int pyemu_buffer_valid(const pyemu_buffer *b);
 int pyemu_mem_in_region(uintptr_t addr);
 void pyemu_mem_describe(uintptr_t addr, char *buf, size_t len);
 

@@ -223,6 +223,47 @@ ERROR:
     return status;
 }
 
+/* ---- the buffers a command uses (buffer.c): held from enqueue to completion ---- */
+
+/* cmd holds a reference on each of bufs (not yet submitted, or under the lock) */
+static int hold_buffers(pyemu_cmd *cmd, pyemu_buffer **bufs, unsigned int n)
+{
+    if (n == 0)
+        return PYEMU_SUCCESS;
+    unsigned int total = cmd->nbufs + n;
+    pyemu_buffer **to = cmd->bufs;
+    if (total > 4 && (cmd->bufs == cmd->bufs_inline || !cmd->bufs)) {
+        to = malloc(total * sizeof *to);
+        if (!to)
+            return PYEMU_E_OUT_OF_MEMORY;
+        if (cmd->nbufs)
+            memcpy(to, cmd->bufs, cmd->nbufs * sizeof *to);
+    } else if (total > 4) {
+        to = realloc(cmd->bufs, total * sizeof *to);
+        if (!to)
+            return PYEMU_E_OUT_OF_MEMORY;
+    } else {
+        to = cmd->bufs_inline;
+    }
+    for (unsigned int i = 0; i < n; i++) {
+        pyemu_buffer_ref(bufs[i]);
+        to[cmd->nbufs + i] = bufs[i];
+    }
+    cmd->bufs = to;
+    cmd->nbufs = total;
+    return PYEMU_SUCCESS;
+}
+
+static void drop_buffers(pyemu_cmd *cmd)
+{
+    for (unsigned int i = 0; i < cmd->nbufs; i++)
+        pyemu_buffer_unref(cmd->bufs[i]);
+    if (cmd->bufs != cmd->bufs_inline)
+        free(cmd->bufs);
+    cmd->bufs = NULL;
+    cmd->nbufs = 0;
+}
+
 PYEMU_API int pyemu_cmd_release(pyemu_cmd *cmd)
 {
     int status = PYEMU_SUCCESS;
@@ -235,6 +276,7 @@ PYEMU_API int pyemu_cmd_release(pyemu_cmd *cmd)
         }
         if (cmd->queue)
             queue_unref(cmd->queue);
+        drop_buffers(cmd);  /* never completed (refused at submit) */
         free(cmd->succ);
         free(cmd->callbacks);
         free(cmd->err_msg);
@@ -344,6 +386,12 @@ static void finish_locked(pyemu_cmd *cmd)
             eng.outstanding--;
         }
         defer_callbacks(c);
+        /* its buffers go before anyone sees it complete: after clFinish the
+         * memory of released buffers is free (the last reference frees it,
+         * taking the memory manager's lock inside the engine's: never the
+         * other way round) */
+        if (c->nbufs)
+            drop_buffers(c);
         for (int i = 0; i < c->nsucc; i++) {
             /* the low bit tags an edge that only orders, without passing failure on */
             int order_only = (int)((uintptr_t)c->succ[i] & 1);
@@ -544,9 +592,21 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *l,
                                    const void *args, size_t args_size,
                                    pyemu_cmd **wait, unsigned int nwait, pyemu_cmd **event)
 {
+    return pyemu_enqueue_kernel_using(queue, l, args, args_size, NULL, 0, wait, nwait, event);
+}
+
+PYEMU_API int pyemu_enqueue_kernel_using(pyemu_queue *queue, const pyemu_launch *l,
+                                         const void *args, size_t args_size,
+                                         pyemu_buffer **bufs, unsigned int nbufs,
+                                         pyemu_cmd **wait, unsigned int nwait, pyemu_cmd **event)
+{
     int status = PYEMU_SUCCESS;
     pyemu_cmd *cmd = NULL;
     CHECK_QUEUE(queue);
+    PYEMU_FAIL_IF(nbufs && !bufs, PYEMU_E_INVALID_VALUE, "no buffer list");
+    for (unsigned int i = 0; i < nbufs; i++)
+        PYEMU_FAIL_IF(!pyemu_buffer_valid(bufs[i]), PYEMU_E_INVALID_HANDLE,
+                      "buffer %u of the list is not a valid buffer", i);
     PYEMU_FAIL_IF(!l, PYEMU_E_INVALID_VALUE, "no launch description");
     pyemu_module *module = l->module;
     PYEMU_FAIL_IF(!module || module->magic != PYEMU_MAGIC_MODULE, PYEMU_E_INVALID_HANDLE,
@@ -629,6 +689,7 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *l,
     cmd->nitems = (uint64_t)gx * gy * gz;
     uint64_t per = cmd->nitems / ((uint64_t)pyemu_pool_size() * 32);
     cmd->chunk = per < 1 ? 1 : per > 64 ? 64 : per;
+    PYEMU_FAIL_IF(hold_buffers(cmd, bufs, nbufs), PYEMU_E_OUT_OF_MEMORY, "out of host memory");
     return submit(queue, cmd, wait, nwait, event);
 ERROR:
     if (cmd) {
@@ -641,6 +702,24 @@ ERROR:
     }
     return status;
 }
+
+/* The same, returning the event (a reference of the caller's) or NULL, with
+ * the status for pyemu_enqueue_status(): one output less to pass around on
+ * the path where every nanosecond of the caller's counts (OpenCL's enqueue). */
+static __thread int enqueue_status;
+
+PYEMU_API pyemu_cmd *pyemu_enqueue_kernel_event(pyemu_queue *queue, const pyemu_launch *l,
+                                                const void *args, size_t args_size,
+                                                pyemu_buffer **bufs, unsigned int nbufs,
+                                                pyemu_cmd **wait, unsigned int nwait)
+{
+    pyemu_cmd *event = NULL;
+    enqueue_status = pyemu_enqueue_kernel_using(queue, l, args, args_size, bufs, nbufs, wait,
+                                                nwait, &event);
+    return enqueue_status ? NULL : event;
+}
+
+PYEMU_API int pyemu_enqueue_status(void) { return enqueue_status; }
 
 #define COPY_SLICE (1u << 20)
 
@@ -687,6 +766,152 @@ ERROR:
     return status;
 }
 
+/* ---- rectangular copies and fills ---- */
+
+/* the bytes a rectangle spans from its first, or 0 when that overflows */
+static size_t rect_extent(size_t row, size_t slice, size_t width, size_t height, size_t depth)
+{
+    size_t a, b, e;
+    if (__builtin_mul_overflow(depth - 1, slice, &a) ||
+        __builtin_mul_overflow(height - 1, row, &b) || __builtin_add_overflow(a, b, &e) ||
+        __builtin_add_overflow(e, width, &e))
+        return 0;
+    return e;
+}
+
+static int rect_check(size_t row, size_t slice, size_t width, size_t height, size_t depth,
+                      const char *side)
+{
+    int status = PYEMU_SUCCESS;
+    PYEMU_FAIL_IF(height > 1 && row < width, PYEMU_E_INVALID_VALUE,
+                  "%s row pitch %zu is less than the width %zu", side, row, width);
+    size_t need;
+    PYEMU_FAIL_IF(depth > 1 && (__builtin_mul_overflow(row, height, &need) || slice < need),
+                  PYEMU_E_INVALID_VALUE,
+                  "%s slice pitch %zu is less than %zu rows of %zu bytes", side, slice, height,
+                  row);
+    PYEMU_FAIL_IF(!rect_extent(row, slice, width, height, depth), PYEMU_E_INVALID_VALUE,
+                  "the %s rectangle is larger than the address space", side);
+ERROR:
+    return status;
+}
+
+/* cmd's items: slices cut into runs of rows of about COPY_SLICE bytes */
+static void rect_items(pyemu_cmd *cmd, size_t width, size_t height, size_t depth)
+{
+    size_t rows = width >= COPY_SLICE ? 1 : COPY_SLICE / width;
+    if (rows > height)
+        rows = height;
+    cmd->u.rect.width = width;
+    cmd->u.rect.height = height;
+    cmd->u.rect.depth = depth;
+    cmd->u.rect.rows = rows;
+    cmd->u.rect.items_z = (height + rows - 1) / rows;
+    cmd->nitems = (uint64_t)depth * cmd->u.rect.items_z;
+}
+
+PYEMU_API int pyemu_enqueue_copy_rect(pyemu_queue *queue, void *dst, size_t dst_row,
+                                      size_t dst_slice, const void *src, size_t src_row,
+                                      size_t src_slice, size_t width, size_t height, size_t depth,
+                                      pyemu_cmd **wait, unsigned int nwait, pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    int empty = !width || !height || !depth;
+    PYEMU_FAIL_IF(!empty && (!dst || !src), PYEMU_E_INVALID_VALUE, "null pointer to a copy");
+    if (!empty) {
+        status = rect_check(dst_row, dst_slice, width, height, depth, "destination");
+        if (!status)
+            status = rect_check(src_row, src_slice, width, height, depth, "source");
+        if (status)
+            goto ERROR;
+    }
+    cmd = new_cmd(CMD_COPY_RECT);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->u.rect.dst = dst;
+    cmd->u.rect.src = src;
+    cmd->u.rect.dst_row = dst_row;
+    cmd->u.rect.dst_slice = dst_slice;
+    cmd->u.rect.src_row = src_row;
+    cmd->u.rect.src_slice = src_slice;
+    if (!empty)
+        rect_items(cmd, width, height, depth);
+    return submit(queue, cmd, wait, nwait, event);
+ERROR:
+    return status;
+}
+
+PYEMU_API int pyemu_enqueue_fill_rect(pyemu_queue *queue, void *dst, size_t row_pitch,
+                                      size_t slice_pitch, const void *pattern,
+                                      size_t pattern_size, size_t width, size_t height,
+                                      size_t depth, pyemu_cmd **wait, unsigned int nwait,
+                                      pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    PYEMU_FAIL_IF(!pattern || pattern_size == 0 || pattern_size > 128, PYEMU_E_INVALID_VALUE,
+                  "a fill pattern is 1 to 128 bytes, not %zu", pattern_size);
+    PYEMU_FAIL_IF(width % pattern_size, PYEMU_E_INVALID_VALUE,
+                  "width %zu is not a multiple of the pattern size %zu", width, pattern_size);
+    int empty = !width || !height || !depth;
+    PYEMU_FAIL_IF(!empty && !dst, PYEMU_E_INVALID_VALUE, "null pointer to a fill");
+    if (!empty && (status = rect_check(row_pitch, slice_pitch, width, height, depth,
+                                       "destination")))
+        goto ERROR;
+    cmd = new_cmd(CMD_FILL_RECT);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->u.rect.dst = dst;
+    cmd->u.rect.dst_row = row_pitch;
+    cmd->u.rect.dst_slice = slice_pitch;
+    cmd->u.rect.pattern_size = pattern_size;
+    memcpy(cmd->u.rect.pattern, pattern, pattern_size);
+    if (!empty)
+        rect_items(cmd, width, height, depth);
+    return submit(queue, cmd, wait, nwait, event);
+ERROR:
+    return status;
+}
+
+static void run_rect(pyemu_cmd *cmd, uint64_t item)
+{
+    const size_t w = cmd->u.rect.width, ps = cmd->u.rect.pattern_size;
+    const size_t z = item / cmd->u.rect.items_z;
+    size_t r = (item % cmd->u.rect.items_z) * cmd->u.rect.rows;
+    size_t end = r + cmd->u.rect.rows;
+    if (end > cmd->u.rect.height)
+        end = cmd->u.rect.height;
+    for (; r < end; r++) {
+        char *d = cmd->u.rect.dst + z * cmd->u.rect.dst_slice + r * cmd->u.rect.dst_row;
+        if (cmd->type == CMD_COPY_RECT) {
+            memmove(d, cmd->u.rect.src + z * cmd->u.rect.src_slice + r * cmd->u.rect.src_row, w);
+        } else if (ps == 1) {
+            memset(d, cmd->u.rect.pattern[0], w);
+        } else {
+            for (size_t i = 0; i < w; i += ps)
+                memcpy(d + i, cmd->u.rect.pattern, ps);
+        }
+    }
+}
+
+PYEMU_API int pyemu_cmd_use_buffers(pyemu_cmd *cmd, pyemu_buffer **bufs, unsigned int n)
+{
+    int status = PYEMU_SUCCESS;
+    CHECK_CMD(cmd);
+    PYEMU_FAIL_IF(n && !bufs, PYEMU_E_INVALID_VALUE, "no buffer list");
+    for (unsigned int i = 0; i < n; i++)
+        PYEMU_FAIL_IF(!pyemu_buffer_valid(bufs[i]), PYEMU_E_INVALID_HANDLE,
+                      "buffer %u of the list is not a valid buffer", i);
+    pthread_mutex_lock(&eng.lock);
+    if (cmd->status > PYEMU_CMD_COMPLETE)   /* complete: it uses nothing any more */
+        status = hold_buffers(cmd, bufs, n);
+    pthread_mutex_unlock(&eng.lock);
+    PYEMU_FAIL_IF(status, status, "out of host memory");
+ERROR:
+    return status;
+}
+
 PYEMU_API int pyemu_enqueue_marker(pyemu_queue *queue, int barrier, pyemu_cmd **wait,
                                    unsigned int nwait, pyemu_cmd **event)
 {
@@ -721,6 +946,10 @@ static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
     switch (cmd->type) {
     case CMD_KERNEL:
         pyemu_run_block(w, item);
+        break;
+    case CMD_COPY_RECT:
+    case CMD_FILL_RECT:
+        run_rect(cmd, item);
         break;
     case CMD_COPY: {
         size_t off = item * COPY_SLICE, n = cmd->u.copy.size - off;

@@ -25,6 +25,11 @@
  *    allows (islands: until the next-fit cursor comes round; slots: until
  *    4096 later frees), and they fault (slots: on Linux 6.13+); such a fault
  *    reads "use after free", naming the allocation and the call that freed it.
+ *  - An allocation with host views (NumPy arrays over it: pyemu_mem_view
+ *    counts them) is freed "keep mapped": it leaves the table (kernels fault
+ *    on it as above) but its pages stay readable, as zeros, until the last
+ *    view goes; the same for every free, the core's deferred ones and a
+ *    device reset's too.
  *
  * Design.  Linux allows a process vm.max_map_count mappings (65,530) and
  * each island costs two (itself, and the split of the PROT_NONE
@@ -71,12 +76,14 @@ typedef struct {
     size_t size;        /* what the user asked for */
     int zombie;         /* freed, but host views may still read it: keep the addresses */
     int tag;            /* the call that freed it (zombies and history) */
+    unsigned views;     /* host views of it (pyemu_mem_view): a free keeps it mapped */
 } island;
 
 typedef struct {
     uintptr_t start;
     uint32_t size;
     uint8_t state, tag;
+    uint32_t views;     /* as island.views */
 } slot;
 
 typedef struct {
@@ -107,6 +114,7 @@ static struct {
     size_t quar_n, quar_next;
     char tags[NTAGS][32];
     int ntags;
+    unsigned generation;            /* device resets so far (pyemu_mem_free_all) */
 } mem = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* ---- start-up ---- */
@@ -233,7 +241,7 @@ static int island_alloc(size_t size, size_t mapped, unsigned long long *addr)
         mem.cap = cap;
     }
     memmove(&mem.isl[pos + 1], &mem.isl[pos], (mem.n - pos) * sizeof *mem.isl);
-    mem.isl[pos] = (island){where, mapped, where + mapped - round_up(size, PYEMU_ALIGN), size, 0, 0};
+    mem.isl[pos] = (island){where, mapped, where + mapped - round_up(size, PYEMU_ALIGN), size, 0, 0, 0};
     mem.n++;
     mem.cursor = where + mapped;
     *addr = mem.isl[pos].start;
@@ -338,7 +346,7 @@ static int slot_alloc(size_t size, size_t mapped, unsigned long long *addr)
     uintptr_t end = slot_data(s, k) + class_pages(c) * mem.page;
     if (mem.guards)   /* fresh zero pages; the class's pages it does not need keep faulting */
         madvise((void *)(end - mapped), mapped, MADV_GUARD_REMOVE);
-    s->slots[k] = (slot){end - round_up(size, PYEMU_ALIGN), (uint32_t)size, SLOT_LIVE, 0};
+    s->slots[k] = (slot){end - round_up(size, PYEMU_ALIGN), (uint32_t)size, SLOT_LIVE, 0, 0};
     *addr = s->slots[k].start;
     return PYEMU_SUCCESS;
 }
@@ -419,21 +427,21 @@ ERROR:
 }
 
 /* Free now (keep = 0), or free unified memory that NumPy views may still
- * read (keep = 1): its contents go, its pages stay readable (zeros) until
- * pyemu_mem_forget() once the views are gone. */
-static int free_common(unsigned long long addr, const char *freed_by, int keep)
+ * read (keep = 1, or host views counted by pyemu_mem_view): its contents go,
+ * its pages stay readable (zeros) until pyemu_mem_forget() or the last view
+ * goes.  Memory lock held. */
+static int free_locked(unsigned long long addr, int tag, int keep)
 {
     int status = PYEMU_SUCCESS;
     size_t i;
     unsigned k;
     slab *s;
-    pthread_mutex_lock(&mem.lock);
-    int tag = tag_of(freed_by);
     island *al = island_at(addr, &i);
     slot *sl = al ? NULL : slot_at(addr, &s, &k);
     PYEMU_FAIL_IF(!(al && !al->zombie) && !(sl && sl->state == SLOT_LIVE), PYEMU_E_INVALID_VALUE,
                   "0x%llx is not the start of a device allocation", addr);
     mem.live--;
+    keep |= al ? al->views > 0 : sl->views > 0;
     if (al && !keep) {
         island_unmap(i, tag);
     } else if (al) {
@@ -451,6 +459,39 @@ static int free_common(unsigned long long addr, const char *freed_by, int keep)
         mem.used -= round_up(sl->size, mem.page);
     }
 ERROR:
+    return status;
+}
+
+static int free_common(unsigned long long addr, const char *freed_by, int keep)
+{
+    pthread_mutex_lock(&mem.lock);
+    int status = free_locked(addr, tag_of(freed_by), keep);
+    pthread_mutex_unlock(&mem.lock);
+    return status;
+}
+
+int pyemu_mem_tag(const char *freed_by)
+{
+    pthread_mutex_lock(&mem.lock);
+    int tag = tag_of(freed_by);
+    pthread_mutex_unlock(&mem.lock);
+    return tag;
+}
+
+unsigned pyemu_mem_generation(void)
+{
+    return __atomic_load_n(&mem.generation, __ATOMIC_ACQUIRE);
+}
+
+/* buffer.c's free when a buffer's last reference goes: nothing if a device
+ * reset freed all memory since the buffer was made (its address may be a
+ * new allocation's now) */
+int pyemu_mem_free_tagged(unsigned long long addr, int tag, unsigned generation)
+{
+    int status = PYEMU_SUCCESS;
+    pthread_mutex_lock(&mem.lock);
+    if (generation == mem.generation)
+        status = free_locked(addr, tag, 0);
     pthread_mutex_unlock(&mem.lock);
     return status;
 }
@@ -514,35 +555,72 @@ ERROR:
     return status;
 }
 
-PYEMU_API int pyemu_mem_forget(unsigned long long addr)
+/* unmap a zombie: its views are gone (memory lock held) */
+static void forget_locked(island *al, size_t i, slot *sl, slab *s, unsigned k)
 {
-    size_t i;
-    unsigned k;
-    slab *s;
-    pthread_mutex_lock(&mem.lock);
-    island *al = island_at(addr, &i);
-    slot *sl = al ? NULL : slot_at(addr, &s, &k);
     if (al && al->zombie)
         island_unmap(i, al->tag);
     else if (sl && sl->state == SLOT_ZOMBIE)
         slot_release(s, k, sl->tag);
+}
+
+PYEMU_API int pyemu_mem_forget(unsigned long long addr)
+{
+    size_t i = 0;
+    unsigned k = 0;
+    slab *s = NULL;
+    pthread_mutex_lock(&mem.lock);
+    island *al = island_at(addr, &i);
+    slot *sl = al ? NULL : slot_at(addr, &s, &k);
+    forget_locked(al, i, sl, s, k);
     pthread_mutex_unlock(&mem.lock);
     return PYEMU_SUCCESS;
 }
 
-/* pyemu_device_reset's: everything but zombies, which their views still read */
+PYEMU_API int pyemu_mem_view(unsigned long long addr, int delta)
+{
+    int status = PYEMU_SUCCESS;
+    size_t i = 0;
+    unsigned k = 0;
+    slab *s = NULL;
+    pthread_mutex_lock(&mem.lock);
+    island *al = island_at(addr, &i);
+    slot *sl = al ? NULL : slot_at(addr, &s, &k);
+    PYEMU_FAIL_IF(!al && !(sl && (sl->state == SLOT_LIVE || sl->state == SLOT_ZOMBIE)),
+                  PYEMU_E_INVALID_VALUE, "0x%llx is not the start of a device allocation", addr);
+    unsigned *views = al ? &al->views : &sl->views;
+    PYEMU_FAIL_IF(delta < 0 && *views < (unsigned)-delta, PYEMU_E_INVALID_VALUE,
+                  "0x%llx has %u host views, not %d", addr, *views, -delta);
+    *views += delta;
+    if (*views == 0)
+        forget_locked(al, i, sl, s, k);
+ERROR:
+    pthread_mutex_unlock(&mem.lock);
+    return status;
+}
+
+PYEMU_API unsigned long long pyemu_mem_live(void)
+{
+    pthread_mutex_lock(&mem.lock);
+    unsigned long long n = mem.live;
+    pthread_mutex_unlock(&mem.lock);
+    return n;
+}
+
+/* pyemu_device_reset's: everything; what host views read is kept mapped */
 PYEMU_API int pyemu_mem_free_all(void)
 {
     pthread_mutex_lock(&mem.lock);
     int tag = tag_of("cudaDeviceReset");   /* the one caller of pyemu_device_reset */
     for (size_t i = mem.n; i-- > 0;)
         if (!mem.isl[i].zombie)
-            island_unmap(i, tag);
+            free_locked(mem.isl[i].start, tag, 0);  /* viewed: kept mapped */
     for (size_t w = 0; w < mem.nslabs; w++)
         for (unsigned k = 0; k < mem.slabs[w].nslots; k++)
             if (mem.slabs[w].slots[k].state == SLOT_LIVE)
-                slot_release(&mem.slabs[w], k, tag);
+                free_locked(mem.slabs[w].slots[k].start, tag, 0);
     mem.live = 0;
+    __atomic_add_fetch(&mem.generation, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&mem.lock);
     return PYEMU_SUCCESS;
 }

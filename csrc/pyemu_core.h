@@ -194,6 +194,52 @@ int pyemu_enqueue_fill(pyemu_queue *queue, void *dst, const void *pattern,
 int pyemu_enqueue_marker(pyemu_queue *queue, int barrier,
                          pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
 
+/* ---- reference-counted buffers (csrc/buffer.c) ----
+ * A handle on one device allocation, freed when its last reference goes:
+ * the owner's, each pyemu_buffer_retain's (sub-buffers, views), and each
+ * command's that uses it (pyemu_enqueue_kernel_using, pyemu_cmd_use_buffers:
+ * taken at enqueue, dropped when the command completes).  freed_by names
+ * the owner's call ("clReleaseMemObject") for later use-after-free reports;
+ * NULL for other references.  pyemu_buffer_refs: the count (tests). */
+typedef struct pyemu_buffer pyemu_buffer;
+int pyemu_buffer_alloc(size_t size, pyemu_buffer **buf, unsigned long long *addr);
+int pyemu_buffer_wrap(unsigned long long addr, pyemu_buffer **buf);
+int pyemu_buffer_retain(pyemu_buffer *buf);
+int pyemu_buffer_release(pyemu_buffer *buf, const char *freed_by);
+int pyemu_buffer_refs(pyemu_buffer *buf);
+/* pyemu_enqueue_kernel whose command holds `bufs` until it completes */
+int pyemu_enqueue_kernel_using(pyemu_queue *queue, const pyemu_launch *launch,
+                               const void *args, size_t args_size,
+                               pyemu_buffer **bufs, unsigned int num_bufs,
+                               pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+/* as pyemu_enqueue_kernel_using, returning the event (NULL on failure:
+ * pyemu_enqueue_status() of the same thread, and pyemu_last_error(), say why) */
+pyemu_cmd *pyemu_enqueue_kernel_event(pyemu_queue *queue, const pyemu_launch *launch,
+                                      const void *args, size_t args_size,
+                                      pyemu_buffer **bufs, unsigned int num_bufs,
+                                      pyemu_cmd **wait_list, unsigned int num_wait);
+int pyemu_enqueue_status(void);
+/* cmd (just enqueued) holds `bufs` until it completes; nothing if it has */
+int pyemu_cmd_use_buffers(pyemu_cmd *cmd, pyemu_buffer **bufs, unsigned int num_bufs);
+/* host views of the allocation at addr (+1 / -1): while any lives, a free
+ * keeps its pages mapped (zeros); the last view of a freed one unmaps it */
+int pyemu_mem_view(unsigned long long addr, int delta);
+unsigned long long pyemu_mem_live(void);    /* live allocations */
+
+/* ---- rectangular copies and fills (csrc/engine.c) ----
+ * depth slices of height rows of width bytes; row r of slice z starts at
+ * base + z * slice_pitch + r * row_pitch, on each side.  The caller has
+ * checked that every byte lies in memory it may touch: a fault in a copy is
+ * the host's bug, never a device fault. */
+int pyemu_enqueue_copy_rect(pyemu_queue *queue, void *dst, size_t dst_row_pitch,
+                            size_t dst_slice_pitch, const void *src, size_t src_row_pitch,
+                            size_t src_slice_pitch, size_t width, size_t height, size_t depth,
+                            pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+int pyemu_enqueue_fill_rect(pyemu_queue *queue, void *dst, size_t row_pitch, size_t slice_pitch,
+                            const void *pattern, size_t pattern_size, size_t width,
+                            size_t height, size_t depth,
+                            pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+
 /* user events (OpenCL clCreateUserEvent): not in a queue; complete when set.
  * status 0 completes it, a negative status fails it (and what waits on it). */
 int pyemu_user_event_create(pyemu_cmd **event);

@@ -73,6 +73,7 @@ def retain(obj, cls, code, call):
 def release(obj, cls, code, call):
     check(obj, cls, code, call)
     if obj._release():
+        _views.invalidate()      # checks cached by enqueues are done again
         obj._destroy()
     return 0
 

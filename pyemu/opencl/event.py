@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..runtime import core as _core
 from ..runtime import holds as _holds
 from ..runtime import sync as _sync
+from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from . import _constants as K
 from ._base import CLObject, check, info, release, retain
@@ -23,6 +24,7 @@ from .queue import check_queue, flush_printf
 
 
 _CMD_TYPE = K.cl_command_type
+_release = lib.pyemu_cmd_release
 
 
 class cl_event(CLObject):
@@ -47,8 +49,12 @@ class cl_event(CLObject):
         if cmd is not None and lib is not None:
             lib.pyemu_cmd_release(cmd)
 
-    def __del__(self):
-        self._destroy()
+    def __del__(self, _getattr=getattr):
+        cmd = _getattr(self, "_cmd", None)
+        if cmd is not None:
+            self._cmd = None
+            if _release is not None:
+                _release(cmd)
 
     def status(self) -> int:
         """The execution status as OpenCL numbers it (negative: the error)."""
@@ -94,9 +100,12 @@ def _raise_failed(ev, call):
         fail(from_core(code), in_opencl_words(ffi.string(buf).decode("utf-8", "replace")), call)
 
 
-def enqueue(queue, call, command_type, submit, events, keep=(), blocking=False) -> cl_event:
+def enqueue(queue, call, command_type, submit, events, keep=(), blocking=False,
+            mems=()) -> cl_event:
     """Run submit(wait_array, count, event_out) -> core status; the event it made.
 
+    `mems`: the memory objects the command uses (the core holds their memory
+    until it completes); `keep`: Python objects (host memory) held until then.
     A blocking command waits, and raises if the command failed (a failed
     event in its wait list: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)."""
     arr, n, evs = wait_list(events, queue.context, call)
@@ -104,8 +113,12 @@ def enqueue(queue, call, command_type, submit, events, keep=(), blocking=False) 
     status = submit(arr, n, out)
     if status:
         raise_core(CoreError(status, _core.last_error()), call)
-    ev = cl_event(out[0], queue, queue.context, command_type)
-    if keep:       # host memory and memory objects, until the command completes
+    ev = _new_event(out[0], queue, command_type)
+    if mems:
+        bufs = ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
+        if lib.pyemu_cmd_use_buffers(ev._cmd, bufs, len(mems)):
+            _sync.wait_command(ev._cmd)     # out of host memory: hold them by waiting
+    if keep:       # host memory, until the command completes
         _holds.hold(ev._cmd, keep)
     if blocking:
         _sync.wait_command(ev._cmd)
@@ -114,25 +127,40 @@ def enqueue(queue, call, command_type, submit, events, keep=(), blocking=False) 
     return ev
 
 
-def enqueue_kernel(queue, launch, data, events, call, command_type) -> cl_event:
-    """The event of pyemu_enqueue_kernel(queue, launch, data) behind `events`.
+def _new_event(cmd, queue, command_type, _new=object.__new__, _gen=_views._generation):
+    """cl_event(cmd, queue, queue.context, command_type) without the checks an
+    event made by the engine does not need (command_type is a cl_command_type)."""
+    e = _new(cl_event)
+    e._refs = 1
+    e._gen = _gen[0]
+    e._cmd = cmd
+    e.queue = queue
+    e.context = queue.context
+    e.command_type = command_type
+    return e
 
-    The core copies the argument bytes and the launch description and holds
-    the module: nothing of Python's needs keeping while the kernel runs (the
-    memory objects are the caller's to mark used)."""
+
+def enqueue_kernel(queue, launch, data, bufs, nbufs, events, call, command_type) -> cl_event:
+    """The event of pyemu_enqueue_kernel_using(queue, launch, data, bufs) behind `events`.
+
+    The core copies the argument bytes and the launch description, holds the
+    module, and holds the memory of the `nbufs` buffers of `bufs` (a cffi
+    pyemu_buffer *[]) until the kernel completes: nothing of Python's needs
+    keeping while it runs."""
     if events is None:
         arr, n = ffi.NULL, 0
     else:
         arr, n, _ = wait_list(events, queue.context, call)
     out = _outs.pop() if _outs else ffi.new("pyemu_cmd **")
-    status = lib.pyemu_enqueue_kernel(queue.handle, launch, data, len(data), arr, n, out)
+    status = _enqueue_kernel(queue.handle, launch, data, len(data), bufs, nbufs, arr, n, out)
     cmd = out[0]
     _outs.append(out)
     if status:
         raise_core(CoreError(status, _core.last_error()), call)
-    return cl_event(cmd, queue, queue.context, command_type)
+    return _new_event(cmd, queue, command_type)
 
 
+_enqueue_kernel = lib.pyemu_enqueue_kernel_using
 _outs = []      # pyemu_cmd ** places, each used by one enqueue at a time (threads too)
 
 

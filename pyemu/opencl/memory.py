@@ -13,16 +13,17 @@ it again by clEnqueueUnmapMemObject after a map for writing.  Between those
 points the device copy is the buffer (clEnqueueReadBuffer reads it).  Other
 buffers map as a view of the device memory itself (zero copy).
 
-clReleaseMemObject never blocks, as in C: at count 0 a buffer whose
-commands are all complete is freed at once; one still in use by a queued or
-running command is freed by the core when the last of them completes
-(pyemu_mem_free_after).  A CL_MEM_USE_HOST_PTR buffer holds a buffer-protocol
-export of host_ptr until it is freed, so a bytearray cannot be resized
-under it.
+The memory of a buffer is a reference-counted buffer of the core
+(pyemu_buffer, csrc/buffer.c): the buffer object holds one reference, each
+live sub-buffer one, and each command that uses it one from its enqueue to
+its completion (taken and dropped by the core).  So clReleaseMemObject never
+blocks, as in C, and the memory goes when the last of them does, on
+whichever thread that is; Python keeps no list of commands per buffer.  A
+CL_MEM_USE_HOST_PTR buffer holds a buffer-protocol export of host_ptr until
+it and its sub-buffers are released, so a bytearray cannot be resized under
+it.
 """
 from __future__ import annotations
-
-import collections
 
 import numpy as np
 
@@ -48,16 +49,18 @@ _ALL = int(_ACCESS | _HOSTPTR | _HOSTACC)
 
 
 class cl_mem(CLObject):
-    """A buffer (or sub-buffer): a range of the core's device memory."""
+    """A buffer (or sub-buffer): a range of a reference-counted core buffer."""
 
     _kind = "memory object"
 
-    def __init__(self, context, flags, size, addr, host_ptr=None, parent=None, origin=0):
+    def __init__(self, context, flags, size, addr, handle, host_ptr=None, parent=None,
+                 origin=0):
         super().__init__()
         self.context = context
         self.flags = K.cl_mem_flags(flags or K.CL_MEM_READ_WRITE)
         self.size = size
         self.addr = addr             # device address of byte 0
+        self.handle = handle         # pyemu_buffer * (the parent's for a sub-buffer)
         self.host_ptr = host_ptr     # USE_HOST_PTR: the user's object (parent's for a sub)
         # an export of host_ptr pins its memory (a bytearray cannot be resized)
         self._export = memoryview(host_ptr) if host_ptr is not None and parent is None else None
@@ -66,78 +69,42 @@ class cl_mem(CLObject):
         self.root = parent.root if parent is not None else self
         self.maps = []               # [address, size, flags] of each live mapping
         if parent is None:
-            self._holds = 1          # this object and each live sub-buffer
-            self._users = collections.deque()  # _Use of the commands that use the memory
-            self._prune_at = 16
-            self._freed = False
+            self._holds = 1          # this object and each live sub-buffer (the export's)
         else:
+            lib.pyemu_buffer_retain(handle)     # the sub-buffer's reference on the memory
             with CLObject._lock:
                 self.root._holds += 1
 
     def use(self, cmd):
-        """Note a command that uses the memory: it is freed only after them."""
-        note_use((self,), cmd)
-
-    def _add_user(self, use):
-        r = self.root
-        r._users.append(use)
-        if len(r._users) >= r._prune_at:    # now and then, not on every use
-            r._users = collections.deque(u for u in r._users if u.running())
-            r._prune_at = max(16, 2 * len(r._users))
+        """Note a command that uses the memory: it is freed only after it completes."""
+        use_buffers(cmd, (self,))
 
     def _destroy(self):
+        _views.invalidate()          # enqueues check their memory objects again
+        handle, self.handle = self.handle, None
+        if handle is not None and lib is not None:
+            # the root's release names the call in later use-after-free reports
+            lib.pyemu_buffer_release(handle, b"clReleaseMemObject" if self.parent is None
+                                     else ffi.NULL)
         r = self.root
         with CLObject._lock:
             r._holds -= 1
             last = r._holds == 0
-        if last:
-            r._free()
-
-    def _free(self):
-        if self._freed or lib is None:
-            return
-        self._freed = True
-        users, self._users = self._users, collections.deque()
-        live = [u.cmd for u in users if u.running()]
-        if self._export is not None:
-            self._export.release()
-            self._export = None
-        if self.addr and self._gen == _views.generation():
-            # NumPy views of a mapping may outlive the buffer (runtime/views.py);
-            # commands still running keep it until they complete (the core
-            # frees it then: a release never blocks); after a device reset
-            # the memory is gone already
-            _views.free(self.addr, b"clReleaseMemObject", live)
+        if last and r._export is not None:
+            r._export.release()
+            r._export = None
 
     def __del__(self):
-        if getattr(self, "_refs", 0) > 0:
+        if getattr(self, "_refs", 0) > 0 and getattr(self, "handle", None) is not None:
             self._refs = 0
             self._destroy()
 
 
-class _Use:
-    """One command's use of memory objects: the command, retained while any of
-    them still lists it (one per enqueue, shared by its buffers)."""
-
-    __slots__ = ("cmd",)
-
-    def __init__(self, cmd):
-        lib.pyemu_cmd_retain(cmd)
-        self.cmd = cmd
-
-    def running(self) -> bool:
-        return lib.pyemu_cmd_status(self.cmd) > 0
-
-    def __del__(self):
-        if lib is not None:
-            lib.pyemu_cmd_release(self.cmd)
-
-
-def note_use(mems, cmd) -> None:
-    """Each of `mems` is freed only after `cmd` completes (a release never waits)."""
-    use = _Use(cmd)
-    for m in mems:
-        m._add_user(use)
+def use_buffers(cmd, mems) -> None:
+    """`cmd` (just enqueued) holds the memory of each of `mems` until it completes."""
+    arr = ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
+    if lib.pyemu_cmd_use_buffers(cmd, arr, len(mems)):
+        _sync.wait_command(cmd)         # out of host memory: hold them by waiting
 
 
 def check_mem(memobj, call) -> cl_mem:
@@ -185,13 +152,15 @@ def clCreateBuffer(context, flags, size, host_ptr=None) -> cl_mem:
         if nbytes < n:
             fail(CL_INVALID_HOST_PTR, f"host_ptr holds {nbytes} bytes; the buffer is {n}", call)
     addr = ffi.new("unsigned long long *")
+    handle = ffi.new("pyemu_buffer **")
     try:
-        _core.check(lib.pyemu_mem_alloc(n, addr))
+        _core.check(lib.pyemu_buffer_alloc(n, handle, addr))
     except CoreError as exc:
         raise_core(exc, call, {lib.PYEMU_E_OUT_OF_MEMORY: CL_MEM_OBJECT_ALLOCATION_FAILURE})
     if src is not None:
         ffi.memmove(ffi.cast("void *", addr[0]), src, n)
-    return cl_mem(ctx, f, n, addr[0], host_ptr if f & K.CL_MEM_USE_HOST_PTR else None)
+    return cl_mem(ctx, f, n, addr[0], handle[0],
+                  host_ptr if f & K.CL_MEM_USE_HOST_PTR else None)
 
 
 def clCreateSubBuffer(buffer, flags, buffer_create_type, buffer_create_info) -> cl_mem:
@@ -243,7 +212,8 @@ def clCreateSubBuffer(buffer, flags, buffer_create_type, buffer_create_info) -> 
     if origin % (MEM_BASE_ADDR_ALIGN_BITS // 8):
         fail(CL_MISALIGNED_SUB_BUFFER_OFFSET, f"origin {origin} is not a multiple of "
              f"{MEM_BASE_ADDR_ALIGN_BITS // 8} bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN)", call)
-    return cl_mem(b.context, f, size, b.addr + origin, b.host_ptr, parent=b, origin=origin)
+    return cl_mem(b.context, f, size, b.addr + origin, b.handle, b.host_ptr, parent=b,
+                  origin=origin)
 
 
 def clGetMemObjectInfo(memobj, param_name):
@@ -309,19 +279,10 @@ def _host(ptr, n, writable, call):
     return p
 
 
-def _copy_cmd(q, m, call, ctype, dst, src, n, wait, keep, blocking, mems=()):
-    ev = enqueue(q, call, ctype,
-                 lambda arr, k, out: lib.pyemu_enqueue_copy(q.handle, dst, src, n, arr, k, out),
-                 wait, keep=keep, blocking=False)
-    for mm in mems or (m,):
-        mm.use(ev._cmd)
-    if blocking:
-        from .event import _raise_failed
-        from .queue import flush_printf
-        _sync.wait_command(ev._cmd)
-        flush_printf()
-        _raise_failed(ev, call)
-    return ev
+def _copy_cmd(q, mems, call, ctype, dst, src, n, wait, keep, blocking):
+    return enqueue(q, call, ctype,
+                   lambda arr, k, out: lib.pyemu_enqueue_copy(q.handle, dst, src, n, arr, k, out),
+                   wait, keep=keep, blocking=blocking, mems=mems)
 
 
 def _blocking(value, call, what):
@@ -343,8 +304,8 @@ def clEnqueueReadBuffer(command_queue, buffer, blocking_read, offset, size, ptr,
         fail(CL_INVALID_OPERATION, f"the buffer is {m.flags!r}: the host may not read it", call)
     dst = _host(ptr, n, True, call)
     src = ffi.cast("char *", m.addr + off)
-    return _copy_cmd(q, m, call, K.CL_COMMAND_READ_BUFFER, dst, src, n, event_wait_list,
-                     (ptr, dst, m), blocking)
+    return _copy_cmd(q, (m,), call, K.CL_COMMAND_READ_BUFFER, dst, src, n, event_wait_list,
+                     (ptr, dst), blocking)
 
 
 def clEnqueueWriteBuffer(command_queue, buffer, blocking_write, offset, size, ptr,
@@ -360,8 +321,8 @@ def clEnqueueWriteBuffer(command_queue, buffer, blocking_write, offset, size, pt
         fail(CL_INVALID_OPERATION, f"the buffer is {m.flags!r}: the host may not write it", call)
     src = _host(ptr, n, False, call)
     dst = ffi.cast("char *", m.addr + off)
-    return _copy_cmd(q, m, call, K.CL_COMMAND_WRITE_BUFFER, dst, src, n, event_wait_list,
-                     (ptr, src, m), blocking)
+    return _copy_cmd(q, (m,), call, K.CL_COMMAND_WRITE_BUFFER, dst, src, n, event_wait_list,
+                     (ptr, src), blocking)
 
 
 def clEnqueueCopyBuffer(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
@@ -381,9 +342,8 @@ def clEnqueueCopyBuffer(command_queue, src_buffer, dst_buffer, src_offset, dst_o
         if a < b + n and b < a + n:
             fail(CL_MEM_COPY_OVERLAP, f"source ({a}, {n}) and destination ({b}, {n}) overlap "
                  "in the same memory", call)
-    return _copy_cmd(q, s, call, K.CL_COMMAND_COPY_BUFFER, ffi.cast("char *", d.addr + do),
-                     ffi.cast("char *", s.addr + so), n, event_wait_list, (s, d), False,
-                     mems=(s, d))
+    return _copy_cmd(q, (s, d), call, K.CL_COMMAND_COPY_BUFFER, ffi.cast("char *", d.addr + do),
+                     ffi.cast("char *", s.addr + so), n, event_wait_list, (), False)
 
 
 def clEnqueueFillBuffer(command_queue, buffer, pattern, pattern_size, offset, size,
@@ -419,8 +379,7 @@ def clEnqueueFillBuffer(command_queue, buffer, pattern, pattern_size, offset, si
     ev = enqueue(q, call, K.CL_COMMAND_FILL_BUFFER,
                  lambda arr, k, out: lib.pyemu_enqueue_fill(q.handle, dst, pat, ps, n, arr, k,
                                                             out),
-                 event_wait_list, keep=(m,))
-    m.use(ev._cmd)
+                 event_wait_list, mems=(m,))
     return ev
 
 
@@ -455,20 +414,18 @@ def clEnqueueMapBuffer(command_queue, buffer, blocking_map, map_flags, offset, s
         if f & K.CL_MAP_WRITE_INVALIDATE_REGION:
             ev = enqueue(q, call, K.CL_COMMAND_MAP_BUFFER,
                          lambda arr, k, out: lib.pyemu_enqueue_marker(q.handle, 0, arr, k, out),
-                         event_wait_list, keep=(m,), blocking=blocking)
+                         event_wait_list, blocking=blocking, mems=(m,))
         else:
             ev = enqueue(q, call, K.CL_COMMAND_MAP_BUFFER,
                          lambda arr, k, out: lib.pyemu_enqueue_copy(q.handle, dst, src, n, arr, k,
                                                                     out),
-                         event_wait_list, keep=(m, mapped, dst), blocking=blocking)
-        m.use(ev._cmd)
+                         event_wait_list, keep=(mapped, dst), blocking=blocking, mems=(m,))
         addr = int(ffi.cast("uintptr_t", dst))
     else:
         addr = m.addr + off
         ev = enqueue(q, call, K.CL_COMMAND_MAP_BUFFER,
                      lambda arr, k, out: lib.pyemu_enqueue_marker(q.handle, 0, arr, k, out),
-                     event_wait_list, keep=(m,), blocking=blocking)
-        m.use(ev._cmd)
+                     event_wait_list, blocking=blocking, mems=(m,))
         mapped = np.frombuffer(ffi.buffer(ffi.cast("char *", addr), n), np.uint8)
         _views.add_view(m.root.addr, mapped)
     m.maps.append([addr, n, f, off])
@@ -498,17 +455,20 @@ def clEnqueueUnmapMemObject(command_queue, memobj, mapped_ptr, event_wait_list=N
         ev = enqueue(q, call, K.CL_COMMAND_UNMAP_MEM_OBJECT,
                      lambda arr, k, out: lib.pyemu_enqueue_copy(q.handle, dst, src, n, arr, k,
                                                                 out),
-                     event_wait_list, keep=(m, mapped_ptr))
+                     event_wait_list, keep=(mapped_ptr,), mems=(m,))
     else:
         ev = enqueue(q, call, K.CL_COMMAND_UNMAP_MEM_OBJECT,
                      lambda arr, k, out: lib.pyemu_enqueue_marker(q.handle, 0, arr, k, out),
-                     event_wait_list, keep=(m,))
-    m.use(ev._cmd)
+                     event_wait_list, mems=(m,))
     m.maps.remove(entry)
     return ev
 
 
+# the rectangular copies live in rect.py, which builds on the helpers above
+from .rect import *  # noqa: E402,F401,F403
+from .rect import __all__ as _rect  # noqa: E402
+
 __all__ = ["cl_mem", "clCreateBuffer", "clCreateSubBuffer", "clGetMemObjectInfo",
            "clRetainMemObject", "clReleaseMemObject", "clEnqueueReadBuffer",
            "clEnqueueWriteBuffer", "clEnqueueCopyBuffer", "clEnqueueFillBuffer",
-           "clEnqueueMapBuffer", "clEnqueueUnmapMemObject"]
+           "clEnqueueMapBuffer", "clEnqueueUnmapMemObject"] + _rect

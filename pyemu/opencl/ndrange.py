@@ -25,15 +25,16 @@ from __future__ import annotations
 
 import functools
 import operator
+import struct
 
-from ..runtime.core import ffi, lib
+from ..runtime.core import CoreError, ffi, last_error, lib
+from ..runtime.views import _epoch, _generation
 from . import _constants as K
 from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE,
                       CL_INVALID_WORK_DIMENSION, CL_INVALID_WORK_GROUP_SIZE,
-                      CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail)
-from .event import cl_event, enqueue_kernel
+                      CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail, raise_core)
+from .event import cl_event, enqueue_kernel, wait_list
 from .kernel import check_kernel, pack_args, work_group_size
-from .memory import note_use
 from .queue import check_queue
 
 _SIZE_T_MAX = (1 << 64) - 1
@@ -136,6 +137,8 @@ def _local_size(k, wd, gws, local_work_size, call) -> list:
 
 
 _LAUNCH_CACHE = 64          # work sizes remembered per kernel object
+_NULL = ffi.NULL
+_enqueue_kernel = lib.pyemu_enqueue_kernel_event
 
 
 def _describe(k, wd, offs, gws, lws):
@@ -153,12 +156,26 @@ def _describe(k, wd, offs, gws, lws):
         "num_local": st.num_local})
 
 
-def _launch(q, k, launch, event_wait_list, call, command_type) -> cl_event:
-    st = pack_args(k, call)
-    mems = st.mems
-    ev = enqueue_kernel(q, launch, st.data, event_wait_list, call, command_type)
-    note_use(mems, ev._cmd)     # each buffer is freed only after the commands that use it
-    return ev
+def _validate(command_queue, kernel):
+    """Every check of the queue, the kernel and its arguments (check_queue,
+    check_kernel, the same context, pack_args); then what a later enqueue of
+    this pair needs, kept as kernel._fast: (id of the queue, the epoch, the
+    argument bytes, the arguments' core buffers as a cffi array, their count,
+    len of the bytes, the generation).
+
+    It stays valid while nothing it checked can have changed: each
+    clSetKernelArg makes a new ArgState.data (bytes, at least 8 of them when
+    a pointer is among them), so its identity says the arguments are the
+    same, without holding their memory objects (a buffer no argument names
+    any more can go); and views.epoch() moves on whenever a queue, kernel or
+    memory object reaches count 0 or goes, and at a device reset."""
+    epoch = _epoch[0]
+    q, k = _queue_and_kernel(command_queue, kernel, _CALL)
+    st = pack_args(k, _CALL)
+    mems, data = st.mems, st.data
+    fast = k._fast = (id(q), epoch, data, ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
+                      if mems else _NULL, len(mems), len(data), _generation[0])
+    return fast
 
 
 def _cache_key(work_dim, offs, gws, lws):
@@ -189,17 +206,19 @@ def _queue_and_kernel(command_queue, kernel, call):
     return q, k
 
 
-def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
-                           global_work_size, local_work_size, event_wait_list=None) -> cl_event:
-    """clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
-    global_work_size, local_work_size, event_wait_list=None) -> event.
+def _enqueue(q, k, launch, event_wait_list, call, command_type) -> cl_event:
+    st = pack_args(k, call)
+    mems = st.mems
+    bufs = ffi.new("pyemu_buffer *[]", [m.handle for m in mems]) if mems else _NULL
+    return enqueue_kernel(q, launch, st.data, bufs, len(mems), event_wait_list, call,
+                          command_type)
 
-    The sizes are lists of work_dim ints (an int for work_dim 1);
-    global_work_offset and local_work_size may be None.  Global sizes must be
-    > 0 (OpenCL 1.2's rule; 2.1 allows 0), and global offsets below 2**32."""
-    call = "clEnqueueNDRangeKernel"
-    q, k = _queue_and_kernel(command_queue, kernel, call)
-    key = _cache_key(work_dim, global_work_offset, global_work_size, local_work_size)
+
+def _launch_of(k, work_dim, global_work_offset, global_work_size, local_work_size, key, call):
+    """The launch description of these sizes: from the cache under `key` (the
+    caller's fast key) or _cache_key's, else checked, described and kept."""
+    if key is None:
+        key = _cache_key(work_dim, global_work_offset, global_work_size, local_work_size)
     launches = k.state.launches
     launch = launches.get(key) if key is not None else None
     if launch is None:
@@ -209,7 +228,68 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
             if len(launches) >= _LAUNCH_CACHE:
                 launches.clear()
             launches[key] = launch
-    return _launch(q, k, launch, event_wait_list, call, K.CL_COMMAND_NDRANGE_KERNEL)
+    return launch
+
+
+# The key of the common form (no offset, lists of sizes): work_dim, the
+# number of global sizes, and the sizes, packed as unsigned 64-bit integers.
+# struct packs exactly what operator.index takes (ints, NumPy integers, bool)
+# and raises for anything else (a float, a negative size), which then goes
+# the checked way; a bytes key cannot equal a _cache_key tuple.
+_FAST_KEY = {n: struct.Struct(f"<BB{n}Q") for n in range(2, 7)}
+_NDRANGE = K.CL_COMMAND_NDRANGE_KERNEL
+_CALL = "clEnqueueNDRangeKernel"
+_new = object.__new__
+
+
+def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
+                           global_work_size, local_work_size, event_wait_list=None) -> cl_event:
+    """clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
+    global_work_size, local_work_size, event_wait_list=None) -> event.
+
+    The sizes are lists of work_dim ints (an int for work_dim 1);
+    global_work_offset and local_work_size may be None.  Global sizes must be
+    > 0 (OpenCL 1.2's rule; 2.1 allows 0), and global offsets below 2**32.
+
+    Every check runs on every call; what a repeated call would only repeat is
+    kept: the launch description by sizes (ArgState.launches), and the
+    checked queue, kernel and arguments until one of them changes
+    (_validate)."""
+    q, k = command_queue, kernel
+    try:
+        fast = k._fast
+        st = k.state
+        valid = fast[0] == id(q) and fast[1] == _epoch[0] and fast[2] is st.data
+    except AttributeError:
+        valid = False
+    if not valid:
+        fast = _validate(command_queue, kernel)
+        st = k.state
+    try:
+        key = _FAST_KEY[len(global_work_size) + len(local_work_size)].pack(
+            work_dim, len(global_work_size), *global_work_size, *local_work_size) \
+            if global_work_offset is None else None
+    except (TypeError, KeyError, struct.error):
+        key = None
+    launch = st.launches.get(key) if key is not None else None
+    if launch is None:
+        launch = _launch_of(k, work_dim, global_work_offset, global_work_size, local_work_size,
+                            key, _CALL)
+    if event_wait_list is None:
+        arr, n = _NULL, 0
+    else:
+        arr, n, _ = wait_list(event_wait_list, q.context, _CALL)
+    cmd = _enqueue_kernel(q.handle, launch, fast[2], fast[5], fast[3], fast[4], arr, n)
+    if not cmd:
+        raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
+    e = _new(cl_event)          # event.new_event, inline
+    e._refs = 1
+    e._gen = fast[6]
+    e._cmd = cmd
+    e.queue = q
+    e.context = q.context
+    e.command_type = _NDRANGE
+    return e
 
 
 def _check_range(k, work_dim, global_work_offset, global_work_size, local_work_size, call):
@@ -252,7 +332,7 @@ def clEnqueueTask(command_queue, kernel, event_wait_list=None) -> cl_event:
     if launch is None:
         launch = k.state.launches["task"] = _describe(k, 1, [0], [1],
                                                       _local_size(k, 1, [1], [1], call))
-    return _launch(q, k, launch, event_wait_list, call, K.CL_COMMAND_TASK)
+    return _enqueue(q, k, launch, event_wait_list, call, K.CL_COMMAND_TASK)
 
 
 __all__ = ["clEnqueueNDRangeKernel", "clEnqueueTask"]

@@ -12,6 +12,7 @@ import sys
 
 from ..runtime import core as _core
 from ..runtime import sync as _sync
+from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from . import _constants as K
 from ._base import CLObject, as_int, check, info, release, retain
@@ -43,6 +44,7 @@ class cl_command_queue(CLObject):
     def _destroy(self):
         # queued work still runs (the core keeps the queue until it is done)
         if self.handle is not None and lib is not None:
+            _views.invalidate()      # enqueues may have kept this queue's id
             lib.pyemu_queue_release(self.handle)
             self.handle = None
 

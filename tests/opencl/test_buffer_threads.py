@@ -1,14 +1,16 @@
 """Buffers and sub-buffers created, used by kernels and released from two
 host threads at once: no reference is lost and nothing is freed early (a
 kernel that ran on freed memory would fault, and the sticky error would fail
-every later call)."""
+every later call), and nothing leaks (the core's allocation count)."""
 from __future__ import annotations
 
+import gc
 import threading
 
 import numpy as np
 
 import pyemu.opencl as cl
+from pyemu.runtime.core import lib
 
 KERNEL = r"""
 __kernel void bump(__global int *a, int v) { a[get_global_id(0)] += v; }
@@ -22,6 +24,8 @@ def test_two_threads_create_use_and_release_buffers_and_sub_buffers():
     prog = cl.clCreateProgramWithSource(ctx, [KERNEL])
     cl.clBuildProgram(prog)
     errors, results = [], []
+    gc.collect()                 # what earlier tests dropped goes now, not during the count
+    live = lib.pyemu_mem_live()
 
     def worker(seed):
         try:
@@ -56,3 +60,6 @@ def test_two_threads_create_use_and_release_buffers_and_sub_buffers():
         t.join(120)
     assert not errors, errors
     assert len(results) == 300 and all(results)
+    gc.collect()
+    # every buffer was freed once its last user was done: no reference lost or leaked
+    assert lib.pyemu_mem_live() == live
