@@ -14,6 +14,8 @@ check() answers a stale one with its CL_INVALID_* code.
 """
 from __future__ import annotations
 
+import operator
+
 import threading
 
 from ..runtime import views as _views
@@ -81,12 +83,10 @@ def release(obj, cls, code, call):
 def as_int(value, call, what, code=None):
     """value as a non-negative int; else CL_INVALID_VALUE (or `code`)."""
     from ._errors import CL_INVALID_VALUE
-    try:
-        n = int(value.__index__() if hasattr(value, "__index__") else value)
-    except (TypeError, ValueError, AttributeError):
+    try:                # an int or a NumPy integer; never a float or a string of digits
+        n = operator.index(value)
+    except TypeError:
         fail(code or CL_INVALID_VALUE, f"{what} must be an int, not {type(value).__name__}", call)
-    if isinstance(value, float):
-        fail(code or CL_INVALID_VALUE, f"{what} must be an int, not float", call)
     if n < 0:
         fail(code or CL_INVALID_VALUE, f"{what} {n} is negative", call)
     return n

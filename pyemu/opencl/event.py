@@ -20,7 +20,8 @@ from ._errors import (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, CL_INVALID_C
                       CL_INVALID_VALUE, CL_PROFILING_INFO_NOT_AVAILABLE, CLError, fail,
                       from_core, in_opencl_words, raise_core)
 from .platform import check_context
-from .queue import check_queue, flush_printf
+from ..runtime.sync import flush_printf
+from .queue import check_queue
 
 
 _CMD_TYPE = K.cl_command_type

@@ -27,12 +27,13 @@ import functools
 import operator
 import struct
 
+from ..runtime import launch as _launch
 from ..runtime.core import CoreError, ffi, last_error, lib
 from ..runtime.views import _epoch, _generation
 from . import _constants as K
 from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE,
                       CL_INVALID_WORK_DIMENSION, CL_INVALID_WORK_GROUP_SIZE,
-                      CL_INVALID_WORK_ITEM_SIZE, CL_OUT_OF_RESOURCES, fail, raise_core)
+                      CL_INVALID_WORK_ITEM_SIZE, fail, raise_core)
 from .event import cl_event, enqueue_kernel, wait_list
 from .kernel import check_kernel, pack_args, work_group_size
 from .queue import check_queue
@@ -142,18 +143,20 @@ _enqueue_kernel = lib.pyemu_enqueue_kernel_event
 
 
 def _describe(k, wd, offs, gws, lws):
-    """The pyemu_launch of a checked range (it points at k's __local argument list).
-    The core checks the rest: too many work-groups (CL_INVALID_GLOBAL_WORK_SIZE)
-    and more __local memory than CL_DEVICE_LOCAL_MEM_SIZE (CL_OUT_OF_RESOURCES)."""
+    """The pyemu_launch of a checked range (it points at k's __local argument list;
+    pyemu/runtime/launch.py builds it).  More work-groups than the device takes
+    is CL_INVALID_GLOBAL_WORK_SIZE; the core checks the __local memory
+    against CL_DEVICE_LOCAL_MEM_SIZE (CL_OUT_OF_RESOURCES)."""
     groups = [g // n for g, n in zip(gws, lws)]
+    for d, n in enumerate(groups):
+        if n > _GROUP_LIMITS[d]:
+            fail(CL_INVALID_GLOBAL_WORK_SIZE, f"global_work_size[{d}] / local_work_size[{d}] "
+                 f"is {n} work-groups; the device takes at most {_GROUP_LIMITS[d]}",
+                 "clEnqueueNDRangeKernel")
     pad = [1] * (3 - wd)
-    desc = k.entry.desc
     st = k.state
-    return ffi.new("pyemu_launch *", {
-        "module": desc.loaded.handle, "kernel": desc.index, "grid": groups + pad,
-        "block": lws + pad, "offset": offs + [0] * (3 - wd), "work_dim": wd, "dyn_smem": 0,
-        "smem_limit": lib.PYEMU_MAX_SHARED_PER_BLOCK, "local_args": st.local_args,
-        "num_local": st.num_local})
+    return _launch.describe(k.entry.desc, groups + pad, lws + pad, offset=offs + [0] * (3 - wd),
+                            work_dim=wd, local_args=st.local_args, num_local=st.num_local)
 
 
 def _validate(command_queue, kernel):

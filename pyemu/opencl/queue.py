@@ -8,15 +8,15 @@ clFlush has nothing to do.
 """
 from __future__ import annotations
 
-import sys
 
 from ..runtime import core as _core
 from ..runtime import sync as _sync
 from ..runtime import views as _views
+from ..runtime.sync import flush_printf
 from ..runtime.core import CoreError, ffi, lib
 from . import _constants as K
 from ._base import CLObject, as_int, check, info, release, retain
-from ._errors import (CL_INVALID_COMMAND_QUEUE, CL_INVALID_DEVICE, CL_INVALID_QUEUE_PROPERTIES,
+from ._errors import (check_sticky, CL_INVALID_COMMAND_QUEUE, CL_INVALID_DEVICE, CL_INVALID_QUEUE_PROPERTIES,
                       CL_INVALID_VALUE, fail, raise_core)
 from .platform import QUEUE_PROPERTIES, check_context, cl_device_id
 
@@ -54,14 +54,6 @@ class cl_command_queue(CLObject):
 
 def check_queue(queue, call) -> cl_command_queue:
     return check(queue, cl_command_queue, CL_INVALID_COMMAND_QUEUE, call)
-
-
-def flush_printf() -> None:
-    """Write device printf output of finished commands to sys.stdout."""
-    text = _core.take_printf()
-    if text:
-        sys.stdout.write(text)
-        sys.stdout.flush()
 
 
 def _create(context, device, properties, props_array, call):
@@ -145,10 +137,7 @@ def clFinish(command_queue):
     q = check_queue(command_queue, "clFinish")
     _sync.wait_queue(q.handle)
     flush_printf()
-    buf = ffi.new("char[]", 1024)
-    code = lib.pyemu_sticky_error(buf, 1024)
-    if code:    # as GPU drivers do: a kernel that faulted fails the clFinish after it
-        raise_core(CoreError(code, ffi.string(buf).decode("utf-8", "replace")), "clFinish")
+    check_sticky("clFinish")    # as GPU drivers do: a faulted kernel fails the clFinish after it
     return 0
 
 
