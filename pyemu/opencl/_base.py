@@ -15,7 +15,6 @@ check() answers a stale one with its CL_INVALID_* code.
 from __future__ import annotations
 
 import operator
-
 import threading
 
 from ..runtime import views as _views
