@@ -121,6 +121,7 @@ struct pyemu_cmd {
     int err_code;               /* PYEMU_E_* of the failure, 0 if none */
     char *err_msg;
     int user_status;            /* a user event's negative status */
+    struct pyemu_cmd *user_next; /* user events not set yet (engine.c: a reset fails them) */
     pyemu_cmd_callback *callbacks;  /* run once it is complete */
     int ncallbacks;
 

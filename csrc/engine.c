@@ -45,6 +45,7 @@ static struct {
     pyemu_queue *queues;            /* every live queue */
     int sticky_code;                /* a kernel fault poisons the device until reset */
     char sticky_msg[1024];
+    pyemu_cmd *unset_users;         /* user events not set yet, linked by user_next */
 } eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, NULL, 0, {0}};
 
 #define CHECK_QUEUE(q) PYEMU_FAIL_IF(!(q) || (q)->magic != PYEMU_MAGIC_QUEUE, \
@@ -199,9 +200,34 @@ PYEMU_API int pyemu_sticky_error(char *message, size_t len)
     return code;
 }
 
-/* Wait for all work, then free all device memory and forget the fault. */
+static void finish_locked(pyemu_cmd *cmd);
+static void run_deferred(void);
+
+/* The user events nobody has set fail (their waiters with them): after a
+ * reset no one may set them any more, and the reset waits for all work. */
+PYEMU_API int pyemu_user_events_fail_unset(void)
+{
+    pthread_mutex_lock(&eng.lock);
+    while (eng.unset_users) {
+        pyemu_cmd *c = eng.unset_users;
+        eng.unset_users = c->user_next;
+        c->user_next = NULL;
+        c->err_code = PYEMU_E_DEP_FAILED;
+        c->err_msg = strdup("the device was reset (cudaDeviceReset) before the user event "
+                            "was set");
+        c->t_submit = c->t_start = pyemu_clock_ns();
+        finish_locked(c); /* drops the engine's reference */
+    }
+    pthread_mutex_unlock(&eng.lock);
+    run_deferred();
+    return PYEMU_SUCCESS;
+}
+
+/* Fail the user events nobody set, wait for all work, then free all device
+ * memory and forget the fault. */
 PYEMU_API int pyemu_device_reset(void)
 {
+    pyemu_user_events_fail_unset();
     pyemu_device_synchronize(PYEMU_WAIT_FOREVER);
     pyemu_mem_free_all();
     pthread_mutex_lock(&eng.lock);
@@ -1011,6 +1037,10 @@ PYEMU_API int pyemu_user_event_create(pyemu_cmd **event)
     cmd->seq = 0;
     *event = cmd; /* the caller's reference; the engine's is the one new_cmd made */
     atomic_fetch_add(&cmd->refs, 1);
+    pthread_mutex_lock(&eng.lock);
+    cmd->user_next = eng.unset_users;
+    eng.unset_users = cmd;
+    pthread_mutex_unlock(&eng.lock);
 ERROR:
     return status;
 }
@@ -1028,6 +1058,11 @@ PYEMU_API int pyemu_user_event_set(pyemu_cmd *cmd, int exec_status)
         pthread_mutex_unlock(&eng.lock);
         PYEMU_FAIL_IF(1, PYEMU_E_NOT_READY, "the user event was set already");
     }
+    for (pyemu_cmd **p = &eng.unset_users; *p; p = &(*p)->user_next)
+        if (*p == cmd) {
+            *p = cmd->user_next;
+            break;
+        }
     if (exec_status < 0) {
         cmd->user_status = exec_status;
         cmd->err_code = PYEMU_E_DEP_FAILED;

@@ -244,6 +244,8 @@ int pyemu_enqueue_fill_rect(pyemu_queue *queue, void *dst, size_t row_pitch, siz
  * status 0 completes it, a negative status fails it (and what waits on it). */
 int pyemu_user_event_create(pyemu_cmd **event);
 int pyemu_user_event_set(pyemu_cmd *event, int status);
+/* a device reset: every user event not set yet fails, and what waits for it */
+int pyemu_user_events_fail_unset(void);
 /* fn(cmd, status, data) once cmd is complete (status 0) or failed (negative),
  * on whichever thread completes it, never under the engine's lock; at once if
  * it already is. */

@@ -64,7 +64,10 @@ def free(addr: int, freed_by: bytes, users=()) -> int:
 
 def reset_device() -> None:
     """Wait for all work, free all device memory (viewed pages stay mapped),
-    clear the sticky error, and start a new generation of objects."""
+    clear the sticky error, and start a new generation of objects.  User
+    events nobody set fail first (no one can set them after the reset), and
+    with them the commands that wait for them."""
+    lib.pyemu_user_events_fail_unset()
     sync.wait_device()
     lib.pyemu_device_reset()
     with _lock:

@@ -158,10 +158,7 @@ CASES = [
     C("cudaDeviceReset_with_a_command_waiting_on_a_released_user_event",
       USER + W + "cl.clEnqueueWriteBuffer(q, b, cl.CL_FALSE, 0, 16, w, [u])\n"
       "cl.clReleaseMemObject(b); cl.clReleaseEvent(u); del u; cudaDeviceReset()", "ok",
-      reps=1, timeout=30,
-      xfail="cudaDeviceReset (pyemu/runtime/views.py reset_device -> csrc/engine.c) waits "
-            "forever for a command whose wait list holds a user event nobody can set any more "
-            "(hang); the process exits fine without the reset"),
+      reps=1, timeout=30),
     C("clEnqueueMarkerWithWaitList_not_a_queue", "cl.clEnqueueMarkerWithWaitList(ctx)", -36),
     C("clEnqueueBarrierWithWaitList_out_of_order_ok",
       "q2 = cl.clCreateCommandQueue(ctx, dev, cl.CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)\n"
