@@ -369,7 +369,7 @@ void pyemu_fault_report(pyemu_worker *w)
         uintptr_t end = (uintptr_t)w->dyn_smem_end;
         pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS,
                        "%s '%s' failed in block %s, thread %s: %s at address 0x%llx (%llu bytes "
-                       "past the end of the block's %llu bytes of dynamic shared memory)",
+                       "past the end of the block's %llu bytes of shared memory)",
                        what, name, bid, tid, fault_name(sig), (unsigned long long)addr,
                        (unsigned long long)(addr - end),
                        (unsigned long long)(end - (uintptr_t)w->dyn_smem_lo));
@@ -378,7 +378,7 @@ void pyemu_fault_report(pyemu_worker *w)
     if (sig == SIGSEGV && before_smem(w, addr)) {
         pyemu_cmd_fail(w->cmd, PYEMU_E_ILLEGAL_ADDRESS,
                        "%s '%s' failed in block %s, thread %s: %s at address 0x%llx (%llu bytes "
-                       "before the block's dynamic shared memory)", what, name, bid, tid,
+                       "before the block's shared memory)", what, name, bid, tid,
                        fault_name(sig), (unsigned long long)addr,
                        (unsigned long long)((uintptr_t)w->dyn_smem_lo - addr));
         return;

@@ -40,6 +40,7 @@ from typing import Iterable, Optional, Sequence
 
 from ..runtime import config as _config
 from .regions import blocks as _regions
+from . import smem as _smem
 from .cache import file_sha256, open_cache
 from .source import c_string, discover_kernels, rewrite_source
 from .opencl import KERNEL_MARKER, kernel_info, rewrite_opencl, vector_ternary
@@ -379,7 +380,9 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None) ->
             lines.append(f" {{{c_string(e.name)}, {k}::pyemu_run_block, {k}::pyemu_run_thread, "
                          f"{k}::pyemu_nparams, {k}::pyemu_indexed::pyemu_params, "
                          f"{k}::pyemu_args_size, {{{e.reqd[0]}, {e.reqd[1]}, {e.reqd[2]}}}, "
-                         f"(unsigned)({e.max_threads})}},")
+                         f"(unsigned)({e.max_threads}), "
+                         f"pyemu_smem_seg<{_smem.segment(e.name)}ul>::pyemu_layout, "
+                         "pyemu_smem_seg<0ul>::pyemu_layout},")
         lines.append("};")
     table = "pyemu_kernels" if entries else "0"
     lines += ["PYEMU_MODULE_BINDING",

@@ -7,9 +7,11 @@ rewrite here closes them, token by token, keeping every line where it was
 
 * a vector literal `(float4)(a, b, c, d)` would be a C-style cast of a comma
   expression in C++; it becomes `float4(a, b, c, d)`;
-* a kernel-scope `__local` variable is one per work-group: it becomes
-  `static __thread` (each worker runs one work-group at a time), as CUDA's
-  `__shared__` does; a kernel-scope `__constant` variable becomes `static`;
+* a kernel-scope `__local` variable is one per work-group: it becomes a
+  reference into the work-group's shared memory arena (pyemu.compiler.smem),
+  as CUDA's `__shared__` does (`static __thread` where that cannot read the
+  declaration: one per worker, unguarded); a kernel-scope `__constant`
+  variable becomes `static`;
 * identifiers that are keywords in C++ only (`new`, `class`, `this`, ...)
   are renamed `pyemu_kw_<name>` (g++ runs with -fno-operator-names, so
   `and`, `or`, `not` need nothing);
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from . import smem as _smem
 from .source import (_TOKEN_RE, _Tok, _decl_tokens, _skip_group,
                                _without_system_headers)
 
@@ -94,6 +97,7 @@ def rewrite_opencl(source: str, swizzles=None) -> str:
     are left as written."""
     toks = _tokens(source)
     edits = []      # (start, end, replacement)
+    seg, smem_id = 0, 1     # the segment of the kernel we are in, the next variable
     depth, stmt_start = 0, 0
     directive, body, dir_end = [], -1, -1     # words, first body token, end of a #define
     chained = False     # the member access before was a swizzle of several components
@@ -153,12 +157,23 @@ def rewrite_opencl(source: str, swizzles=None) -> str:
                     if prefix:
                         edits.append((t.start, t.start, prefix))
         elif t.text == "{":
+            if depth == 0:          # a function's body: which segment (smem.py)
+                words = [x.text for x in toks[stmt_start:i]]
+                seg = _smem.segment(_smem.kernel_name(words)) if {"__kernel", "kernel"} & set(
+                    words) else 0
             depth += 1
             stmt_start = i + 1
         elif t.text == "}":
             depth = max(depth - 1, 0)
             stmt_start = i + 1
         elif t.text == ";":
+            stmt_start = i + 1
+        elif depth > 0 and i == stmt_start and (j := _local_decl_end(toks, i)) is not None \
+                and (done := _smem.rewrite_decl(source[t.start:toks[j].end], smem_id, seg)):
+            # a kernel-scope __local variable: in the work-group's arena
+            edits.append((t.start, toks[j].end, done[0]))
+            smem_id += done[1]
+            i = j
             stmt_start = i + 1
         elif depth > 0 and i == stmt_start and (t.text in _LOCAL or t.text in _CONSTANT
                                                 or t.text in ("volatile", "const")):
@@ -172,6 +187,24 @@ def rewrite_opencl(source: str, swizzles=None) -> str:
         last = end
     out.append(source[last:])
     return "".join(out)
+
+
+def _local_decl_end(toks: list, i: int):
+    """The index of the `;` that ends the __local variable declaration that
+    starts at toks[i] (attributes may come first), or None when the statement
+    there is something else (a pointer to __local memory, an expression)."""
+    j, words = i, []
+    while j < len(toks) and toks[j].text not in (";", "{", "}"):
+        if toks[j].kind.startswith("pp"):
+            return None
+        if toks[j].text == "__attribute__" and j + 1 < len(toks) and toks[j + 1].text == "(":
+            j = _skip_group(toks, j + 1)
+            continue
+        words.append(toks[j].text)
+        j += 1
+    if j >= len(toks) or toks[j].text != ";" or not _LOCAL & set(words) or "*" in words:
+        return None
+    return j
 
 
 def _directive_end(toks: list, i: int) -> int:

@@ -110,6 +110,7 @@ class Function:
         self.max_threads = min(desc.launch_bounds or lib.PYEMU_MAX_THREADS_PER_BLOCK,
                                lib.PYEMU_MAX_THREADS_PER_BLOCK)
         self.params = desc.params
+        self.static_shared = desc.static_smem
         self._max_dynamic_shared = lib.PYEMU_MAX_SHARED_PER_BLOCK
         self._struct = desc.struct
         self._launches = {}       # launch configuration -> _Launch, checked once
@@ -348,7 +349,8 @@ def cudaFuncGetAttributes(func) -> cudaFuncAttributes:
     """cudaFuncGetAttributes(func): what the device knows of a kernel."""
     if not isinstance(func, Function):
         E.fail(E.cudaErrorInvalidDeviceFunction, f"{func!r} is not a kernel", "cudaFuncGetAttributes")
-    return cudaFuncAttributes(maxThreadsPerBlock=func.max_threads,
+    return cudaFuncAttributes(sharedSizeBytes=func.static_shared,
+                              maxThreadsPerBlock=func.max_threads,
                               maxDynamicSharedSizeBytes=func.max_dynamic_shared,
                               preferredShmemCarveout=getattr(func, "shmem_carveout", -1))
 
