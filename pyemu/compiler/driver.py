@@ -628,6 +628,15 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                 continue
             raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
         break
+    if d.name == "cuda" and "pyemu_smem<" in rewritten:
+        too_big = _smem.over_static_limit(str(so))
+        if too_big:
+            where = {e.name: e.where for e in entries}
+            raise fail("\n".join(
+                f"{where.get(n, source_name)}: error: kernel '{n}' uses too much shared data "
+                f"(0x{b:x} bytes, 0x{_smem.STATIC_LIMIT:x} max): its static __shared__ "
+                "variables may take 48 KiB at most, as ptxas says (use dynamic shared "
+                "memory and cudaFuncSetAttribute for more)" for n, b in too_big))
     deps = _read_deps(tmp / "deps.d", root, tmp)
     blocked = [e.name for e in entries if _regions.block_expr(e.expr, blocks.kernels)]
     return (so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps, blocked,
