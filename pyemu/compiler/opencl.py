@@ -88,7 +88,27 @@ _DIM_LITERAL = {"0": "x", "1": "y", "2": "z", "0u": "x", "1u": "y", "2u": "z",
                 "0U": "x", "1U": "y", "2U": "z"}
 
 
-def rewrite_opencl(source: str, swizzles=None) -> str:
+def vector_typedefs(pre: str) -> frozenset:
+    """Names that `typedef` makes for vector types in a preprocessed unit
+    (`typedef float4 vec4;`, chains too), so that `(vec4)(1, 2, 3, 4)` is
+    read as the vector literal it is."""
+    found = {m.group(2): m.group(1) for m in _TYPEDEF_RE.finditer(pre)}
+    names, changed = set(), True
+    while changed:
+        changed = False
+        for new, old in found.items():
+            if new not in names and (_VECTOR_RE.fullmatch(old) or old in names) \
+                    and not _VECTOR_RE.fullmatch(new):
+                names.add(new)
+                changed = True
+    return frozenset(names)
+
+
+_TYPEDEF_RE = re.compile(r"\btypedef\s+(?:(?:const|volatile|__attribute__\s*\(\([^;]*?\)\))\s+)*"
+                         r"([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*(?:__attribute__\s*\(\([^;]*?\)\)\s*)?;")
+
+
+def rewrite_opencl(source: str, swizzles=None, vectors=frozenset()) -> str:
     """OpenCL C source as g++ can read it, line for line (see the module doc).
 
     `swizzles`: include/pyemu/detail/gen_cl.py as a module, whose
@@ -129,7 +149,7 @@ def rewrite_opencl(source: str, swizzles=None) -> str:
             i += 1
             continue
         chained = False
-        if t.text == "(" and _is_vector_literal(toks, i, directive if pp else None):
+        if t.text == "(" and _is_vector_literal(toks, i, directive if pp else None, vectors):
             close = toks[i + 2]
             edits.append((t.start, t.end, " "))
             edits.append((close.start, close.end, " "))
@@ -215,13 +235,14 @@ def _directive_end(toks: list, i: int) -> int:
     return j
 
 
-def _is_vector_literal(toks: list, i: int, directive=None) -> bool:
+def _is_vector_literal(toks: list, i: int, directive=None, vectors=frozenset()) -> bool:
     """toks[i:] is `( float4 ) (` in a place where a cast can stand.
     `directive`: the words so far of the #directive it is in, if any."""
     if i + 3 >= len(toks):
         return False
     a, b, c = toks[i + 1], toks[i + 2], toks[i + 3]
-    if not (a.kind in ("id", "ppid") and _VECTOR_RE.fullmatch(a.text) and b.text == ")"
+    if not (a.kind in ("id", "ppid") and (_VECTOR_RE.fullmatch(a.text) or a.text in vectors)
+            and b.text == ")"
             and c.text == "("):
         return False
     if i == 0:
@@ -314,12 +335,34 @@ def _parse_kernel(toks: list):
                            for n, t in enumerate(attr)).strip()
             aname = attr[0].text.strip("_") if attr else ""
             if aname in ("reqd_work_group_size", "work_group_size_hint"):
-                nums = [int(t.text.rstrip("uUlL"), 0) for t in attr if t.kind == "num"][:3]
-                info[aname] = (nums + [1, 1, 1])[:3]
+                # each argument is an integer constant expression (`BS*2` after
+                # the preprocessor): g++ evaluates it (pyemu.compiler.driver puts
+                # it in the module and reads the value back)
+                args = _split_args(attr[2:-1]) if len(attr) > 3 else []
+                exprs = ["".join((" " if n and a[n - 1].end != t.start else "") + t.text
+                                 for n, t in enumerate(a)) for a in args[:3]]
+                info[aname + "_expr"] = (exprs + ["1", "1", "1"])[:3]
+                try:        # plain numbers are known here already
+                    info[aname] = [int(x.rstrip("uUlL"), 0) for x in info[aname + "_expr"]]
+                except ValueError:
+                    pass
             if aname in ("reqd_work_group_size", "work_group_size_hint", "vec_type_hint"):
                 written.append(text.replace(" ", ""))
     info["attributes"] = " ".join(written)
     return name, info, k < len(toks) and toks[k].text == "{"
+
+
+def _split_args(toks: list) -> list:
+    """Top-level comma-separated expressions (`<` is an operator here)."""
+    out, cur, depth = [], [], 0
+    for t in toks:
+        depth += (t.text in ("(", "[", "{")) - (t.text in (")", "]", "}"))
+        if t.text == "," and depth == 0:
+            out.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    return out + [cur] if cur else out
 
 
 def _split_params(toks: list) -> list:

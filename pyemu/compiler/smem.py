@@ -17,7 +17,6 @@ __thread`: each worker's own copy, correct but unguarded).
 """
 from __future__ import annotations
 
-import ctypes
 import zlib
 from typing import Optional
 
@@ -169,45 +168,3 @@ def rewrite_decl(text: str, first_id: int, seg: int = 0) -> Optional[tuple]:
              for k, (name, ttype, dims) in enumerate(decls)]
     return " ".join(parts) + "\n" * text.count("\n"), len(decls)
 
-
-# ------------------------------------------------ sizes of a built module
-
-class _Desc(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("run_block", ctypes.c_void_p),
-                ("run_thread", ctypes.c_void_p), ("nparams", ctypes.c_uint),
-                ("params", ctypes.c_void_p), ("args_size", ctypes.c_uint),
-                ("reqd_block", ctypes.c_uint * 3), ("max_threads", ctypes.c_uint),
-                ("smem", ctypes.POINTER(ctypes.c_ulong)),
-                ("smem_common", ctypes.POINTER(ctypes.c_ulong))]
-
-
-class _Info(ctypes.Structure):
-    _fields_ = [("abi_version", ctypes.c_uint), ("nkernels", ctypes.c_uint),
-                ("kernels", ctypes.POINTER(_Desc)), ("source_name", ctypes.c_char_p),
-                ("bind", ctypes.c_void_p)]
-
-
-def static_sizes(so_path: str) -> dict:
-    """{kernel: bytes of static shared memory a block takes} of a built
-    module (abi.h pyemu_desc_static_smem): the layout is made when the module
-    is loaded, so it is loaded here (its static initialisation only) and let
-    go again."""
-    lib = ctypes.CDLL(so_path, mode=getattr(ctypes, "RTLD_LOCAL", 0))
-    try:
-        info = _Info.in_dll(lib, "pyemu_module_info")
-        out = {}
-        for i in range(info.nkernels):
-            d = info.kernels[i]
-            common = d.smem_common[0]
-            out[d.name.decode("utf-8", "replace")] = d.smem[0] + (
-                (common + 127) & ~127 if common else 0)
-        return out
-    finally:
-        import _ctypes
-        _ctypes.dlclose(lib._handle)
-
-
-def over_static_limit(so_path: str) -> list:
-    """[(kernel, bytes)] of the kernels whose static shared memory is over
-    CUDA's 48 KiB (ptxas refuses to build them)."""
-    return [(k, n) for k, n in static_sizes(so_path).items() if n > STATIC_LIMIT]

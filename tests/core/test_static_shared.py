@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from pyemu.compiler import CompileError, compile_source
-from pyemu.compiler.smem import rewrite_decl, segment, static_sizes
+from pyemu.compiler.probe import static_sizes
+from pyemu.compiler.smem import rewrite_decl, segment
 
 SOURCE = r"""
 __global__ void static_past_end(int past) {
