@@ -34,6 +34,7 @@ import platform
 import re
 import shlex
 import subprocess
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
@@ -631,6 +632,7 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                                for o in opts.user)
             blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
         so = tmp / "module.so"
+        fell_back = False
         for attempt in (blocks, _regions.Blocks()):
             (tmp / _TU_NAME).write_bytes((head + rewritten + attempt.text
                                           + _generate(entries, source_name, attempt.kernels))
@@ -639,9 +641,14 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                      cwd=str(tmp))
             blocks = attempt
             # a block function that fails where its kernel does not is a bug of
-            # pyemu._regions: build again without block functions
+            # pyemu._regions: build again without block functions, and say so
             if not (r.returncode != 0 and attempt.text and _regions.own_errors(r.stderr)):
                 break
+            fell_back = True
+        if fell_back and r.returncode == 0:
+            warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not compile "
+                          "(a bug of pyemu.compiler.regions, please report it); its kernels "
+                          "run on the fiber path", RuntimeWarning, stacklevel=4)
         stderr = _regions.drop_duplicates(r.stderr)
         diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""
         if r.returncode != 0 or not so.is_file():
