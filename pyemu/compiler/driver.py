@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 2
+FRONT_VERSION = 4
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -600,8 +600,8 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
         except (OSError, ValueError):
             pass
 
-    seen_vectors = frozenset()
-    for _ in range(5):
+    seen_vectors, checked_segments = frozenset(), False
+    for _ in range(6):
         r = _run(cmd + ["-E", "-D__PYEMU_SCAN__", "-x", "c++", "-"], cwd=str(tmp),
                  stdin=head + rewritten)
         if r.returncode != 0:
@@ -616,6 +616,18 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                     rewritten += "\n"
                 continue
         kernels = discover_kernels(r.stdout, d.marker)
+        if not checked_segments and "pyemu_smem<" in rewritten:
+            # static shared variables go to their kernel's segment only where
+            # the rewrite read that kernel's name as the scan did
+            checked_segments = True
+            names = {k.qualified.rsplit("::", 1)[-1] for k in kernels}
+            again = (rewrite_opencl(source, _swizzle_rules(str(root)), seen_vectors, names)
+                     if d.name == "opencl" else rewrite_source(source, source_name, names))
+            if not again.endswith("\n"):
+                again += "\n"
+            if again != rewritten:
+                rewritten = again
+                continue
         info = kernel_info(r.stdout) if d.name == "opencl" else {}
         entries = [e if e.name not in info else
                    replace(e, reqd=tuple(info[e.name].pop("reqd_work_group_size_expr",

@@ -108,7 +108,7 @@ _TYPEDEF_RE = re.compile(r"\btypedef\s+(?:(?:const|volatile|__attribute__\s*\(\(
                          r"([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*(?:__attribute__\s*\(\([^;]*?\)\)\s*)?;")
 
 
-def rewrite_opencl(source: str, swizzles=None, vectors=frozenset()) -> str:
+def rewrite_opencl(source: str, swizzles=None, vectors=frozenset(), kernels=None) -> str:
     """OpenCL C source as g++ can read it, line for line (see the module doc).
 
     `swizzles`: include/pyemu/detail/gen_cl.py as a module, whose
@@ -178,9 +178,8 @@ def rewrite_opencl(source: str, swizzles=None, vectors=frozenset()) -> str:
                         edits.append((t.start, t.start, prefix))
         elif t.text == "{":
             if depth == 0:          # a function's body: which segment (smem.py)
-                words = [x.text for x in toks[stmt_start:i]]
-                seg = _smem.segment(_smem.kernel_name(words)) if {"__kernel", "kernel"} & set(
-                    words) else 0
+                words = [x.text for x in toks[stmt_start:i] if not x.kind.startswith("pp")]
+                seg = _smem.kernel_segment(words, kernels)
             depth += 1
             stmt_start = i + 1
         elif t.text == "}":

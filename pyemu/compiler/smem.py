@@ -66,6 +66,18 @@ def segment(kernel: Optional[str]) -> int:
     return zlib.crc32(name.encode("latin-1", "replace")) | 1
 
 
+def kernel_segment(words: list, kernels=None) -> int:
+    """The segment of the function whose declaration's words (what comes
+    before its body's `{`) are `words`, when they say it is a kernel
+    (`kernels`: the names the scan found, where known: a name this reading
+    got wrong then gives the device functions' segment 0, which every kernel
+    has room for)."""
+    if not {"__global__", "__kernel", "kernel"} & set(words):
+        return 0
+    name = kernel_name(words)
+    return segment(name) if kernels is None or name in kernels else 0
+
+
 def kernel_name(words: list) -> Optional[str]:
     """The function name of a declaration's words (what comes before its
     body's `{`), or None: the identifier before the first `(` that is not an

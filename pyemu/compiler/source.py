@@ -134,7 +134,7 @@ def _parse_shared_decl(toks: list, src: str):
     return ttype, words[k - 1].text, dims
 
 
-def rewrite_source(source: str, source_name: str) -> str:
+def rewrite_source(source: str, source_name: str, kernels=None) -> str:
     """Rewrites dynamic shared memory declarations, keeping line numbers.
 
     In a function body, `extern __shared__ T s[];` becomes
@@ -143,9 +143,10 @@ def rewrite_source(source: str, source_name: str) -> str:
     of its own, between #line directives that keep the numbering (so uses
     of `ns::s` for a declaration inside a namespace do not work).  A static
     `__shared__` variable in a function body becomes a reference into the
-    block's shared memory arena (pyemu.compiler.smem).
+    block's shared memory arena (pyemu.compiler.smem), in its kernel's
+    segment (`kernels`: the kernel names the scan found, where known).
     """
-    from .smem import kernel_name, rewrite_decl, segment
+    from .smem import kernel_segment, rewrite_decl
     toks = _code_tokens(source)
     edits, stack, stmt_start, i, smem_id = [], [], 0, 0, 1
     seg, body_depth = 0, 1 << 30      # the segment of the function we are in
@@ -154,7 +155,7 @@ def rewrite_source(source: str, source_name: str) -> str:
         if t == "{":
             if _is_file_scope(stack):   # a function's body, or a namespace's
                 words = [x.text for x in toks[stmt_start:i]]
-                seg = segment(kernel_name(words)) if "__global__" in words else 0
+                seg = kernel_segment(words, kernels)
                 body_depth = len(stack) + 1
             stack.append(_brace_kind(toks[stmt_start:i]))
             stmt_start = i + 1

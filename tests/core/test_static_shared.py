@@ -210,3 +210,24 @@ def test_segments_are_per_kernel_name():
     assert segment(None) == 0 and segment("k") != 0
     assert segment("k") == segment("ns::k") == segment("k<256>")
     assert segment("k") != segment("j")
+
+
+def test_kernel_whose_name_the_rewrite_cannot_read_uses_the_common_segment():
+    """`__global__ void NAME(foo)(...)`: the rewrite reads the name as NAME,
+    which the scan does not know; the variables then go to segment 0, which
+    every kernel of the module has room for (not to a segment no kernel has)."""
+    from pyemu.cuda import SourceModule, cudaDeviceSynchronize, cudaMallocManaged, \
+        cudaFuncGetAttributes
+    m = SourceModule(r"""
+#define NAME(n) n
+__global__ void NAME(foo)(int *o) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    o[threadIdx.x] = s[63 - threadIdx.x];
+}""")
+    o = cudaMallocManaged(4 * 64, dtype=np.int32)
+    m.foo[2, 64](o)
+    cudaDeviceSynchronize()
+    assert list(o) == list(range(63, -1, -1))
+    assert cudaFuncGetAttributes(m.foo).sharedSizeBytes == 256
