@@ -680,7 +680,12 @@ PYEMU_API int pyemu_enqueue_kernel_using(pyemu_queue *queue, const pyemu_launch 
     PYEMU_FAIL_IF(args_size > PYEMU_MAX_ARGS_SIZE, PYEMU_E_INVALID_VALUE,
                   "%zu bytes of kernel arguments; at most %u", args_size, PYEMU_MAX_ARGS_SIZE);
     PYEMU_FAIL_IF(num_local && !local_args, PYEMU_E_INVALID_VALUE, "no local argument list");
-    unsigned long long local_total = dyn_smem;
+    /* static shared memory (the module's segment) comes first, then the dynamic part */
+    const unsigned long long static_smem = pyemu_desc_static_smem(d);
+    PYEMU_FAIL_IF(static_smem + dyn_smem > smem_limit, PYEMU_E_SMEM_TOO_LARGE,
+                  "%llu bytes of static and %u bytes of dynamic shared memory; the limit is %u",
+                  static_smem, dyn_smem, smem_limit);
+    unsigned long long local_total = static_smem + dyn_smem;
     for (unsigned int i = 0; i < num_local; i++) {
         PYEMU_FAIL_IF(local_args[2 * i] % sizeof(void *) ||
                           local_args[2 * i] + sizeof(void *) > args_size,

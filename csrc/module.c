@@ -134,6 +134,7 @@ PYEMU_API int pyemu_module_kernel(pyemu_module *m, unsigned int index, pyemu_ker
     view->args_size = d->args_size;
     memcpy(view->reqd_block, d->reqd_block, sizeof view->reqd_block);
     view->max_threads = d->max_threads;
+    view->static_smem = (unsigned int)pyemu_desc_static_smem(d);
 ERROR:
     return status;
 }

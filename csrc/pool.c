@@ -107,7 +107,15 @@ static void begin_cmd(pyemu_worker *w, pyemu_cmd *cmd)
     for (unsigned int i = 0; i < cmd->u.k.num_local; i++)
         total = ((total + 15) & ~(size_t)15) + cmd->u.k.local_args[2 * i + 1];
     char *base = (char *)(((uintptr_t)w->dyn_smem_end - total) & ~(uintptr_t)15);
-    w->dyn_smem_lo = base;
+    /* the kernel's static shared variables (include/pyemu/detail/smem.h)
+     * just before, flush with the dynamic part unless their alignment needs
+     * a gap; the device functions' ones before them */
+    const pyemu_kernel_desc *d = w->desc;
+    const uintptr_t amask = (uintptr_t)(d->smem[1] > d->smem_common[1] ? d->smem[1]
+                                                                       : d->smem_common[1]) - 1;
+    const uintptr_t sbase = ((uintptr_t)base - (uintptr_t)d->smem[0]) & ~amask;
+    const uintptr_t slo = sbase - (pyemu_desc_static_smem(d) - d->smem[0]);
+    w->dyn_smem_lo = (char *)slo;
     if (cmd->u.k.num_local && w->desc->args_size <= w->argbuf_cap) {
         /* OpenCL __local pointer arguments: this worker's local memory */
         memcpy(w->argbuf, cmd->u.k.args, w->desc->args_size);
@@ -127,6 +135,7 @@ static void begin_cmd(pyemu_worker *w, pyemu_cmd *cmd)
     pyemu_tctx.work_dim = cmd->u.k.work_dim;
     pyemu_tctx.dyn_smem = cmd->u.k.dyn_smem;
     pyemu_tctx.dyn_smem_base = base;
+    pyemu_tctx.smem_base = (void *)sbase;
 }
 
 /* Run items [first, end) of cmd; a fault in kernel code lands back here.
@@ -240,7 +249,8 @@ int pyemu_pool_start(int nworkers, size_t stack_size)
     pthread_attr_t attr;
     int attr_ok = 0;
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const size_t smem_span = ((size_t)PYEMU_MAX_SHARED_OPTIN + page - 1) & ~(page - 1);
+    /* room for the opt-in limit and the alignment gaps of the static part */
+    const size_t smem_span = ((size_t)PYEMU_MAX_SHARED_OPTIN + 4096 + page - 1) & ~(page - 1);
 
     if (pool.started)
         return PYEMU_SUCCESS;

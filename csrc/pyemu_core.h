@@ -63,6 +63,7 @@ typedef struct pyemu_kernel_view {
     unsigned int args_size;
     unsigned int reqd_block[3];
     unsigned int max_threads;
+    unsigned int static_smem;   /* bytes of static shared memory (the module's segment) */
 } pyemu_kernel_view;
 
 typedef struct pyemu_param_view {

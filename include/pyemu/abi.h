@@ -48,6 +48,12 @@
 #undef reqd_block
 #pragma push_macro("max_threads")
 #undef max_threads
+#pragma push_macro("smem")
+#undef smem
+#pragma push_macro("smem_common")
+#undef smem_common
+#pragma push_macro("smem_base")
+#undef smem_base
 #pragma push_macro("abi_version")
 #undef abi_version
 #pragma push_macro("tctx_offset")
@@ -105,7 +111,7 @@
 #pragma push_macro("args")
 #undef args
 
-#define PYEMU_ABI_VERSION 3
+#define PYEMU_ABI_VERSION 4
 
 #ifdef __cplusplus
 extern "C" {
@@ -128,6 +134,10 @@ typedef struct pyemu_thread_ctx {
                                  * barrier), never the block function, and keeps
                                  * threadIdx exact: the core runs a block that
                                  * faulted again so, to name the thread */
+    void *smem_base;            /* the block's static __shared__ / kernel-scope
+                                 * __local variables (the module's segment,
+                                 * include/pyemu/detail/smem.h), then
+                                 * dyn_smem_base (per worker) */
 } pyemu_thread_ctx;
 
 
@@ -164,6 +174,9 @@ typedef struct pyemu_kernel_desc {
     unsigned int args_size;     /* bytes of the packed argument buffer */
     unsigned int reqd_block[3]; /* reqd_work_group_size / 0 when none */
     unsigned int max_threads;   /* __launch_bounds__ maxThreadsPerBlock / 0 when none */
+    /* static shared memory (detail/smem.h): the kernel's own segment and
+     * the one of device functions, each [0] its size, [1] its alignment */
+    const unsigned long *smem, *smem_common;
 } pyemu_kernel_desc;
 
 /* The core's entry points, handed to a module when it is loaded. */
@@ -209,6 +222,14 @@ typedef struct pyemu_module_info {
     const char *source_name;    /* the file name diagnostics use */
     void (*bind)(const pyemu_core_api *api);   /* the core calls it once, at load */
 } pyemu_module_info;
+
+/* Bytes of static shared memory a block of kernel d takes: the device
+ * functions' segment padded to 128, then the kernel's own (detail/smem.h). */
+static inline unsigned long pyemu_desc_static_smem(const pyemu_kernel_desc *d)
+{
+    unsigned long common = (d->smem_common[0] + 127) & ~127ul;
+    return d->smem[0] + (d->smem_common[0] ? common : 0);
+}
 
 #ifdef PYEMU_CORE
 /* ---- the core's side: the real thing ---- */
@@ -299,6 +320,9 @@ static inline void pyemu_free(void *ptr) { pyemu_api->free(ptr); }
 #pragma pop_macro("barrier")
 #pragma pop_macro("tctx_offset")
 #pragma pop_macro("abi_version")
+#pragma pop_macro("smem_base")
+#pragma pop_macro("smem_common")
+#pragma pop_macro("smem")
 #pragma pop_macro("max_threads")
 #pragma pop_macro("reqd_block")
 #pragma pop_macro("args_size")

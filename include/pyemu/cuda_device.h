@@ -22,6 +22,7 @@
 
 #include "abi.h"
 #include "detail/cuda_qualifiers.h"   /* __global__, __device__, __shared__, ... */
+#include "detail/smem.h"             /* static __shared__ in the block's arena */
 #include "detail/cuda_vector_types.h" /* uint3, dim3, float4, make_float4, ... */
 #include "detail/cuda_builtins.h"     /* threadIdx, __syncthreads, printf, assert */
 #include "detail/cuda_math.h"         /* the math library and fast intrinsics */

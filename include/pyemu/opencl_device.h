@@ -32,6 +32,7 @@
 
 #include "abi.h"
 #include "detail/cl_qualifiers.h"    /* __kernel, __global, __local, uint, ... */
+#include "detail/smem.h"             /* kernel-scope __local in the block's arena */
 #include "detail/cl_workitem.h"      /* get_global_id, barrier, mem_fence */
 #include "detail/cl_vector_ops.h"    /* what float4 and friends are made of */
 #include "detail/cl_convert.h"       /* half; the rules of convert_T, as_T, vloadn */

@@ -34,19 +34,26 @@ import platform
 import re
 import shlex
 import subprocess
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from ..runtime import config as _config
 from .regions import blocks as _regions
+from . import probe as _probe
+from . import smem as _smem
 from .cache import file_sha256, open_cache
 from .source import c_string, discover_kernels, rewrite_source
-from .opencl import KERNEL_MARKER, kernel_info, rewrite_opencl, vector_ternary
+from .opencl import (KERNEL_MARKER, kernel_info, rewrite_opencl, vector_ternary,
+                     vector_typedefs)
 
 __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_source"]
 
 GENERATED_NAME = "<pyemu-generated>"
+# what the rewrites and scans of this package make of a source: part of the
+# cache key, raised whenever they change what a module holds
+FRONT_VERSION = 4
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -329,7 +336,8 @@ class _Entry:
     expr: str    # C++ expression naming the function
     where: str   # where to report errors about it
     max_threads: str = "0"   # C++ expression: __launch_bounds__' maxThreadsPerBlock
-    reqd: tuple = (0, 0, 0)  # OpenCL reqd_work_group_size
+    reqd: tuple = (0, 0, 0)  # OpenCL reqd_work_group_size (C++ expressions)
+    hint: tuple = (0, 0, 0)  # OpenCL work_group_size_hint (C++ expressions)
 
 
 def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
@@ -370,7 +378,8 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None) ->
     for n, e in enumerate(entries):
         b = _regions.block_expr(e.expr, blocks or {})
         extra = f", ::pyemu_entry::pyemu_block_fn<decltype(&{b}), &{b}> " if b else ""
-        lines.append(f"typedef ::pyemu_entry::pyemu_kernel<decltype(&{e.expr}), &{e.expr}{extra}> "
+        lines.append("typedef ::pyemu_entry::pyemu_kernel<decltype(::pyemu_entry::"
+                     f"pyemu_kernel_type(&{e.expr})), &{e.expr}{extra}> "
                      f"pyemu_k{n};")
     if entries:
         lines.append("static const pyemu_kernel_desc pyemu_kernels[] = {")
@@ -378,9 +387,16 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None) ->
             k = f"pyemu_k{n}"
             lines.append(f" {{{c_string(e.name)}, {k}::pyemu_run_block, {k}::pyemu_run_thread, "
                          f"{k}::pyemu_nparams, {k}::pyemu_indexed::pyemu_params, "
-                         f"{k}::pyemu_args_size, {{{e.reqd[0]}, {e.reqd[1]}, {e.reqd[2]}}}, "
-                         f"(unsigned)({e.max_threads})}},")
+                         f"{k}::pyemu_args_size, {{{', '.join(f'(unsigned)({x})' for x in e.reqd)}}}, "
+                         f"(unsigned)({e.max_threads}), "
+                         f"pyemu_smem_seg<{_smem.segment(e.name)}ul>::pyemu_layout, "
+                         "pyemu_smem_seg<0ul>::pyemu_layout},")
         lines.append("};")
+        # the attributes' values, as g++ evaluates them (read back by
+        # pyemu.compiler.probe after the build)
+        vals = ", ".join(f"(unsigned long)({x})" for e in entries for x in e.reqd + e.hint)
+        lines.append('extern "C" __attribute__((__visibility__("default"), __used__)) '
+                     f"const unsigned long pyemu_attr_values[] = {{{vals}}};")
     table = "pyemu_kernels" if entries else "0"
     lines += ["PYEMU_MODULE_BINDING",
               "namespace pyemu_generated {",
@@ -498,7 +514,7 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
                  list(opts.user),
                  opts.std, opts.opt, [str(e).strip() for e in exprs],
                  _include_digest(str(root)), _cxx_version(cxx), _cpu_id(), flags,
-                 _regions.VERSION]
+                 _regions.VERSION, FRONT_VERSION]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()
     notes = "".join(f"note: ignoring nvcc-only option '{o}'\n" for o in opts.ignored)
     cache = open_cache()
@@ -584,16 +600,40 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
         except (OSError, ValueError):
             pass
 
-    for _ in range(4):
+    seen_vectors, checked_segments = frozenset(), False
+    for _ in range(6):
         r = _run(cmd + ["-E", "-D__PYEMU_SCAN__", "-x", "c++", "-"], cwd=str(tmp),
                  stdin=head + rewritten)
         if r.returncode != 0:
             raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed",
                        r.stderr)
+        if d.name == "opencl":
+            vectors = vector_typedefs(r.stdout)
+            if vectors - seen_vectors:  # typedef'd vector types: their literals too
+                seen_vectors |= vectors
+                rewritten = rewrite_opencl(source, _swizzle_rules(str(root)), seen_vectors)
+                if not rewritten.endswith("\n"):
+                    rewritten += "\n"
+                continue
         kernels = discover_kernels(r.stdout, d.marker)
+        if not checked_segments and "pyemu_smem<" in rewritten:
+            # static shared variables go to their kernel's segment only where
+            # the rewrite read that kernel's name as the scan did
+            checked_segments = True
+            names = {k.qualified.rsplit("::", 1)[-1] for k in kernels}
+            again = (rewrite_opencl(source, _swizzle_rules(str(root)), seen_vectors, names)
+                     if d.name == "opencl" else rewrite_source(source, source_name, names))
+            if not again.endswith("\n"):
+                again += "\n"
+            if again != rewritten:
+                rewritten = again
+                continue
         info = kernel_info(r.stdout) if d.name == "opencl" else {}
         entries = [e if e.name not in info else
-                   replace(e, reqd=tuple(info[e.name]["reqd_work_group_size"]))
+                   replace(e, reqd=tuple(info[e.name].pop("reqd_work_group_size_expr",
+                                                          ("0", "0", "0"))),
+                           hint=tuple(info[e.name].pop("work_group_size_hint_expr",
+                                                       ("0", "0", "0"))))
                    for e in _entries(kernels, exprs, source_name)]
         log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
                       "it is not exported\n" for k in kernels if not k.defined and not k.template)
@@ -604,6 +644,7 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                                for o in opts.user)
             blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
         so = tmp / "module.so"
+        fell_back = False
         for attempt in (blocks, _regions.Blocks()):
             (tmp / _TU_NAME).write_bytes((head + rewritten + attempt.text
                                           + _generate(entries, source_name, attempt.kernels))
@@ -612,9 +653,14 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                      cwd=str(tmp))
             blocks = attempt
             # a block function that fails where its kernel does not is a bug of
-            # pyemu._regions: build again without block functions
+            # pyemu._regions: build again without block functions, and say so
             if not (r.returncode != 0 and attempt.text and _regions.own_errors(r.stderr)):
                 break
+            fell_back = True
+        if fell_back and r.returncode == 0:
+            warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not compile "
+                          "(a bug of pyemu.compiler.regions, please report it); its kernels "
+                          "run on the fiber path", RuntimeWarning, stacklevel=4)
         stderr = _regions.drop_duplicates(r.stderr)
         diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""
         if r.returncode != 0 or not so.is_file():
@@ -625,6 +671,25 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                 continue
             raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
         break
+    built = _probe.read_module(str(so), 6 * len(entries)) if entries else {}
+    for n, e in enumerate(entries):      # the attributes as g++ evaluated them
+        if e.name in info:
+            vals = built["attr_values"][6 * n:6 * n + 6]
+            if any(v == 0 or v > 0xFFFFFFFF for v in vals[:3]) and any(vals[:3]):
+                raise fail(f"{e.where}: error: reqd_work_group_size of kernel '{e.name}' "
+                           f"is ({', '.join(map(str, e.reqd))}) = {tuple(vals[:3])}: "
+                           "each size must be a positive integer")
+            info[e.name]["reqd_work_group_size"] = vals[:3]
+            info[e.name]["work_group_size_hint"] = vals[3:] if any(vals[3:]) else [0, 0, 0]
+    if d.name == "cuda" and "pyemu_smem<" in rewritten:
+        too_big = [(k, b) for k, b in built["static_smem"].items() if b > _smem.STATIC_LIMIT]
+        if too_big:
+            where = {e.name: e.where for e in entries}
+            raise fail("\n".join(
+                f"{where.get(n, source_name)}: error: kernel '{n}' uses too much shared data "
+                f"(0x{b:x} bytes, 0x{_smem.STATIC_LIMIT:x} max): its static __shared__ "
+                "variables may take 48 KiB at most, as ptxas says (use dynamic shared "
+                "memory and cudaFuncSetAttribute for more)" for n, b in too_big))
     deps = _read_deps(tmp / "deps.d", root, tmp)
     blocked = [e.name for e in entries if _regions.block_expr(e.expr, blocks.kernels)]
     return (so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps, blocked,

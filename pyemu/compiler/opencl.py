@@ -7,9 +7,11 @@ rewrite here closes them, token by token, keeping every line where it was
 
 * a vector literal `(float4)(a, b, c, d)` would be a C-style cast of a comma
   expression in C++; it becomes `float4(a, b, c, d)`;
-* a kernel-scope `__local` variable is one per work-group: it becomes
-  `static __thread` (each worker runs one work-group at a time), as CUDA's
-  `__shared__` does; a kernel-scope `__constant` variable becomes `static`;
+* a kernel-scope `__local` variable is one per work-group: it becomes a
+  reference into the work-group's shared memory arena (pyemu.compiler.smem),
+  as CUDA's `__shared__` does (`static __thread` where that cannot read the
+  declaration: one per worker, unguarded); a kernel-scope `__constant`
+  variable becomes `static`;
 * identifiers that are keywords in C++ only (`new`, `class`, `this`, ...)
   are renamed `pyemu_kw_<name>` (g++ runs with -fno-operator-names, so
   `and`, `or`, `not` need nothing);
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from . import smem as _smem
 from .source import (_TOKEN_RE, _Tok, _decl_tokens, _skip_group,
                                _without_system_headers)
 
@@ -85,7 +88,27 @@ _DIM_LITERAL = {"0": "x", "1": "y", "2": "z", "0u": "x", "1u": "y", "2u": "z",
                 "0U": "x", "1U": "y", "2U": "z"}
 
 
-def rewrite_opencl(source: str, swizzles=None) -> str:
+def vector_typedefs(pre: str) -> frozenset:
+    """Names that `typedef` makes for vector types in a preprocessed unit
+    (`typedef float4 vec4;`, chains too), so that `(vec4)(1, 2, 3, 4)` is
+    read as the vector literal it is."""
+    found = {m.group(2): m.group(1) for m in _TYPEDEF_RE.finditer(pre)}
+    names, changed = set(), True
+    while changed:
+        changed = False
+        for new, old in found.items():
+            if new not in names and (_VECTOR_RE.fullmatch(old) or old in names) \
+                    and not _VECTOR_RE.fullmatch(new):
+                names.add(new)
+                changed = True
+    return frozenset(names)
+
+
+_TYPEDEF_RE = re.compile(r"\btypedef\s+(?:(?:const|volatile|__attribute__\s*\(\([^;]*?\)\))\s+)*"
+                         r"([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*(?:__attribute__\s*\(\([^;]*?\)\)\s*)?;")
+
+
+def rewrite_opencl(source: str, swizzles=None, vectors=frozenset(), kernels=None) -> str:
     """OpenCL C source as g++ can read it, line for line (see the module doc).
 
     `swizzles`: include/pyemu/detail/gen_cl.py as a module, whose
@@ -94,6 +117,7 @@ def rewrite_opencl(source: str, swizzles=None) -> str:
     are left as written."""
     toks = _tokens(source)
     edits = []      # (start, end, replacement)
+    seg, smem_id = 0, 1     # the segment of the kernel we are in, the next variable
     depth, stmt_start = 0, 0
     directive, body, dir_end = [], -1, -1     # words, first body token, end of a #define
     chained = False     # the member access before was a swizzle of several components
@@ -125,7 +149,7 @@ def rewrite_opencl(source: str, swizzles=None) -> str:
             i += 1
             continue
         chained = False
-        if t.text == "(" and _is_vector_literal(toks, i, directive if pp else None):
+        if t.text == "(" and _is_vector_literal(toks, i, directive if pp else None, vectors):
             close = toks[i + 2]
             edits.append((t.start, t.end, " "))
             edits.append((close.start, close.end, " "))
@@ -153,12 +177,22 @@ def rewrite_opencl(source: str, swizzles=None) -> str:
                     if prefix:
                         edits.append((t.start, t.start, prefix))
         elif t.text == "{":
+            if depth == 0:          # a function's body: which segment (smem.py)
+                words = [x.text for x in toks[stmt_start:i] if not x.kind.startswith("pp")]
+                seg = _smem.kernel_segment(words, kernels)
             depth += 1
             stmt_start = i + 1
         elif t.text == "}":
             depth = max(depth - 1, 0)
             stmt_start = i + 1
         elif t.text == ";":
+            stmt_start = i + 1
+        elif depth > 0 and i == stmt_start and (j := _local_decl_end(toks, i)) is not None \
+                and (done := _smem.rewrite_decl(source[t.start:toks[j].end], smem_id, seg)):
+            # a kernel-scope __local variable: in the work-group's arena
+            edits.append((t.start, toks[j].end, done[0]))
+            smem_id += done[1]
+            i = j
             stmt_start = i + 1
         elif depth > 0 and i == stmt_start and (t.text in _LOCAL or t.text in _CONSTANT
                                                 or t.text in ("volatile", "const")):
@@ -174,6 +208,24 @@ def rewrite_opencl(source: str, swizzles=None) -> str:
     return "".join(out)
 
 
+def _local_decl_end(toks: list, i: int):
+    """The index of the `;` that ends the __local variable declaration that
+    starts at toks[i] (attributes may come first), or None when the statement
+    there is something else (a pointer to __local memory, an expression)."""
+    j, words = i, []
+    while j < len(toks) and toks[j].text not in (";", "{", "}"):
+        if toks[j].kind.startswith("pp"):
+            return None
+        if toks[j].text == "__attribute__" and j + 1 < len(toks) and toks[j + 1].text == "(":
+            j = _skip_group(toks, j + 1)
+            continue
+        words.append(toks[j].text)
+        j += 1
+    if j >= len(toks) or toks[j].text != ";" or not _LOCAL & set(words) or "*" in words:
+        return None
+    return j
+
+
 def _directive_end(toks: list, i: int) -> int:
     """Index after the last token of the directive whose `#` is toks[i]."""
     j = i + 1
@@ -182,13 +234,14 @@ def _directive_end(toks: list, i: int) -> int:
     return j
 
 
-def _is_vector_literal(toks: list, i: int, directive=None) -> bool:
+def _is_vector_literal(toks: list, i: int, directive=None, vectors=frozenset()) -> bool:
     """toks[i:] is `( float4 ) (` in a place where a cast can stand.
     `directive`: the words so far of the #directive it is in, if any."""
     if i + 3 >= len(toks):
         return False
     a, b, c = toks[i + 1], toks[i + 2], toks[i + 3]
-    if not (a.kind in ("id", "ppid") and _VECTOR_RE.fullmatch(a.text) and b.text == ")"
+    if not (a.kind in ("id", "ppid") and (_VECTOR_RE.fullmatch(a.text) or a.text in vectors)
+            and b.text == ")"
             and c.text == "("):
         return False
     if i == 0:
@@ -281,12 +334,34 @@ def _parse_kernel(toks: list):
                            for n, t in enumerate(attr)).strip()
             aname = attr[0].text.strip("_") if attr else ""
             if aname in ("reqd_work_group_size", "work_group_size_hint"):
-                nums = [int(t.text.rstrip("uUlL"), 0) for t in attr if t.kind == "num"][:3]
-                info[aname] = (nums + [1, 1, 1])[:3]
+                # each argument is an integer constant expression (`BS*2` after
+                # the preprocessor): g++ evaluates it (pyemu.compiler.driver puts
+                # it in the module and reads the value back)
+                args = _split_args(attr[2:-1]) if len(attr) > 3 else []
+                exprs = ["".join((" " if n and a[n - 1].end != t.start else "") + t.text
+                                 for n, t in enumerate(a)) for a in args[:3]]
+                info[aname + "_expr"] = (exprs + ["1", "1", "1"])[:3]
+                try:        # plain numbers are known here already
+                    info[aname] = [int(x.rstrip("uUlL"), 0) for x in info[aname + "_expr"]]
+                except ValueError:
+                    pass
             if aname in ("reqd_work_group_size", "work_group_size_hint", "vec_type_hint"):
                 written.append(text.replace(" ", ""))
     info["attributes"] = " ".join(written)
     return name, info, k < len(toks) and toks[k].text == "{"
+
+
+def _split_args(toks: list) -> list:
+    """Top-level comma-separated expressions (`<` is an operator here)."""
+    out, cur, depth = [], [], 0
+    for t in toks:
+        depth += (t.text in ("(", "[", "{")) - (t.text in (")", "]", "}"))
+        if t.text == "," and depth == 0:
+            out.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    return out + [cur] if cur else out
 
 
 def _split_params(toks: list) -> list:

@@ -134,25 +134,36 @@ def _parse_shared_decl(toks: list, src: str):
     return ttype, words[k - 1].text, dims
 
 
-def rewrite_source(source: str, source_name: str) -> str:
+def rewrite_source(source: str, source_name: str, kernels=None) -> str:
     """Rewrites dynamic shared memory declarations, keeping line numbers.
 
     In a function body, `extern __shared__ T s[];` becomes
     `T *const s = (T *)pyemu_tctx.dyn_smem_base;` on the same line.  At file
     scope it becomes `#define s ((T *)pyemu_tctx.dyn_smem_base)` on a line
     of its own, between #line directives that keep the numbering (so uses
-    of `ns::s` for a declaration inside a namespace do not work).
+    of `ns::s` for a declaration inside a namespace do not work).  A static
+    `__shared__` variable in a function body becomes a reference into the
+    block's shared memory arena (pyemu.compiler.smem), in its kernel's
+    segment (`kernels`: the kernel names the scan found, where known).
     """
+    from .smem import kernel_segment, rewrite_decl
     toks = _code_tokens(source)
-    edits, stack, stmt_start, i = [], [], 0, 0
+    edits, stack, stmt_start, i, smem_id = [], [], 0, 0, 1
+    seg, body_depth = 0, 1 << 30      # the segment of the function we are in
     while i < len(toks):
         t = toks[i].text
         if t == "{":
+            if _is_file_scope(stack):   # a function's body, or a namespace's
+                words = [x.text for x in toks[stmt_start:i]]
+                seg = kernel_segment(words, kernels)
+                body_depth = len(stack) + 1
             stack.append(_brace_kind(toks[stmt_start:i]))
             stmt_start = i + 1
         elif t == "}":
             if stack:
                 stack.pop()
+            if len(stack) < body_depth:
+                seg, body_depth = 0, 1 << 30
             stmt_start = i + 1
         elif t == ";":
             stmt_start = i + 1
@@ -168,10 +179,25 @@ def rewrite_source(source: str, source_name: str) -> str:
                     edits.append((toks[i].start, toks[j].end, parsed, _is_file_scope(stack)))
                     i = j
                     continue
+            elif (j < len(toks) and toks[j].text == ";" and t == "__shared__"
+                  and "extern" not in words and not _is_file_scope(stack)):
+                # a static __shared__ variable: in the block's arena (smem.py)
+                start = toks[stmt_start].start if stmt_start <= i else toks[i].start
+                done = rewrite_decl(source[start:toks[j].end], smem_id, seg)
+                if done:
+                    smem_id += done[1]
+                    edits.append((start, toks[j].end, done[0], None))
+                    i = j
+                    continue
         i += 1
     out, last = [], len(source)
-    for start, end, (ttype, name, dims), file_scope in reversed(edits):
-        span = source[start:end]
+    for start, end, parsed, file_scope in reversed(edits):
+        if file_scope is None:          # written already
+            out.append(source[end:last])
+            out.append(parsed)
+            last = start
+            continue
+        (ttype, name, dims), span = parsed, source[start:end]
         if dims:
             ptr, cast = f"{ttype} (*const {name}){dims}", f"({ttype} (*){dims})"
         else:

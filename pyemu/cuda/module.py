@@ -64,6 +64,7 @@ class Function:
         # __launch_bounds__(maxThreadsPerBlock): a bigger block is refused, as on a GPU
         self.max_threads = max_threads(desc)
         self.params = desc.params
+        self.static_shared = desc.static_smem
         self._max_dynamic_shared = lib.PYEMU_MAX_SHARED_PER_BLOCK
         self._packer = Packer(desc, DevicePointer)
         self._make_call = _launcher(self)
@@ -351,7 +352,8 @@ def cudaLaunchKernel(func, gridDim, blockDim, args=(), sharedMem=0, stream=0):
 def cudaFuncGetAttributes(func) -> cudaFuncAttributes:
     """cudaFuncGetAttributes(func): what the device knows of a kernel."""
     _check_kernel(func, "cudaFuncGetAttributes")
-    return cudaFuncAttributes(maxThreadsPerBlock=func.max_threads,
+    return cudaFuncAttributes(sharedSizeBytes=func.static_shared,
+                              maxThreadsPerBlock=func.max_threads,
                               maxDynamicSharedSizeBytes=func.max_dynamic_shared,
                               preferredShmemCarveout=getattr(func, "shmem_carveout", -1))
 

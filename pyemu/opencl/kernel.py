@@ -318,7 +318,7 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
 
 
 def _local_bytes(k) -> int:
-    return sum(a[1] for a in k.args if a is not None and a[0] == _LOCAL)
+    return k.entry.desc.static_smem + sum(a[1] for a in k.args if a is not None and a[0] == _LOCAL)
 
 
 def clGetKernelInfo(kernel, param_name):
@@ -348,8 +348,9 @@ def _global_work_size(call):
 
 def clGetKernelWorkGroupInfo(kernel, device, param_name):
     """clGetKernelWorkGroupInfo(kernel, device, param_name).  CL_KERNEL_LOCAL_MEM_SIZE
-    counts the __local pointer arguments set so far (kernel-scope __local
-    variables are not measured); CL_KERNEL_PRIVATE_MEM_SIZE is 0 (not measured).
+    counts the kernel-scope __local variables (those of every kernel of the
+    program: pyemu lays them out once per program) and the __local pointer
+    arguments set so far; CL_KERNEL_PRIVATE_MEM_SIZE is 0 (not measured).
     device may be None: the program has one device."""
     call = "clGetKernelWorkGroupInfo"
     k = check_kernel(kernel, call)

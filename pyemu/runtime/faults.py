@@ -27,11 +27,11 @@ class Terms:
     threads: str
     global_ids: bool    # name the global id beside the local one (OpenCL)
     sync: str           # the barrier call
-    dyn_smem: str       # dynamic shared memory / __local arguments
+    dyn_smem: str       # shared memory (static, then dynamic) / __local memory
 
 
 CUDA_TERMS = Terms("block", "thread", "threads", False, "__syncthreads()",
-                   "dynamic shared memory")
+                   "shared memory")
 OPENCL_TERMS = Terms("work-group", "work-item", "work-items", True, "barrier()",
                      "__local memory")
 

@@ -83,6 +83,7 @@ class KernelDesc:
         self.args_size = view.args_size
         self.reqd_block = tuple(view.reqd_block)
         self.launch_bounds = view.max_threads       # 0 when none
+        self.static_smem = view.static_smem         # static __shared__ / __local bytes
         self.params = []
         pview = ffi.new("pyemu_param_view *")
         for j in range(view.nparams):

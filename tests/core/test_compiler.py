@@ -27,7 +27,7 @@ from pyemu.compiler.source import rewrite_source  # noqa: E402
 
 # ------------------------------------------------------------------ helpers
 
-KEEP = {"cuda_qualifiers.h", "cuda_builtins.h", "kernel_entry.hpp"}
+KEEP = {"cuda_qualifiers.h", "cuda_builtins.h", "kernel_entry.hpp", "smem.h"}
 VECTOR_STUB = """typedef pyemu_uint3 uint3;
 struct __attribute__((aligned(8))) float2 { float x, y; };
 struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
@@ -78,7 +78,7 @@ static _Alignas(64) unsigned char smem[4096];
 pyemu_thread_ctx *host_ctx(void) { return &pyemu_tctx; }
 void host_reset(unsigned bx, unsigned by, unsigned bz) {
     pyemu_thread_ctx z = {{0, 0, 0}, {0, 0, 0}, {bx, by, bz}, {1, 1, 1}, {0, 0, 0}, 3,
-                          sizeof smem, smem};
+                          sizeof smem, smem, 0, smem};
     pyemu_tctx = z;
     first_done_calls = 0;
 }
@@ -127,7 +127,9 @@ class KernelDesc(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("run_block", RunFn), ("run_thread", RunFn),
                 ("nparams", ctypes.c_uint), ("params", ctypes.POINTER(ParamDesc)),
                 ("args_size", ctypes.c_uint), ("reqd_block", ctypes.c_uint * 3),
-                ("max_threads", ctypes.c_uint)]
+                ("max_threads", ctypes.c_uint),
+                ("smem", ctypes.POINTER(ctypes.c_ulong)),
+                ("smem_common", ctypes.POINTER(ctypes.c_ulong))]
 
 
 BindFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)

@@ -2,6 +2,7 @@
 import pytest
 
 from pyemu.compiler.opencl import kernel_info, rewrite_opencl
+from pyemu.compiler.smem import segment
 
 
 def lines_kept(src):
@@ -47,11 +48,16 @@ def test_kernel_scope_local_and_constant_variables():
 }"""
     out = lines_kept(src).splitlines()
     assert out[0] == src.splitlines()[0]                    # parameters untouched
-    assert out[1].strip() == "static __thread __local float tile[16][16];"
-    assert out[2].strip() == "static __thread local int count;"
+    # kernel-scope __local variables: references into the work-group's arena,
+    # in the kernel's own segment (pyemu.compiler.smem)
+    seg = segment("k")
+    assert out[1].strip() == \
+        f"__pyemu_smem__ auto &tile = (pyemu_smem<{seg}ul, 1, float, 0, (16), (16)>());"
+    assert out[2].strip() == f"__pyemu_smem__ auto &count = (pyemu_smem<{seg}ul, 2, int, 0>());"
     assert out[3].strip() == "__local float *p = tile[0];"  # a pointer to local memory
     assert out[4].strip() == "static __constant int tbl[3] = {1, 2, 3};"
-    assert out[5].strip() == "static __thread volatile __local int flag;"
+    assert out[5].strip() == \
+        f"__pyemu_smem__ auto &flag = (pyemu_smem<{seg}ul, 3, volatile int, 0>());"
     assert out[6].strip() == "int x = (int)tile[0][0];"
 
 

@@ -201,7 +201,8 @@ def test_warnings_of_block_functions_not_duplicated():
 
 def test_generated_code_failing_where_kernel_compiles_falls_back(monkeypatch):
     """A block function g++ rejects (a bug of the pass) costs a second build
-    without block functions, never a compile error."""
+    without block functions, never a compile error, and a RuntimeWarning says
+    so (the build is new each time: a cached module warns no more)."""
     real = _regions.generate
 
     def broken(*a, **k):
@@ -210,7 +211,9 @@ def test_generated_code_failing_where_kernel_compiles_falls_back(monkeypatch):
         return b
     monkeypatch.setattr(_regions, "generate", broken)
     src = PLUS_REDUCE.replace("plus_reduce", "plus_reduce_broken")
-    m = SourceModule(src, options=["-Dblocksize=32", "-DFORCE_NEW_KEY=1"])
+    import time
+    with pytest.warns(RuntimeWarning, match="block functions .* did not compile"):
+        m = SourceModule(src, options=["-Dblocksize=32", f"-DFORCE_NEW_KEY={time.time_ns()}"])
     assert m.compiled.block_kernels == ()
     assert "this_is_not_declared" not in m.compiled.log
     cudaGetLastError()

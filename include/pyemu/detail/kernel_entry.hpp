@@ -191,6 +191,19 @@ struct pyemu_nth_offset<0, pyemu_L> {
     static const unsigned pyemu_value = pyemu_L::pyemu_here;
 };
 
+/* ---- the type of a kernel --------------------------------------------- */
+
+/* decltype(pyemu_kernel_type(&f)) is f's type even when f shares its name
+ * with other functions (a kernel named div, exp or abs beside the C
+ * library's): of an overload set, deduction keeps the one function that
+ * returns void.  Never defined: only its type is used. */
+template <class... pyemu_P>
+void (*pyemu_kernel_type(void (*pyemu_f)(pyemu_P...)))(pyemu_P...);
+/* a function of another return type, alone of its name: its type, for the
+ * static assertion below to name the mistake */
+template <class pyemu_R, class... pyemu_P>
+pyemu_R (*pyemu_kernel_type(pyemu_R (*pyemu_f)(pyemu_P...)))(pyemu_P...);
+
 /* ---- the entry points of one kernel ------------------------------------ */
 
 /* The kernel's block function, when pyemu/compiler/regions/ wrote one: `bool g(P...)`

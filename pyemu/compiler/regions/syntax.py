@@ -281,6 +281,7 @@ TYPE_WORDS = {"void", "bool", "char", "wchar_t", "char8_t", "char16_t", "char32_
               "__fp16", "_Float16", "__bf16"}
 CV_WORDS = {"const", "volatile"}
 STORAGE_WORDS = {"static", "extern", "register", "thread_local", "__thread", "mutable",
+                 "__pyemu_smem__",   # a static shared variable (pyemu/compiler/smem.py)
                  "inline", "constexpr", "__extension__",
                  # OpenCL C's address spaces and access qualifiers, as the scan marks them
                  "__pyemu_as_global__", "__pyemu_as_local__", "__pyemu_as_constant__",
@@ -319,7 +320,8 @@ class Decl:
 
     @property
     def is_static(self):
-        return bool(self.words & {"static", "extern", "thread_local", "__thread", "constexpr"})
+        return bool(self.words & {"static", "extern", "thread_local", "__thread", "constexpr",
+                                  "__pyemu_smem__"})
 
 
 @dataclass
