@@ -15,3 +15,9 @@ from .module import *  # noqa: F401,F403
 from .module import __all__ as _m
 
 __all__ = _e + _t + _r + _m
+from .array import *  # noqa: F401,F403
+from .array import __all__ as _a
+from .texture import *  # noqa: F401,F403
+from .texture import __all__ as _tx
+
+__all__ = __all__ + _a + _tx

@@ -1,0 +1,208 @@
+/* CUDA texture and surface objects on the device: tex1Dfetch<T>, tex1D<T>,
+ * tex2D<T>, tex3D<T>, tex2DLod<T> (level 0), surf1D/2D/3Dread and write.
+ * A texture or surface object is the device address of a pyemu_image
+ * (detail/sampler.h), made by cudaCreateTextureObject /
+ * cudaCreateSurfaceObject (pyemu/cuda/texture.py); the sampling is the one
+ * sampler both facades share. */
+#ifndef PYEMU_DETAIL_INSIDE
+#error "include <pyemu/cuda_device.h>, not this file"
+#endif
+#include "sampler.h"
+
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+
+enum cudaSurfaceBoundaryMode {
+    cudaBoundaryModeZero = 0,
+    cudaBoundaryModeClamp = 1,
+    cudaBoundaryModeTrap = 2
+};
+
+static inline pyemu_sampling pyemu_tex_sampling(const pyemu_image *im)
+{
+    pyemu_sampling s = {{im->address[0], im->address[1], im->address[2]},
+                        (im->flags & PYEMU_IMG_FILTER_LINEAR) != 0,
+                        (im->flags & PYEMU_IMG_NORM_COORDS) != 0,
+                        (im->flags & PYEMU_IMG_READ_NORMALIZED) != 0, im->border};
+    return s;
+}
+
+/* A fetched texel as the type T the kernel asks for: float components from
+ * the float results, integer components from the integer ones. */
+template <class T> struct pyemu_tex_as;
+#define PYEMU_TEX_SCALAR(T, F)                                                  \
+    template <> struct pyemu_tex_as<T> {                                        \
+        static T make(const pyemu_texel &t) { return (T)t.F[0]; }               \
+    };
+#define PYEMU_TEX_VEC(V, E, F)                                                  \
+    template <> struct pyemu_tex_as<V##1> {                                     \
+        static V##1 make(const pyemu_texel &t) { V##1 r = {(E)t.F[0]}; return r; } \
+    };                                                                          \
+    template <> struct pyemu_tex_as<V##2> {                                     \
+        static V##2 make(const pyemu_texel &t)                                  \
+        { V##2 r = {(E)t.F[0], (E)t.F[1]}; return r; }                          \
+    };                                                                          \
+    template <> struct pyemu_tex_as<V##4> {                                     \
+        static V##4 make(const pyemu_texel &t)                                  \
+        { V##4 r = {(E)t.F[0], (E)t.F[1], (E)t.F[2], (E)t.F[3]}; return r; }    \
+    };
+PYEMU_TEX_SCALAR(float, f)
+PYEMU_TEX_SCALAR(char, i)
+PYEMU_TEX_SCALAR(signed char, i)
+PYEMU_TEX_SCALAR(unsigned char, i)
+PYEMU_TEX_SCALAR(short, i)
+PYEMU_TEX_SCALAR(unsigned short, i)
+PYEMU_TEX_SCALAR(int, i)
+PYEMU_TEX_SCALAR(unsigned int, i)
+PYEMU_TEX_VEC(float, float, f)
+PYEMU_TEX_VEC(char, signed char, i)
+PYEMU_TEX_VEC(uchar, unsigned char, i)
+PYEMU_TEX_VEC(short, short, i)
+PYEMU_TEX_VEC(ushort, unsigned short, i)
+PYEMU_TEX_VEC(int, int, i)
+PYEMU_TEX_VEC(uint, unsigned int, i)
+#undef PYEMU_TEX_SCALAR
+#undef PYEMU_TEX_VEC
+
+template <class T> static inline T pyemu_tex_read(cudaTextureObject_t obj, float x, float y, float z)
+{
+    const pyemu_image *im = pyemu_image_of(obj, "texture object");
+    pyemu_sampling s = pyemu_tex_sampling(im);
+    pyemu_texel t;
+    pyemu_sample(im, s, x, y, z, &t);
+    return pyemu_tex_as<T>::make(t);
+}
+
+/* tex1Dfetch<T>(obj, x): element x of the texture's linear memory, zero
+ * past either end (as on the GPU); no filtering, no address mode. */
+template <class T> static inline T tex1Dfetch(cudaTextureObject_t obj, int x)
+{
+    const pyemu_image *im = pyemu_image_of(obj, "texture object");
+    pyemu_texel t;
+    pyemu_fetch_linear(im, (im->flags & PYEMU_IMG_READ_NORMALIZED) != 0, x, &t);
+    return pyemu_tex_as<T>::make(t);
+}
+template <class T> static inline T tex1D(cudaTextureObject_t obj, float x)
+{
+    return pyemu_tex_read<T>(obj, x, 0.0f, 0.0f);
+}
+template <class T> static inline T tex2D(cudaTextureObject_t obj, float x, float y)
+{
+    return pyemu_tex_read<T>(obj, x, y, 0.0f);
+}
+template <class T> static inline T tex3D(cudaTextureObject_t obj, float x, float y, float z)
+{
+    return pyemu_tex_read<T>(obj, x, y, z);
+}
+/* The Lod and Grad forms: textures have one level here, level 0. */
+template <class T> static inline T tex1DLod(cudaTextureObject_t obj, float x, float)
+{
+    return pyemu_tex_read<T>(obj, x, 0.0f, 0.0f);
+}
+template <class T> static inline T tex2DLod(cudaTextureObject_t obj, float x, float y, float)
+{
+    return pyemu_tex_read<T>(obj, x, y, 0.0f);
+}
+template <class T> static inline T tex3DLod(cudaTextureObject_t obj, float x, float y, float z, float)
+{
+    return pyemu_tex_read<T>(obj, x, y, z);
+}
+/* The forms that write through a pointer: tex2D(&v, obj, x, y). */
+template <class T> static inline void tex1Dfetch(T *r, cudaTextureObject_t obj, int x) { *r = tex1Dfetch<T>(obj, x); }
+template <class T> static inline void tex1D(T *r, cudaTextureObject_t obj, float x) { *r = tex1D<T>(obj, x); }
+template <class T> static inline void tex2D(T *r, cudaTextureObject_t obj, float x, float y) { *r = tex2D<T>(obj, x, y); }
+template <class T> static inline void tex3D(T *r, cudaTextureObject_t obj, float x, float y, float z) { *r = tex3D<T>(obj, x, y, z); }
+
+/* ---- surfaces: x is in bytes, as in CUDA ---- */
+
+/* The element a surface access at byte x reaches, or NULL (zero mode, out
+ * of range).  Out of range in trap mode faults (cudaErrorIllegalAddress, as
+ * on the GPU); an x that is not a multiple of the element size fails the
+ * launch (the GPU reports cudaErrorMisalignedAddress). */
+static inline unsigned char *pyemu_surf_at(cudaSurfaceObject_t obj, int xb, int y, int z,
+                                           int mode, size_t n, const char *call)
+{
+    const pyemu_image *im = pyemu_image_of(obj, "surface object");
+    long long es = (long long)im->channels * im->bytes;
+    if (xb % es != 0 || (long long)n > es) {
+        printf("pyemu: %s: byte x = %d is not a multiple of the surface's %lld-byte element "
+                     "(or the %zu-byte value does not fit one): misaligned address\n", call, xb, es, n);
+        pyemu_trap();
+    }
+    long long x = xb / es;
+    long long yy = y, zz = z;
+    if (mode == cudaBoundaryModeClamp) {
+        x = x < 0 ? 0 : (x >= (long long)im->width ? (long long)im->width - 1 : x);
+        yy = yy < 0 ? 0 : (yy >= (long long)im->height ? (long long)im->height - 1 : yy);
+        zz = zz < 0 ? 0 : (zz >= (long long)im->depth ? (long long)im->depth - 1 : zz);
+    }
+    unsigned char *p = pyemu_element_at(im, x, yy, zz);
+    if (p == 0 && mode == cudaBoundaryModeTrap) {
+        printf("pyemu: %s: element (%lld, %lld, %lld) (byte x = %d) is outside the %llux%llux%llu "
+                     "surface (cudaBoundaryModeTrap)\n", call, x, yy, zz, xb, im->width, im->height, im->depth);
+        /* an access outside every allocation: cudaErrorIllegalAddress */
+        (void)*(volatile char *)(uintptr_t)8;
+    }
+    return p;
+}
+
+template <class T> static inline void surf1Dwrite(T v, cudaSurfaceObject_t s, int x,
+                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    unsigned char *p = pyemu_surf_at(s, x, 0, 0, m, sizeof(T), "surf1Dwrite");
+    if (p) memcpy(p, &v, sizeof(T));
+}
+template <class T> static inline void surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y,
+                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    unsigned char *p = pyemu_surf_at(s, x, y, 0, m, sizeof(T), "surf2Dwrite");
+    if (p) memcpy(p, &v, sizeof(T));
+}
+template <class T> static inline void surf3Dwrite(T v, cudaSurfaceObject_t s, int x, int y, int z,
+                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    unsigned char *p = pyemu_surf_at(s, x, y, z, m, sizeof(T), "surf3Dwrite");
+    if (p) memcpy(p, &v, sizeof(T));
+}
+template <class T> static inline T surf1Dread(cudaSurfaceObject_t s, int x,
+                                              cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    T v;
+    memset(&v, 0, sizeof v);
+    unsigned char *p = pyemu_surf_at(s, x, 0, 0, m, sizeof(T), "surf1Dread");
+    if (p) memcpy(&v, p, sizeof(T));
+    return v;
+}
+template <class T> static inline T surf2Dread(cudaSurfaceObject_t s, int x, int y,
+                                              cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    T v;
+    memset(&v, 0, sizeof v);
+    unsigned char *p = pyemu_surf_at(s, x, y, 0, m, sizeof(T), "surf2Dread");
+    if (p) memcpy(&v, p, sizeof(T));
+    return v;
+}
+template <class T> static inline T surf3Dread(cudaSurfaceObject_t s, int x, int y, int z,
+                                              cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    T v;
+    memset(&v, 0, sizeof v);
+    unsigned char *p = pyemu_surf_at(s, x, y, z, m, sizeof(T), "surf3Dread");
+    if (p) memcpy(&v, p, sizeof(T));
+    return v;
+}
+template <class T> static inline void surf1Dread(T *r, cudaSurfaceObject_t s, int x,
+                                                 cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    *r = surf1Dread<T>(s, x, m);
+}
+template <class T> static inline void surf2Dread(T *r, cudaSurfaceObject_t s, int x, int y,
+                                                 cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    *r = surf2Dread<T>(s, x, y, m);
+}
+template <class T> static inline void surf3Dread(T *r, cudaSurfaceObject_t s, int x, int y, int z,
+                                                 cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    *r = surf3Dread<T>(s, x, y, z, m);
+}
