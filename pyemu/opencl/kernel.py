@@ -150,6 +150,8 @@ def _number(kind, code, v, bad):
 def _value_bytes(spec, value, bad) -> bytes:
     """The argument buffer's bytes for a value argument (scalar, vector, struct)."""
     p = spec.param
+    if hasattr(value, "pyemu_kernel_arg"):     # a cl_sampler: the sampler_t bits (opencl/sampler.py)
+        value = value.pyemu_kernel_arg()
     if isinstance(value, (cl_mem, LocalMemory)) or value is None:
         what = "a memory object" if isinstance(value, cl_mem) else \
             "NULL" if value is None else "LocalMemory"

@@ -49,6 +49,7 @@
 #define PYEMU_IMG_FILTER_LINEAR 0x8u   /* cudaFilterModeLinear */
 #define PYEMU_IMG_SURFACE 0x10u        /* a surface object (surf2Dread/write) */
 #define PYEMU_IMG_NORM_FORMAT 0x20u    /* OpenCL: CL_UNORM_* / CL_SNORM_* data */
+#define PYEMU_IMG_OPENCL 0x40u         /* OpenCL's rules: a 1-D image is 1-D, integer borders are values */
 
 /* 128 bytes; the host packs it with struct format
  * "<IIIIII3III QQQQQQ 4f II QQ" (pyemu/runtime/image.py). */
@@ -128,10 +129,10 @@ static inline long long pyemu_raw_int(const pyemu_image *pyemu_im, const unsigne
     switch (pyemu_im->bytes * 4 + pyemu_im->kind) {
     case 4 + PYEMU_KIND_SIGNED: return *(const signed char *)pyemu_p;
     case 4 + PYEMU_KIND_UNSIGNED: return *(const unsigned char *)pyemu_p;
-    case 8 + PYEMU_KIND_SIGNED: { short v; memcpy(&v, pyemu_p, 2); return v; }
-    case 8 + PYEMU_KIND_UNSIGNED: { unsigned short v; memcpy(&v, pyemu_p, 2); return v; }
-    case 16 + PYEMU_KIND_SIGNED: { int v; memcpy(&v, pyemu_p, 4); return v; }
-    default: { unsigned int v; memcpy(&v, pyemu_p, 4); return v; }
+    case 8 + PYEMU_KIND_SIGNED: { short pyemu_val; memcpy(&pyemu_val, pyemu_p, 2); return pyemu_val; }
+    case 8 + PYEMU_KIND_UNSIGNED: { unsigned short pyemu_val; memcpy(&pyemu_val, pyemu_p, 2); return pyemu_val; }
+    case 16 + PYEMU_KIND_SIGNED: { int pyemu_val; memcpy(&pyemu_val, pyemu_p, 4); return pyemu_val; }
+    default: { unsigned int pyemu_val; memcpy(&pyemu_val, pyemu_p, 4); return pyemu_val; }
     }
 }
 
@@ -169,7 +170,7 @@ static inline long long pyemu_address(long long pyemu_i, long long pyemu_n, unsi
 
 /* Channel values of one texel as exact numbers: for float data the float,
  * for integer data the integer (normalized reads divide later, exactly).
- * A border texel is the border colour, converted to the format. */
+ * pyemu_A border texel is the border colour, converted to the format. */
 static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_sampling &pyemu_s,
                                       long long pyemu_i, long long pyemu_j, long long pyemu_k,
                                       double pyemu_out[4])
@@ -177,8 +178,8 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
     const bool pyemu_isf = pyemu_im->kind == PYEMU_KIND_FLOAT;
     unsigned int pyemu_nc = pyemu_im->channels;
     if (pyemu_i < 0 || pyemu_j < 0 || pyemu_k < 0) {
-        for (unsigned int c = 0; c < 4; c++) {
-            double pyemu_b = pyemu_s.border[c];
+        for (unsigned int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
+            double pyemu_b = pyemu_s.border[pyemu_ch];
             if (!pyemu_isf) {
                 if (pyemu_s.read_normalized) {
                     /* to the nearest integer, ties toward -inf (0.5 of u8 is 127) */
@@ -186,9 +187,11 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
                     double pyemu_q = ceil(pyemu_b * (double)pyemu_m - 0.5);
                     double pyemu_lo = pyemu_im->kind == PYEMU_KIND_SIGNED ? -(double)pyemu_m : 0.0;
                     pyemu_b = pyemu_q < pyemu_lo ? pyemu_lo : (pyemu_q > pyemu_m ? (double)pyemu_m : pyemu_q);
+                } else if (pyemu_im->flags & PYEMU_IMG_OPENCL) {
+                    pyemu_b = (double)(long long)pyemu_b;      /* (0, 0, 0, 1) is 0, 0, 0, 1 */
                 } else {
                     /* element reads: the colour's float bits, cut to the channel (as the GPU) */
-                    float pyemu_fb = pyemu_s.border[c];
+                    float pyemu_fb = pyemu_s.border[pyemu_ch];
                     unsigned int pyemu_u;
                     memcpy(&pyemu_u, &pyemu_fb, 4);
                     int pyemu_bits = (int)pyemu_im->bytes * 8;
@@ -199,7 +202,7 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
                     pyemu_b = (double)pyemu_v;
                 }
             }
-            pyemu_out[c] = pyemu_b;
+            pyemu_out[pyemu_ch] = pyemu_b;
         }
         return;
     }
@@ -207,20 +210,20 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
         pyemu_im->data + (unsigned long long)pyemu_k * pyemu_im->slice +
         (unsigned long long)pyemu_j * pyemu_im->pitch +
         (unsigned long long)pyemu_i * pyemu_nc * pyemu_im->bytes);
-    for (unsigned int c = 0; c < 4; c++) {
-        if (c >= pyemu_nc) {
-            pyemu_out[c] = c == 3 ? 1.0 : 0.0;
-            if (c == 3 && pyemu_s.read_normalized && !pyemu_isf)
-                pyemu_out[c] = (double)pyemu_norm_max(pyemu_im);
+    for (unsigned int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
+        if (pyemu_ch >= pyemu_nc) {
+            pyemu_out[pyemu_ch] = pyemu_ch == 3 ? 1.0 : 0.0;
+            if (pyemu_ch == 3 && pyemu_s.read_normalized && !pyemu_isf)
+                pyemu_out[pyemu_ch] = (double)pyemu_norm_max(pyemu_im);
             continue;
         }
-        const unsigned char *pyemu_q = pyemu_p + c * pyemu_im->bytes;
-        pyemu_out[c] = pyemu_isf ? (double)pyemu_raw_float(pyemu_im, pyemu_q)
+        const unsigned char *pyemu_q = pyemu_p + pyemu_ch * pyemu_im->bytes;
+        pyemu_out[pyemu_ch] = pyemu_isf ? (double)pyemu_raw_float(pyemu_im, pyemu_q)
                                  : (double)pyemu_raw_int(pyemu_im, pyemu_q);
         /* -128 of a signed 8-bit channel reads as -1, as -127 does */
         if (!pyemu_isf && pyemu_s.read_normalized && pyemu_im->kind == PYEMU_KIND_SIGNED &&
-            pyemu_out[c] < -(double)pyemu_norm_max(pyemu_im))
-            pyemu_out[c] = -(double)pyemu_norm_max(pyemu_im);
+            pyemu_out[pyemu_ch] < -(double)pyemu_norm_max(pyemu_im))
+            pyemu_out[pyemu_ch] = -(double)pyemu_norm_max(pyemu_im);
     }
 }
 
@@ -267,20 +270,21 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
     unsigned int pyemu_mode[3];
     long long pyemu_idx[3] = {0, 0, 0};
     int pyemu_wt[3] = {0, 0, 0};            /* the 8-bit weights of linear filtering */
-    for (unsigned int d = 0; d < 3; d++) {
-        pyemu_mode[d] = pyemu_s.address[d];
-        if (!pyemu_s.norm_coords && (pyemu_mode[d] == PYEMU_ADDR_WRAP || pyemu_mode[d] == PYEMU_ADDR_MIRROR))
-            pyemu_mode[d] = PYEMU_ADDR_CLAMP;    /* CUDA: unnormalized wrap/mirror clamp */
+    for (unsigned int pyemu_d = 0; pyemu_d < 3; pyemu_d++) {
+        pyemu_mode[pyemu_d] = pyemu_s.address[pyemu_d];
+        if (!pyemu_s.norm_coords && (pyemu_mode[pyemu_d] == PYEMU_ADDR_WRAP || pyemu_mode[pyemu_d] == PYEMU_ADDR_MIRROR))
+            pyemu_mode[pyemu_d] = PYEMU_ADDR_CLAMP;    /* CUDA: unnormalized wrap/mirror clamp */
         /* a 1-D texture is sampled at y = 0 of a 2-D one of height 1 */
-        bool pyemu_used = d < pyemu_dims || (d == 1 && pyemu_dims == 1);
+        bool pyemu_used = pyemu_d < pyemu_dims ||
+                          (pyemu_d == 1 && pyemu_dims == 1 && !(pyemu_im->flags & PYEMU_IMG_OPENCL));
         if (!pyemu_used) continue;
-        double pyemu_x = pyemu_coord(d < pyemu_dims ? pyemu_uvw[d] : 0.0f, pyemu_size[d], pyemu_s.norm_coords);
+        double pyemu_x = pyemu_coord(pyemu_d < pyemu_dims ? pyemu_uvw[pyemu_d] : 0.0f, pyemu_size[pyemu_d], pyemu_s.norm_coords);
         if (pyemu_s.linear) {
             long long pyemu_q = (long long)floor((pyemu_x - 0.5) * 256.0 + 0.5);
-            pyemu_idx[d] = pyemu_q >> 8;     /* arithmetic shift: floor */
-            pyemu_wt[d] = (int)(pyemu_q & 255);
+            pyemu_idx[pyemu_d] = pyemu_q >> 8;     /* arithmetic shift: floor */
+            pyemu_wt[pyemu_d] = (int)(pyemu_q & 255);
         } else {
-            pyemu_idx[d] = (long long)floor(pyemu_x);
+            pyemu_idx[pyemu_d] = (long long)floor(pyemu_x);
         }
     }
     double pyemu_t[4];
@@ -289,14 +293,14 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
         long long pyemu_b = pyemu_dims >= 2 ? pyemu_address(pyemu_idx[1], pyemu_size[1], pyemu_mode[1]) : 0;
         long long pyemu_c = pyemu_dims >= 3 ? pyemu_address(pyemu_idx[2], pyemu_size[2], pyemu_mode[2]) : 0;
         pyemu_texel_values(pyemu_im, pyemu_s, pyemu_a, pyemu_b, pyemu_c, pyemu_t);
-        for (int c = 0; c < 4; c++) {
-            pyemu_out->i[c] = (long long)pyemu_t[c];
-            if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->f[c] = (float)pyemu_t[c];
+        for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
+            pyemu_out->i[pyemu_ch] = (long long)pyemu_t[pyemu_ch];
+            if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
             else if (pyemu_s.read_normalized) {
                 double pyemu_m = (double)pyemu_norm_max(pyemu_im);
-                double pyemu_r = pyemu_t[c] / pyemu_m;
-                pyemu_out->f[c] = (float)(pyemu_r < -1.0 ? -1.0 : pyemu_r);
-            } else pyemu_out->f[c] = (float)pyemu_t[c];
+                double pyemu_r = pyemu_t[pyemu_ch] / pyemu_m;
+                pyemu_out->f[pyemu_ch] = (float)(pyemu_r < -1.0 ? -1.0 : pyemu_r);
+            } else pyemu_out->f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
         }
         return;
     }
@@ -304,46 +308,46 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
     int pyemu_n = 0;
     long long pyemu_ti[8][3];
     int pyemu_w8[8];
-    const int A = pyemu_wt[0], B = pyemu_wt[1], C = pyemu_wt[2];
+    const int pyemu_A = pyemu_wt[0], pyemu_B = pyemu_wt[1], pyemu_C = pyemu_wt[2];
     if (pyemu_dims <= 2) {
-        const int w11 = (A * B + 128) >> 8;
-        const int w[4] = {256 - A - B + w11, A - w11, B - w11, w11};
-        for (int q = 0; q < 4; q++) {
-            pyemu_ti[q][0] = pyemu_idx[0] + (q & 1);
-            pyemu_ti[q][1] = pyemu_idx[1] + (q >> 1);
-            pyemu_ti[q][2] = 0;
-            pyemu_w8[q] = w[q];
+        const int pyemu_w11 = (pyemu_A * pyemu_B + 128) >> 8;
+        const int pyemu_wv[4] = {256 - pyemu_A - pyemu_B + pyemu_w11, pyemu_A - pyemu_w11, pyemu_B - pyemu_w11, pyemu_w11};
+        for (int pyemu_k = 0; pyemu_k < 4; pyemu_k++) {
+            pyemu_ti[pyemu_k][0] = pyemu_idx[0] + (pyemu_k & 1);
+            pyemu_ti[pyemu_k][1] = pyemu_idx[1] + (pyemu_k >> 1);
+            pyemu_ti[pyemu_k][2] = 0;
+            pyemu_w8[pyemu_k] = pyemu_wv[pyemu_k];
         }
         pyemu_n = 4;
     } else {
-        const int w11 = (A * C + 128) >> 8;
-        const int wxz[4] = {256 - A - C + w11, A - w11, C - w11, w11};
-        for (int q = 0; q < 4; q++) {
-            int hi = (wxz[q] * B + 128) >> 8;
-            for (int y = 0; y < 2; y++) {
-                pyemu_ti[pyemu_n][0] = pyemu_idx[0] + (q & 1);
-                pyemu_ti[pyemu_n][1] = pyemu_idx[1] + y;
-                pyemu_ti[pyemu_n][2] = pyemu_idx[2] + (q >> 1);
-                pyemu_w8[pyemu_n] = y ? hi : wxz[q] - hi;
+        const int pyemu_w11 = (pyemu_A * pyemu_C + 128) >> 8;
+        const int pyemu_wxz[4] = {256 - pyemu_A - pyemu_C + pyemu_w11, pyemu_A - pyemu_w11, pyemu_C - pyemu_w11, pyemu_w11};
+        for (int pyemu_k = 0; pyemu_k < 4; pyemu_k++) {
+            int pyemu_hi = (pyemu_wxz[pyemu_k] * pyemu_B + 128) >> 8;
+            for (int pyemu_yo = 0; pyemu_yo < 2; pyemu_yo++) {
+                pyemu_ti[pyemu_n][0] = pyemu_idx[0] + (pyemu_k & 1);
+                pyemu_ti[pyemu_n][1] = pyemu_idx[1] + pyemu_yo;
+                pyemu_ti[pyemu_n][2] = pyemu_idx[2] + (pyemu_k >> 1);
+                pyemu_w8[pyemu_n] = pyemu_yo ? pyemu_hi : pyemu_wxz[pyemu_k] - pyemu_hi;
                 pyemu_n++;
             }
         }
     }
     long double pyemu_acc[4] = {0, 0, 0, 0};
-    for (int q = 0; q < pyemu_n; q++) {
-        if (pyemu_w8[q] == 0) continue;
-        long long pyemu_a = pyemu_address(pyemu_ti[q][0], pyemu_size[0], pyemu_mode[0]);
-        long long pyemu_b = pyemu_address(pyemu_ti[q][1], pyemu_size[1], pyemu_mode[1]);
-        long long pyemu_c = pyemu_dims >= 3 ? pyemu_address(pyemu_ti[q][2], pyemu_size[2], pyemu_mode[2]) : 0;
+    for (int pyemu_k = 0; pyemu_k < pyemu_n; pyemu_k++) {
+        if (pyemu_w8[pyemu_k] == 0) continue;
+        long long pyemu_a = pyemu_address(pyemu_ti[pyemu_k][0], pyemu_size[0], pyemu_mode[0]);
+        long long pyemu_b = pyemu_address(pyemu_ti[pyemu_k][1], pyemu_size[1], pyemu_mode[1]);
+        long long pyemu_c = pyemu_dims >= 3 ? pyemu_address(pyemu_ti[pyemu_k][2], pyemu_size[2], pyemu_mode[2]) : 0;
         if (pyemu_a < 0 || pyemu_b < 0 || pyemu_c < 0) pyemu_a = pyemu_b = pyemu_c = -1;
         pyemu_texel_values(pyemu_im, pyemu_s, pyemu_a, pyemu_b, pyemu_c, pyemu_t);
-        for (int c = 0; c < 4; c++) pyemu_acc[c] += (long double)pyemu_w8[q] * (long double)pyemu_t[c];
+        for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) pyemu_acc[pyemu_ch] += (long double)pyemu_w8[pyemu_k] * (long double)pyemu_t[pyemu_ch];
     }
     long double pyemu_div = 256.0L;
     if (pyemu_im->kind != PYEMU_KIND_FLOAT) pyemu_div *= (long double)pyemu_norm_max(pyemu_im);
-    for (int c = 0; c < 4; c++) {
-        pyemu_out->f[c] = pyemu_round_away(pyemu_acc[c] / pyemu_div);
-        pyemu_out->i[c] = (long long)pyemu_out->f[c];
+    for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
+        pyemu_out->f[pyemu_ch] = pyemu_round_away(pyemu_acc[pyemu_ch] / pyemu_div);
+        pyemu_out->i[pyemu_ch] = (long long)pyemu_out->f[pyemu_ch];
     }
 }
 
@@ -351,20 +355,20 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
 static inline void pyemu_fetch_linear(const pyemu_image *pyemu_im, bool pyemu_read_norm, long long pyemu_i,
                                       pyemu_texel *pyemu_out)
 {
-    for (int c = 0; c < 4; c++) { pyemu_out->f[c] = 0; pyemu_out->i[c] = 0; }
+    for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) { pyemu_out->f[pyemu_ch] = 0; pyemu_out->i[pyemu_ch] = 0; }
     if (pyemu_i < 0 || (unsigned long long)pyemu_i >= pyemu_im->width) return;
     static const float pyemu_noborder[4] = {0, 0, 0, 0};
     pyemu_sampling pyemu_s = {{PYEMU_ADDR_CLAMP, PYEMU_ADDR_CLAMP, PYEMU_ADDR_CLAMP}, false, false,
                               pyemu_read_norm, pyemu_noborder};
     double pyemu_t[4];
     pyemu_texel_values(pyemu_im, pyemu_s, pyemu_i, 0, 0, pyemu_t);
-    for (unsigned int c = 0; c < pyemu_im->channels; c++) {
-        pyemu_out->i[c] = (long long)pyemu_t[c];
-        if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->f[c] = (float)pyemu_t[c];
+    for (unsigned int pyemu_ch = 0; pyemu_ch < pyemu_im->channels; pyemu_ch++) {
+        pyemu_out->i[pyemu_ch] = (long long)pyemu_t[pyemu_ch];
+        if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
         else if (pyemu_read_norm) {
-            double pyemu_r = pyemu_t[c] / (double)pyemu_norm_max(pyemu_im);
-            pyemu_out->f[c] = (float)(pyemu_r < -1.0 ? -1.0 : pyemu_r);
-        } else pyemu_out->f[c] = (float)pyemu_t[c];
+            double pyemu_r = pyemu_t[pyemu_ch] / (double)pyemu_norm_max(pyemu_im);
+            pyemu_out->f[pyemu_ch] = (float)(pyemu_r < -1.0 ? -1.0 : pyemu_r);
+        } else pyemu_out->f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
     }
 }
 
