@@ -199,7 +199,7 @@ static inline void pyemu_cl_write(const pyemu_image *pyemu_im, int pyemu_x, int 
         double pyemu_r;
         if (pyemu_im->flags & PYEMU_IMG_NORM_FORMAT) {
             /* convert_T_sat_rte(v * max), as the specification has it */
-            pyemu_r = nearbyint(pyemu_x2 * (double)pyemu_norm_max(pyemu_im));
+            pyemu_r = nearbyint((double)((float)pyemu_x2 * (float)pyemu_norm_max(pyemu_im)));   /* in float */
         } else {
             pyemu_r = pyemu_is_float ? nearbyint(pyemu_x2) : pyemu_x2;
         }

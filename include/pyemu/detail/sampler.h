@@ -186,7 +186,7 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
                     long long pyemu_m = pyemu_norm_max(pyemu_im);
                     double pyemu_q = ceil(pyemu_b * (double)pyemu_m - 0.5);
                     double pyemu_lo = pyemu_im->kind == PYEMU_KIND_SIGNED ? -(double)pyemu_m : 0.0;
-                    pyemu_b = pyemu_q < pyemu_lo ? pyemu_lo : (pyemu_q > pyemu_m ? (double)pyemu_m : pyemu_q);
+                    pyemu_b = (pyemu_q < pyemu_lo ? pyemu_lo : (pyemu_q > pyemu_m ? (double)pyemu_m : pyemu_q)) + 0.0;
                 } else if (pyemu_im->flags & PYEMU_IMG_OPENCL) {
                     pyemu_b = (double)(long long)pyemu_b;      /* (0, 0, 0, 1) is 0, 0, 0, 1 */
                 } else {
