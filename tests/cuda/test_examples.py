@@ -32,6 +32,8 @@ PROGRAMS = [
     ("spmv.py", ["1000"], "Test PASSED"),                 # not a multiple of 128
     ("transpose.py", ["256"], "Test passed"),
     ("offset_stride_copy.py", ["1"], "Test PASSED"),
+    ("texture_rotate.py", ["64"], "Test PASSED"),
+    ("texture_shift_copy.py", ["4096"], "Test PASSED"),
 ]
 
 
