@@ -3,14 +3,16 @@
 Ports the two kernels of the "Textured fetch" example of NVIDIA's CUDA C
 Best Practices Guide (section on texture memory): a copy whose reads are
 shifted by `shift` elements, once from global memory and once through
-tex1Dfetch on a texture bound to the same linear memory.  The guide's
-version binds a texture reference (texture<float, 1> texRef and
-cudaBindTexture); this port uses the texture object that replaced it
-(cudaCreateTextureObject on a cudaResourceTypeLinear resource).
+tex1Dfetch on a texture bound to the same linear memory: first as the
+guide has it, a texture reference (texture<float, 1> texRef and
+cudaBindTexture; removed in CUDA 12), then with the texture object that
+replaced it (cudaCreateTextureObject on a cudaResourceTypeLinear resource).
 
 What it shows:
-  * a texture over linear memory (cudaResourceDesc.res.linear: devPtr, desc,
-    sizeInBytes) read with tex1Dfetch(tex, i): element i, no filtering;
+  * a texture over linear memory read with tex1Dfetch: element i, no
+    filtering; the reference is bound with cudaBindTexture (its offset output
+    returned), the object made from cudaResourceDesc.res.linear (devPtr, desc,
+    sizeInBytes);
   * the texture path tolerates misaligned, shifted reads (on a GPU they go
     through the texture cache);
   * a fetch past the end of the texture returns 0 instead of reading past the
@@ -26,13 +28,21 @@ from pyemu.cuda import *
 
 # ---------------------------------------------------------------- device code
 mod = SourceModule(r"""
+texture<float, 1, cudaReadModeElementType> texRef;
+
 __global__ void shiftCopy(float *odata, float *idata, int shift)
 {
     int xid = blockIdx.x * blockDim.x + threadIdx.x;
     odata[xid] = idata[xid + shift];
 }
 
-__global__ void textureShiftCopy(float *odata, cudaTextureObject_t texObj, int shift)
+__global__ void textureShiftCopy(float *odata, float *idata, int shift)
+{
+    int xid = blockIdx.x * blockDim.x + threadIdx.x;
+    odata[xid] = tex1Dfetch(texRef, xid + shift);
+}
+
+__global__ void textureObjectShiftCopy(float *odata, cudaTextureObject_t texObj, int shift)
 {
     int xid = blockIdx.x * blockDim.x + threadIdx.x;
     odata[xid] = tex1Dfetch<float>(texObj, xid + shift);
@@ -40,6 +50,7 @@ __global__ void textureShiftCopy(float *odata, cudaTextureObject_t texObj, int s
 """)
 shiftCopy = mod.get_function("shiftCopy")
 textureShiftCopy = mod.get_function("textureShiftCopy")
+textureObjectShiftCopy = mod.get_function("textureObjectShiftCopy")
 
 
 def main():
@@ -53,7 +64,12 @@ def main():
     d_odata = cudaMalloc(n * 4)
     cudaMemcpy(d_idata, h_idata, (n + 32) * 4, cudaMemcpyHostToDevice)
 
-    # the texture: the first n floats of the same memory
+    # the texture reference, bound to the first n floats of the same memory
+    texRef = mod.get_texref("texRef")
+    offset = cudaBindTexture(texRef, d_idata, cudaCreateChannelDesc(np.float32), n * 4)
+    assert offset == 0
+
+    # the texture object over the same n floats
     resDesc = cudaResourceDesc()
     resDesc.resType = cudaResourceTypeLinear
     resDesc.res.linear.devPtr = d_idata
@@ -69,14 +85,18 @@ def main():
         cudaMemcpy(h_odata, d_odata, n * 4, cudaMemcpyDeviceToHost)
         good = bool(np.array_equal(h_odata, h_idata[shift:shift + n]))
 
-        textureShiftCopy[n // block, block](d_odata, texObj, shift)
-        cudaMemcpy(h_odata, d_odata, n * 4, cudaMemcpyDeviceToHost)
         want = np.concatenate([h_idata[shift:n], np.zeros(shift, np.float32)])
+        textureShiftCopy[n // block, block](d_odata, d_idata, shift)
+        cudaMemcpy(h_odata, d_odata, n * 4, cudaMemcpyDeviceToHost)
+        good &= bool(np.array_equal(h_odata, want))
+        textureObjectShiftCopy[n // block, block](d_odata, texObj, shift)
+        cudaMemcpy(h_odata, d_odata, n * 4, cudaMemcpyDeviceToHost)
         good &= bool(np.array_equal(h_odata, want))
         ok &= good
-        print(f"shift {shift:2d}: " + ("shiftCopy and textureShiftCopy correct; the texture's "
-              f"last {shift} outputs are 0 (fetched past its end)" if good else "MISMATCH"))
+        print(f"shift {shift:2d}: " + ("shiftCopy and both textureShiftCopy correct; the "
+              f"textures' last {shift} outputs are 0 (fetched past its end)" if good else "MISMATCH"))
 
+    cudaUnbindTexture(texRef)
     cudaDestroyTextureObject(texObj)
     cudaFree(d_idata)
     cudaFree(d_odata)

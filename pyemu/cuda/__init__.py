@@ -21,3 +21,7 @@ from .texture import *  # noqa: F401,F403
 from .texture import __all__ as _tx
 
 __all__ = __all__ + _a + _tx
+from .texref import *  # noqa: F401,F403
+from .texref import __all__ as _tr
+
+__all__ = __all__ + _tr

@@ -206,3 +206,79 @@ template <class T> static inline void surf3Dread(T *r, cudaSurfaceObject_t s, in
 {
     *r = surf3Dread<T>(s, x, y, z, m);
 }
+
+/* ---- texture references (removed in CUDA 12; the course and Rodinia use them) ----
+ * texture<T, dim, readMode> texRef; at file scope holds its descriptor
+ * itself, written by the host: mod.get_texref("texRef") and
+ * cudaBindTexture / cudaBindTexture2D / cudaBindTextureToArray
+ * (pyemu/cuda/texref.py).  Fetching one that is not bound fails the launch
+ * (cudaErrorLaunchFailure, with a message saying so). */
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct texture {
+    pyemu_image pyemu_desc;
+};
+
+/* What a fetch returns: T, or the float type of T's shape for normalized reads. */
+template <class T, int M> struct pyemu_texref_ret { typedef T type; };
+#define PYEMU_TEXREF_NORM(T, R) \
+    template <> struct pyemu_texref_ret<T, cudaReadModeNormalizedFloat> { typedef R type; };
+PYEMU_TEXREF_NORM(char, float) PYEMU_TEXREF_NORM(signed char, float)
+PYEMU_TEXREF_NORM(unsigned char, float) PYEMU_TEXREF_NORM(short, float)
+PYEMU_TEXREF_NORM(unsigned short, float)
+PYEMU_TEXREF_NORM(char1, float1) PYEMU_TEXREF_NORM(uchar1, float1)
+PYEMU_TEXREF_NORM(short1, float1) PYEMU_TEXREF_NORM(ushort1, float1)
+PYEMU_TEXREF_NORM(char2, float2) PYEMU_TEXREF_NORM(uchar2, float2)
+PYEMU_TEXREF_NORM(short2, float2) PYEMU_TEXREF_NORM(ushort2, float2)
+PYEMU_TEXREF_NORM(char4, float4) PYEMU_TEXREF_NORM(uchar4, float4)
+PYEMU_TEXREF_NORM(short4, float4) PYEMU_TEXREF_NORM(ushort4, float4)
+#undef PYEMU_TEXREF_NORM
+
+template <class T, int D, enum cudaTextureReadMode M>
+static inline const pyemu_image *pyemu_texref_image(const texture<T, D, M> &r)
+{
+    if (r.pyemu_desc.magic != PYEMU_IMAGE_MAGIC) {
+        printf("pyemu: fetch from a texture reference that is not bound (cudaBindTexture): "
+               "cudaErrorTextureNotBound on GPUs of that era\n");
+        pyemu_trap();
+    }
+    return &r.pyemu_desc;
+}
+
+template <class T, int D, enum cudaTextureReadMode M>
+static inline typename pyemu_texref_ret<T, M>::type pyemu_texref_read(const texture<T, D, M> &r, float x,
+                                                                      float y, float z)
+{
+    const pyemu_image *im = pyemu_texref_image(r);
+    pyemu_sampling s = pyemu_tex_sampling(im);
+    s.read_normalized = M == cudaReadModeNormalizedFloat;
+    pyemu_texel t;
+    pyemu_sample(im, s, x, y, z, &t);
+    return pyemu_tex_as<typename pyemu_texref_ret<T, M>::type>::make(t);
+}
+
+template <class T, int D, enum cudaTextureReadMode M>
+static inline typename pyemu_texref_ret<T, M>::type tex1Dfetch(const texture<T, D, M> &r, int x)
+{
+    const pyemu_image *im = pyemu_texref_image(r);
+    pyemu_texel t;
+    pyemu_fetch_linear(im, M == cudaReadModeNormalizedFloat, x, &t);
+    return pyemu_tex_as<typename pyemu_texref_ret<T, M>::type>::make(t);
+}
+template <class T, int D, enum cudaTextureReadMode M>
+static inline typename pyemu_texref_ret<T, M>::type tex1D(const texture<T, D, M> &r, float x)
+{
+    return pyemu_texref_read(r, x, 0.0f, 0.0f);
+}
+template <class T, int D, enum cudaTextureReadMode M>
+static inline typename pyemu_texref_ret<T, M>::type tex2D(const texture<T, D, M> &r, float x, float y)
+{
+    return pyemu_texref_read(r, x, y, 0.0f);
+}
+template <class T, int D, enum cudaTextureReadMode M>
+static inline typename pyemu_texref_ret<T, M>::type tex3D(const texture<T, D, M> &r, float x, float y,
+                                                          float z)
+{
+    return pyemu_texref_read(r, x, y, z);
+}
