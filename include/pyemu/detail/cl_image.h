@@ -89,12 +89,12 @@ static inline pyemu_sampling pyemu_cl_sampling(const pyemu_image *pyemu_im, samp
 static inline void pyemu_cl_order_out(const pyemu_image *pyemu_im, pyemu_texel *pyemu_t)
 {
     if (pyemu_im->cl_order == CLK_BGRA) {
-        float pyemu_f = pyemu_t->f[0];
-        pyemu_t->f[0] = pyemu_t->f[2];
-        pyemu_t->f[2] = pyemu_f;
-        long long pyemu_i = pyemu_t->i[0];
-        pyemu_t->i[0] = pyemu_t->i[2];
-        pyemu_t->i[2] = pyemu_i;
+        float pyemu_f = pyemu_t->pyemu_f[0];
+        pyemu_t->pyemu_f[0] = pyemu_t->pyemu_f[2];
+        pyemu_t->pyemu_f[2] = pyemu_f;
+        long long pyemu_i = pyemu_t->pyemu_i[0];
+        pyemu_t->pyemu_i[0] = pyemu_t->pyemu_i[2];
+        pyemu_t->pyemu_i[2] = pyemu_i;
     }
 }
 
@@ -117,29 +117,36 @@ static inline pyemu_texel pyemu_cl_read_int(const pyemu_image *pyemu_im, sampler
                          pyemu_x + 0.5f, pyemu_y + 0.5f, pyemu_z + 0.5f);
 }
 
-#define PYEMU_CL_F4(t) float4((t).f[0], (t).f[1], (t).f[2], (t).f[3])
-#define PYEMU_CL_I4(t) int4((int)(t).i[0], (int)(t).i[1], (int)(t).i[2], (int)(t).i[3])
-#define PYEMU_CL_U4(t) uint4((uint)(t).i[0], (uint)(t).i[1], (uint)(t).i[2], (uint)(t).i[3])
-/* the reads of one image type: R is the result, CONV the texel conversion */
-#define PYEMU_CL_READS(NAME, R, CONV)                                                          \
-    static inline R NAME(image1d_t pyemu_i, sampler_t pyemu_s, float pyemu_c)                  \
-    { pyemu_texel pyemu_t = pyemu_cl_read(pyemu_i, pyemu_s, pyemu_c, 0, 0); return CONV(pyemu_t); } \
-    static inline R NAME(image1d_t pyemu_i, sampler_t pyemu_s, int pyemu_c)                    \
-    { pyemu_texel pyemu_t = pyemu_cl_read_int(pyemu_i, pyemu_s, pyemu_c, 0, 0); return CONV(pyemu_t); } \
-    static inline R NAME(image1d_t pyemu_i, int pyemu_c)                                       \
-    { pyemu_texel pyemu_t = pyemu_cl_read_int(pyemu_i, 0, pyemu_c, 0, 0); return CONV(pyemu_t); } \
-    static inline R NAME(image2d_t pyemu_i, sampler_t pyemu_s, float2 pyemu_c)                 \
-    { pyemu_texel pyemu_t = pyemu_cl_read(pyemu_i, pyemu_s, pyemu_c.x, pyemu_c.y, 0); return CONV(pyemu_t); } \
-    static inline R NAME(image2d_t pyemu_i, sampler_t pyemu_s, int2 pyemu_c)                   \
-    { pyemu_texel pyemu_t = pyemu_cl_read_int(pyemu_i, pyemu_s, pyemu_c.x, pyemu_c.y, 0); return CONV(pyemu_t); } \
-    static inline R NAME(image2d_t pyemu_i, int2 pyemu_c)                                      \
-    { pyemu_texel pyemu_t = pyemu_cl_read_int(pyemu_i, 0, pyemu_c.x, pyemu_c.y, 0); return CONV(pyemu_t); } \
-    static inline R NAME(image3d_t pyemu_i, sampler_t pyemu_s, float4 pyemu_c)                 \
-    { pyemu_texel pyemu_t = pyemu_cl_read(pyemu_i, pyemu_s, pyemu_c.x, pyemu_c.y, pyemu_c.z); return CONV(pyemu_t); } \
-    static inline R NAME(image3d_t pyemu_i, sampler_t pyemu_s, int4 pyemu_c)                   \
-    { pyemu_texel pyemu_t = pyemu_cl_read_int(pyemu_i, pyemu_s, pyemu_c.x, pyemu_c.y, pyemu_c.z); return CONV(pyemu_t); } \
-    static inline R NAME(image3d_t pyemu_i, int4 pyemu_c)                                      \
-    { pyemu_texel pyemu_t = pyemu_cl_read_int(pyemu_i, 0, pyemu_c.x, pyemu_c.y, pyemu_c.z); return CONV(pyemu_t); }
+#define PYEMU_CL_F4(pyemu_t) pyemu_R((pyemu_t).pyemu_f[0], (pyemu_t).pyemu_f[1], (pyemu_t).pyemu_f[2], (pyemu_t).pyemu_f[3])
+#define PYEMU_CL_I4(pyemu_t) pyemu_R((int)(pyemu_t).pyemu_i[0], (int)(pyemu_t).pyemu_i[1], (int)(pyemu_t).pyemu_i[2], (int)(pyemu_t).pyemu_i[3])
+#define PYEMU_CL_U4(pyemu_t) pyemu_R((uint)(pyemu_t).pyemu_i[0], (uint)(pyemu_t).pyemu_i[1], (uint)(pyemu_t).pyemu_i[2], (uint)(pyemu_t).pyemu_i[3])
+
+/* The texel at coordinate c of an image: float coordinates are sampled,
+ * integer ones (int, int2, int4) name the texel.  Templates, so that a
+ * program that reads no image instantiates no vector class. */
+template <class pyemu_C> static inline float pyemu_cl_co(const pyemu_C &pyemu_c, int pyemu_k)
+{
+    typedef typename pyemu_vt<pyemu_C>::pyemu_type pyemu_V;
+    const pyemu_V pyemu_v = pyemu_c;
+    if constexpr (pyemu_vt<pyemu_C>::pyemu_n == 0) return pyemu_k == 0 ? (float)pyemu_v : 0.0f;
+    else return pyemu_k < pyemu_vt<pyemu_C>::pyemu_n && pyemu_k < 3 ? (float)pyemu_v.pyemu_s[pyemu_k] : 0.0f;
+}
+template <class pyemu_C>
+static inline pyemu_texel pyemu_cl_at(const pyemu_image *pyemu_im, sampler_t pyemu_smp, const pyemu_C &pyemu_c)
+{
+    float pyemu_x = pyemu_cl_co(pyemu_c, 0), pyemu_y = pyemu_cl_co(pyemu_c, 1), pyemu_z = pyemu_cl_co(pyemu_c, 2);
+    if constexpr (pyemu_is_fp<typename pyemu_vt<pyemu_C>::pyemu_elem>::pyemu_v)
+        return pyemu_cl_read(pyemu_im, pyemu_smp, pyemu_x, pyemu_y, pyemu_z);
+    else
+        return pyemu_cl_read_int(pyemu_im, pyemu_smp, (int)pyemu_x, (int)pyemu_y, (int)pyemu_z);
+}
+#define PYEMU_CL_READS(NAME, RT, CONV)                                                          \
+    template <class pyemu_Img, class pyemu_C, class pyemu_R = RT>                              \
+    static inline pyemu_R NAME(pyemu_Img pyemu_im, sampler_t pyemu_s, const pyemu_C &pyemu_c)   \
+    { pyemu_texel pyemu_t = pyemu_cl_at(pyemu_im, pyemu_s, pyemu_c); return CONV(pyemu_t); }   \
+    template <class pyemu_Img, class pyemu_C, class pyemu_R = RT>                              \
+    static inline pyemu_R NAME(pyemu_Img pyemu_im, const pyemu_C &pyemu_c)                     \
+    { pyemu_texel pyemu_t = pyemu_cl_at(pyemu_im, 0u, pyemu_c); return CONV(pyemu_t); }
 PYEMU_CL_READS(read_imagef, float4, PYEMU_CL_F4)
 PYEMU_CL_READS(read_imagei, int4, PYEMU_CL_I4)
 PYEMU_CL_READS(read_imageui, uint4, PYEMU_CL_U4)
@@ -210,25 +217,38 @@ static inline void pyemu_cl_write(const pyemu_image *pyemu_im, int pyemu_x, int 
     }
 }
 
-#define PYEMU_CL_WRITES(NAME, V, FLOATY)                                                        \
-    static inline void NAME(image1d_t pyemu_i, int pyemu_c, V pyemu_v)                          \
-    { double pyemu_d[4] = {(double)pyemu_v.x, (double)pyemu_v.y, (double)pyemu_v.z, (double)pyemu_v.w}; \
-      pyemu_cl_write(pyemu_i, pyemu_c, 0, 0, pyemu_d, FLOATY); }                               \
-    static inline void NAME(image2d_t pyemu_i, int2 pyemu_c, V pyemu_v)                         \
-    { double pyemu_d[4] = {(double)pyemu_v.x, (double)pyemu_v.y, (double)pyemu_v.z, (double)pyemu_v.w}; \
-      pyemu_cl_write(pyemu_i, pyemu_c.x, pyemu_c.y, 0, pyemu_d, FLOATY); }                     \
-    static inline void NAME(image3d_t pyemu_i, int4 pyemu_c, V pyemu_v)                         \
-    { double pyemu_d[4] = {(double)pyemu_v.x, (double)pyemu_v.y, (double)pyemu_v.z, (double)pyemu_v.w}; \
-      pyemu_cl_write(pyemu_i, pyemu_c.x, pyemu_c.y, pyemu_c.z, pyemu_d, FLOATY); }
-PYEMU_CL_WRITES(write_imagef, float4, true)
-PYEMU_CL_WRITES(write_imagei, int4, false)
-PYEMU_CL_WRITES(write_imageui, uint4, false)
-#undef PYEMU_CL_WRITES
+template <class pyemu_Img, class pyemu_C, class pyemu_V>
+static inline void pyemu_cl_write_any(pyemu_Img pyemu_im, const pyemu_C &pyemu_c, const pyemu_V &pyemu_v,
+                                      bool pyemu_is_float)
+{
+    typedef typename pyemu_vt<pyemu_V>::pyemu_type pyemu_W;
+    const pyemu_W pyemu_w = pyemu_v;
+    double pyemu_d[4] = {(double)pyemu_w.pyemu_s[0], (double)pyemu_w.pyemu_s[1], (double)pyemu_w.pyemu_s[2],
+                         (double)pyemu_w.pyemu_s[3]};
+    pyemu_cl_write(pyemu_im, (int)pyemu_cl_co(pyemu_c, 0), (int)pyemu_cl_co(pyemu_c, 1),
+                   (int)pyemu_cl_co(pyemu_c, 2), pyemu_d, pyemu_is_float);
+}
+template <class pyemu_Img, class pyemu_C, class pyemu_V>
+static inline void write_imagef(pyemu_Img pyemu_im, const pyemu_C &pyemu_c, const pyemu_V &pyemu_v)
+{ pyemu_cl_write_any(pyemu_im, pyemu_c, pyemu_v, true); }
+template <class pyemu_Img, class pyemu_C, class pyemu_V>
+static inline void write_imagei(pyemu_Img pyemu_im, const pyemu_C &pyemu_c, const pyemu_V &pyemu_v)
+{ pyemu_cl_write_any(pyemu_im, pyemu_c, pyemu_v, false); }
+template <class pyemu_Img, class pyemu_C, class pyemu_V>
+static inline void write_imageui(pyemu_Img pyemu_im, const pyemu_C &pyemu_c, const pyemu_V &pyemu_v)
+{ pyemu_cl_write_any(pyemu_im, pyemu_c, pyemu_v, false); }
 
 static inline int get_image_width(const pyemu_image *pyemu_i) { return (int)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->width; }
 static inline int get_image_height(const pyemu_image *pyemu_i) { return (int)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->height; }
 static inline int get_image_depth(image3d_t pyemu_i) { return (int)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->depth; }
 static inline int get_image_channel_data_type(const pyemu_image *pyemu_i) { return (int)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->cl_type; }
 static inline int get_image_channel_order(const pyemu_image *pyemu_i) { return (int)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->cl_order; }
-static inline int2 get_image_dim(image2d_t pyemu_i) { return int2(get_image_width(pyemu_i), get_image_height(pyemu_i)); }
-static inline int4 get_image_dim(image3d_t pyemu_i) { return int4(get_image_width(pyemu_i), get_image_height(pyemu_i), get_image_depth(pyemu_i), 0); }
+template <class pyemu_Img> struct pyemu_dim_of;
+template <> struct pyemu_dim_of<image2d_t> { typedef int2 pyemu_type; static const int pyemu_n = 2; };
+template <> struct pyemu_dim_of<image3d_t> { typedef int4 pyemu_type; static const int pyemu_n = 3; };
+template <class pyemu_Img, class pyemu_R = typename pyemu_dim_of<pyemu_Img>::pyemu_type>
+static inline pyemu_R get_image_dim(pyemu_Img pyemu_i)
+{
+    if constexpr (pyemu_dim_of<pyemu_Img>::pyemu_n == 2) return pyemu_R(get_image_width(pyemu_i), get_image_height(pyemu_i));
+    else return pyemu_R(get_image_width(pyemu_i), get_image_height(pyemu_i), (int)pyemu_i->depth, 0);
+}

@@ -29,89 +29,89 @@ static inline pyemu_sampling pyemu_tex_sampling(const pyemu_image *im)
 
 /* A fetched texel as the type T the kernel asks for: float components from
  * the float results, integer components from the integer ones. */
-template <class T> struct pyemu_tex_as;
-#define PYEMU_TEX_SCALAR(T, F)                                                  \
-    template <> struct pyemu_tex_as<T> {                                        \
-        static T make(const pyemu_texel &t) { return (T)t.F[0]; }               \
+template <class pyemu_T> struct pyemu_tex_as;
+#define PYEMU_TEX_SCALAR(pyemu_T, pyemu_F)                                                  \
+    template <> struct pyemu_tex_as<pyemu_T> {                                        \
+        static pyemu_T make(const pyemu_texel &t) { return (pyemu_T)t.pyemu_F[0]; }               \
     };
-#define PYEMU_TEX_VEC(V, E, F)                                                  \
-    template <> struct pyemu_tex_as<V##1> {                                     \
-        static V##1 make(const pyemu_texel &t) { V##1 r = {(E)t.F[0]}; return r; } \
+#define PYEMU_TEX_VEC(pyemu_V, pyemu_E, pyemu_F)                                                  \
+    template <> struct pyemu_tex_as<pyemu_V##1> {                                     \
+        static pyemu_V##1 make(const pyemu_texel &t) { pyemu_V##1 r = {(pyemu_E)t.pyemu_F[0]}; return r; } \
     };                                                                          \
-    template <> struct pyemu_tex_as<V##2> {                                     \
-        static V##2 make(const pyemu_texel &t)                                  \
-        { V##2 r = {(E)t.F[0], (E)t.F[1]}; return r; }                          \
+    template <> struct pyemu_tex_as<pyemu_V##2> {                                     \
+        static pyemu_V##2 make(const pyemu_texel &t)                                  \
+        { pyemu_V##2 r = {(pyemu_E)t.pyemu_F[0], (pyemu_E)t.pyemu_F[1]}; return r; }                          \
     };                                                                          \
-    template <> struct pyemu_tex_as<V##4> {                                     \
-        static V##4 make(const pyemu_texel &t)                                  \
-        { V##4 r = {(E)t.F[0], (E)t.F[1], (E)t.F[2], (E)t.F[3]}; return r; }    \
+    template <> struct pyemu_tex_as<pyemu_V##4> {                                     \
+        static pyemu_V##4 make(const pyemu_texel &t)                                  \
+        { pyemu_V##4 r = {(pyemu_E)t.pyemu_F[0], (pyemu_E)t.pyemu_F[1], (pyemu_E)t.pyemu_F[2], (pyemu_E)t.pyemu_F[3]}; return r; }    \
     };
-PYEMU_TEX_SCALAR(float, f)
-PYEMU_TEX_SCALAR(char, i)
-PYEMU_TEX_SCALAR(signed char, i)
-PYEMU_TEX_SCALAR(unsigned char, i)
-PYEMU_TEX_SCALAR(short, i)
-PYEMU_TEX_SCALAR(unsigned short, i)
-PYEMU_TEX_SCALAR(int, i)
-PYEMU_TEX_SCALAR(unsigned int, i)
-PYEMU_TEX_VEC(float, float, f)
-PYEMU_TEX_VEC(char, signed char, i)
-PYEMU_TEX_VEC(uchar, unsigned char, i)
-PYEMU_TEX_VEC(short, short, i)
-PYEMU_TEX_VEC(ushort, unsigned short, i)
-PYEMU_TEX_VEC(int, int, i)
-PYEMU_TEX_VEC(uint, unsigned int, i)
+PYEMU_TEX_SCALAR(float, pyemu_f)
+PYEMU_TEX_SCALAR(char, pyemu_i)
+PYEMU_TEX_SCALAR(signed char, pyemu_i)
+PYEMU_TEX_SCALAR(unsigned char, pyemu_i)
+PYEMU_TEX_SCALAR(short, pyemu_i)
+PYEMU_TEX_SCALAR(unsigned short, pyemu_i)
+PYEMU_TEX_SCALAR(int, pyemu_i)
+PYEMU_TEX_SCALAR(unsigned int, pyemu_i)
+PYEMU_TEX_VEC(float, float, pyemu_f)
+PYEMU_TEX_VEC(char, signed char, pyemu_i)
+PYEMU_TEX_VEC(uchar, unsigned char, pyemu_i)
+PYEMU_TEX_VEC(short, short, pyemu_i)
+PYEMU_TEX_VEC(ushort, unsigned short, pyemu_i)
+PYEMU_TEX_VEC(int, int, pyemu_i)
+PYEMU_TEX_VEC(uint, unsigned int, pyemu_i)
 #undef PYEMU_TEX_SCALAR
 #undef PYEMU_TEX_VEC
 
-template <class T> static inline T pyemu_tex_read(cudaTextureObject_t obj, float x, float y, float z)
+template <class pyemu_T> static inline pyemu_T pyemu_tex_read(cudaTextureObject_t obj, float x, float y, float z)
 {
     const pyemu_image *im = pyemu_image_of(obj, "texture object");
     pyemu_sampling s = pyemu_tex_sampling(im);
     pyemu_texel t;
     pyemu_sample(im, s, x, y, z, &t);
-    return pyemu_tex_as<T>::make(t);
+    return pyemu_tex_as<pyemu_T>::make(t);
 }
 
 /* tex1Dfetch<T>(obj, x): element x of the texture's linear memory, zero
  * past either end (as on the GPU); no filtering, no address mode. */
-template <class T> static inline T tex1Dfetch(cudaTextureObject_t obj, int x)
+template <class pyemu_T> static inline pyemu_T tex1Dfetch(cudaTextureObject_t obj, int x)
 {
     const pyemu_image *im = pyemu_image_of(obj, "texture object");
     pyemu_texel t;
     pyemu_fetch_linear(im, (im->flags & PYEMU_IMG_READ_NORMALIZED) != 0, x, &t);
-    return pyemu_tex_as<T>::make(t);
+    return pyemu_tex_as<pyemu_T>::make(t);
 }
-template <class T> static inline T tex1D(cudaTextureObject_t obj, float x)
+template <class pyemu_T> static inline pyemu_T tex1D(cudaTextureObject_t obj, float x)
 {
-    return pyemu_tex_read<T>(obj, x, 0.0f, 0.0f);
+    return pyemu_tex_read<pyemu_T>(obj, x, 0.0f, 0.0f);
 }
-template <class T> static inline T tex2D(cudaTextureObject_t obj, float x, float y)
+template <class pyemu_T> static inline pyemu_T tex2D(cudaTextureObject_t obj, float x, float y)
 {
-    return pyemu_tex_read<T>(obj, x, y, 0.0f);
+    return pyemu_tex_read<pyemu_T>(obj, x, y, 0.0f);
 }
-template <class T> static inline T tex3D(cudaTextureObject_t obj, float x, float y, float z)
+template <class pyemu_T> static inline pyemu_T tex3D(cudaTextureObject_t obj, float x, float y, float z)
 {
-    return pyemu_tex_read<T>(obj, x, y, z);
+    return pyemu_tex_read<pyemu_T>(obj, x, y, z);
 }
 /* The Lod and Grad forms: textures have one level here, level 0. */
-template <class T> static inline T tex1DLod(cudaTextureObject_t obj, float x, float)
+template <class pyemu_T> static inline pyemu_T tex1DLod(cudaTextureObject_t obj, float x, float)
 {
-    return pyemu_tex_read<T>(obj, x, 0.0f, 0.0f);
+    return pyemu_tex_read<pyemu_T>(obj, x, 0.0f, 0.0f);
 }
-template <class T> static inline T tex2DLod(cudaTextureObject_t obj, float x, float y, float)
+template <class pyemu_T> static inline pyemu_T tex2DLod(cudaTextureObject_t obj, float x, float y, float)
 {
-    return pyemu_tex_read<T>(obj, x, y, 0.0f);
+    return pyemu_tex_read<pyemu_T>(obj, x, y, 0.0f);
 }
-template <class T> static inline T tex3DLod(cudaTextureObject_t obj, float x, float y, float z, float)
+template <class pyemu_T> static inline pyemu_T tex3DLod(cudaTextureObject_t obj, float x, float y, float z, float)
 {
-    return pyemu_tex_read<T>(obj, x, y, z);
+    return pyemu_tex_read<pyemu_T>(obj, x, y, z);
 }
 /* The forms that write through a pointer: tex2D(&v, obj, x, y). */
-template <class T> static inline void tex1Dfetch(T *r, cudaTextureObject_t obj, int x) { *r = tex1Dfetch<T>(obj, x); }
-template <class T> static inline void tex1D(T *r, cudaTextureObject_t obj, float x) { *r = tex1D<T>(obj, x); }
-template <class T> static inline void tex2D(T *r, cudaTextureObject_t obj, float x, float y) { *r = tex2D<T>(obj, x, y); }
-template <class T> static inline void tex3D(T *r, cudaTextureObject_t obj, float x, float y, float z) { *r = tex3D<T>(obj, x, y, z); }
+template <class pyemu_T> static inline void tex1Dfetch(pyemu_T *r, cudaTextureObject_t obj, int x) { *r = tex1Dfetch<pyemu_T>(obj, x); }
+template <class pyemu_T> static inline void tex1D(pyemu_T *r, cudaTextureObject_t obj, float x) { *r = tex1D<pyemu_T>(obj, x); }
+template <class pyemu_T> static inline void tex2D(pyemu_T *r, cudaTextureObject_t obj, float x, float y) { *r = tex2D<pyemu_T>(obj, x, y); }
+template <class pyemu_T> static inline void tex3D(pyemu_T *r, cudaTextureObject_t obj, float x, float y, float z) { *r = tex3D<pyemu_T>(obj, x, y, z); }
 
 /* ---- surfaces: x is in bytes, as in CUDA ---- */
 
@@ -146,65 +146,65 @@ static inline unsigned char *pyemu_surf_at(cudaSurfaceObject_t obj, int xb, int 
     return p;
 }
 
-template <class T> static inline void surf1Dwrite(T v, cudaSurfaceObject_t s, int x,
+template <class pyemu_T> static inline void surf1Dwrite(pyemu_T v, cudaSurfaceObject_t s, int x,
                                                   cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
-    unsigned char *p = pyemu_surf_at(s, x, 0, 0, m, sizeof(T), "surf1Dwrite");
-    if (p) memcpy(p, &v, sizeof(T));
+    unsigned char *p = pyemu_surf_at(s, x, 0, 0, m, sizeof(pyemu_T), "surf1Dwrite");
+    if (p) memcpy(p, &v, sizeof(pyemu_T));
 }
-template <class T> static inline void surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y,
+template <class pyemu_T> static inline void surf2Dwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int y,
                                                   cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
-    unsigned char *p = pyemu_surf_at(s, x, y, 0, m, sizeof(T), "surf2Dwrite");
-    if (p) memcpy(p, &v, sizeof(T));
+    unsigned char *p = pyemu_surf_at(s, x, y, 0, m, sizeof(pyemu_T), "surf2Dwrite");
+    if (p) memcpy(p, &v, sizeof(pyemu_T));
 }
-template <class T> static inline void surf3Dwrite(T v, cudaSurfaceObject_t s, int x, int y, int z,
+template <class pyemu_T> static inline void surf3Dwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int y, int z,
                                                   cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
-    unsigned char *p = pyemu_surf_at(s, x, y, z, m, sizeof(T), "surf3Dwrite");
-    if (p) memcpy(p, &v, sizeof(T));
+    unsigned char *p = pyemu_surf_at(s, x, y, z, m, sizeof(pyemu_T), "surf3Dwrite");
+    if (p) memcpy(p, &v, sizeof(pyemu_T));
 }
-template <class T> static inline T surf1Dread(cudaSurfaceObject_t s, int x,
+template <class pyemu_T> static inline pyemu_T surf1Dread(cudaSurfaceObject_t s, int x,
                                               cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
-    T v;
+    pyemu_T v;
     memset(&v, 0, sizeof v);
-    unsigned char *p = pyemu_surf_at(s, x, 0, 0, m, sizeof(T), "surf1Dread");
-    if (p) memcpy(&v, p, sizeof(T));
+    unsigned char *p = pyemu_surf_at(s, x, 0, 0, m, sizeof(pyemu_T), "surf1Dread");
+    if (p) memcpy(&v, p, sizeof(pyemu_T));
     return v;
 }
-template <class T> static inline T surf2Dread(cudaSurfaceObject_t s, int x, int y,
+template <class pyemu_T> static inline pyemu_T surf2Dread(cudaSurfaceObject_t s, int x, int y,
                                               cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
-    T v;
+    pyemu_T v;
     memset(&v, 0, sizeof v);
-    unsigned char *p = pyemu_surf_at(s, x, y, 0, m, sizeof(T), "surf2Dread");
-    if (p) memcpy(&v, p, sizeof(T));
+    unsigned char *p = pyemu_surf_at(s, x, y, 0, m, sizeof(pyemu_T), "surf2Dread");
+    if (p) memcpy(&v, p, sizeof(pyemu_T));
     return v;
 }
-template <class T> static inline T surf3Dread(cudaSurfaceObject_t s, int x, int y, int z,
+template <class pyemu_T> static inline pyemu_T surf3Dread(cudaSurfaceObject_t s, int x, int y, int z,
                                               cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
-    T v;
+    pyemu_T v;
     memset(&v, 0, sizeof v);
-    unsigned char *p = pyemu_surf_at(s, x, y, z, m, sizeof(T), "surf3Dread");
-    if (p) memcpy(&v, p, sizeof(T));
+    unsigned char *p = pyemu_surf_at(s, x, y, z, m, sizeof(pyemu_T), "surf3Dread");
+    if (p) memcpy(&v, p, sizeof(pyemu_T));
     return v;
 }
-template <class T> static inline void surf1Dread(T *r, cudaSurfaceObject_t s, int x,
+template <class pyemu_T> static inline void surf1Dread(pyemu_T *r, cudaSurfaceObject_t s, int x,
                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
-    *r = surf1Dread<T>(s, x, m);
+    *r = surf1Dread<pyemu_T>(s, x, m);
 }
-template <class T> static inline void surf2Dread(T *r, cudaSurfaceObject_t s, int x, int y,
+template <class pyemu_T> static inline void surf2Dread(pyemu_T *r, cudaSurfaceObject_t s, int x, int y,
                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
-    *r = surf2Dread<T>(s, x, y, m);
+    *r = surf2Dread<pyemu_T>(s, x, y, m);
 }
-template <class T> static inline void surf3Dread(T *r, cudaSurfaceObject_t s, int x, int y, int z,
+template <class pyemu_T> static inline void surf3Dread(pyemu_T *r, cudaSurfaceObject_t s, int x, int y, int z,
                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
-    *r = surf3Dread<T>(s, x, y, z, m);
+    *r = surf3Dread<pyemu_T>(s, x, y, z, m);
 }
 
 /* ---- texture references (removed in CUDA 12; the course and Rodinia use them) ----
@@ -215,15 +215,15 @@ template <class T> static inline void surf3Dread(T *r, cudaSurfaceObject_t s, in
  * (cudaErrorLaunchFailure, with a message saying so). */
 enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
 
-template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+template <class pyemu_T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct texture {
     pyemu_image pyemu_desc;
 };
 
 /* What a fetch returns: T, or the float type of T's shape for normalized reads. */
-template <class T, int M> struct pyemu_texref_ret { typedef T type; };
-#define PYEMU_TEXREF_NORM(T, R) \
-    template <> struct pyemu_texref_ret<T, cudaReadModeNormalizedFloat> { typedef R type; };
+template <class pyemu_T, int pyemu_M> struct pyemu_texref_ret { typedef pyemu_T type; };
+#define PYEMU_TEXREF_NORM(pyemu_T, pyemu_R) \
+    template <> struct pyemu_texref_ret<pyemu_T, cudaReadModeNormalizedFloat> { typedef pyemu_R type; };
 PYEMU_TEXREF_NORM(char, float) PYEMU_TEXREF_NORM(signed char, float)
 PYEMU_TEXREF_NORM(unsigned char, float) PYEMU_TEXREF_NORM(short, float)
 PYEMU_TEXREF_NORM(unsigned short, float)
@@ -235,8 +235,8 @@ PYEMU_TEXREF_NORM(char4, float4) PYEMU_TEXREF_NORM(uchar4, float4)
 PYEMU_TEXREF_NORM(short4, float4) PYEMU_TEXREF_NORM(ushort4, float4)
 #undef PYEMU_TEXREF_NORM
 
-template <class T, int D, enum cudaTextureReadMode M>
-static inline const pyemu_image *pyemu_texref_image(const texture<T, D, M> &r)
+template <class pyemu_T, int pyemu_D, enum cudaTextureReadMode pyemu_M>
+static inline const pyemu_image *pyemu_texref_image(const texture<pyemu_T, pyemu_D, pyemu_M> &r)
 {
     if (r.pyemu_desc.magic != PYEMU_IMAGE_MAGIC) {
         printf("pyemu: fetch from a texture reference that is not bound (cudaBindTexture): "
@@ -246,38 +246,38 @@ static inline const pyemu_image *pyemu_texref_image(const texture<T, D, M> &r)
     return &r.pyemu_desc;
 }
 
-template <class T, int D, enum cudaTextureReadMode M>
-static inline typename pyemu_texref_ret<T, M>::type pyemu_texref_read(const texture<T, D, M> &r, float x,
+template <class pyemu_T, int pyemu_D, enum cudaTextureReadMode pyemu_M>
+static inline typename pyemu_texref_ret<pyemu_T, pyemu_M>::type pyemu_texref_read(const texture<pyemu_T, pyemu_D, pyemu_M> &r, float x,
                                                                       float y, float z)
 {
     const pyemu_image *im = pyemu_texref_image(r);
     pyemu_sampling s = pyemu_tex_sampling(im);
-    s.read_normalized = M == cudaReadModeNormalizedFloat;
+    s.read_normalized = pyemu_M == cudaReadModeNormalizedFloat;
     pyemu_texel t;
     pyemu_sample(im, s, x, y, z, &t);
-    return pyemu_tex_as<typename pyemu_texref_ret<T, M>::type>::make(t);
+    return pyemu_tex_as<typename pyemu_texref_ret<pyemu_T, pyemu_M>::type>::make(t);
 }
 
-template <class T, int D, enum cudaTextureReadMode M>
-static inline typename pyemu_texref_ret<T, M>::type tex1Dfetch(const texture<T, D, M> &r, int x)
+template <class pyemu_T, int pyemu_D, enum cudaTextureReadMode pyemu_M>
+static inline typename pyemu_texref_ret<pyemu_T, pyemu_M>::type tex1Dfetch(const texture<pyemu_T, pyemu_D, pyemu_M> &r, int x)
 {
     const pyemu_image *im = pyemu_texref_image(r);
     pyemu_texel t;
-    pyemu_fetch_linear(im, M == cudaReadModeNormalizedFloat, x, &t);
-    return pyemu_tex_as<typename pyemu_texref_ret<T, M>::type>::make(t);
+    pyemu_fetch_linear(im, pyemu_M == cudaReadModeNormalizedFloat, x, &t);
+    return pyemu_tex_as<typename pyemu_texref_ret<pyemu_T, pyemu_M>::type>::make(t);
 }
-template <class T, int D, enum cudaTextureReadMode M>
-static inline typename pyemu_texref_ret<T, M>::type tex1D(const texture<T, D, M> &r, float x)
+template <class pyemu_T, int pyemu_D, enum cudaTextureReadMode pyemu_M>
+static inline typename pyemu_texref_ret<pyemu_T, pyemu_M>::type tex1D(const texture<pyemu_T, pyemu_D, pyemu_M> &r, float x)
 {
     return pyemu_texref_read(r, x, 0.0f, 0.0f);
 }
-template <class T, int D, enum cudaTextureReadMode M>
-static inline typename pyemu_texref_ret<T, M>::type tex2D(const texture<T, D, M> &r, float x, float y)
+template <class pyemu_T, int pyemu_D, enum cudaTextureReadMode pyemu_M>
+static inline typename pyemu_texref_ret<pyemu_T, pyemu_M>::type tex2D(const texture<pyemu_T, pyemu_D, pyemu_M> &r, float x, float y)
 {
     return pyemu_texref_read(r, x, y, 0.0f);
 }
-template <class T, int D, enum cudaTextureReadMode M>
-static inline typename pyemu_texref_ret<T, M>::type tex3D(const texture<T, D, M> &r, float x, float y,
+template <class pyemu_T, int pyemu_D, enum cudaTextureReadMode pyemu_M>
+static inline typename pyemu_texref_ret<pyemu_T, pyemu_M>::type tex3D(const texture<pyemu_T, pyemu_D, pyemu_M> &r, float x, float y,
                                                           float z)
 {
     return pyemu_texref_read(r, x, y, z);

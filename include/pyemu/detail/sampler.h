@@ -62,7 +62,7 @@ typedef struct pyemu_image {
     unsigned int flags;        /* PYEMU_IMG_* */
     unsigned int address[3];   /* PYEMU_ADDR_* a dimension */
     unsigned int cl_order;     /* OpenCL cl_channel_order (0 for CUDA) */
-    unsigned long long data;   /* element (0, 0, 0) */
+    unsigned long long texels; /* element (0, 0, 0) */
     unsigned long long width;  /* in elements */
     unsigned long long height; /* 1 for 1-D */
     unsigned long long depth;  /* 1 for 1-D and 2-D */
@@ -71,7 +71,7 @@ typedef struct pyemu_image {
     float border[4];           /* cudaTextureDesc.borderColor */
     unsigned int cl_type;      /* OpenCL cl_channel_type (0 for CUDA) */
     unsigned int swizzle;      /* OpenCL: where channel c of the data goes in rgba, 2 bits each */
-    unsigned long long size;   /* bytes the element data spans */
+    unsigned long long extent_bytes; /* bytes the elements span */
     unsigned long long reserved;
 } pyemu_image;
 
@@ -89,8 +89,8 @@ struct pyemu_sampling {
 
 /* A fetched value: floats (float data, normalized reads) or integers. */
 struct pyemu_texel {
-    float f[4];
-    long long i[4];
+    float pyemu_f[4];
+    long long pyemu_i[4];
 };
 
 static inline const pyemu_image *pyemu_image_of(unsigned long long pyemu_h, const char *pyemu_what)
@@ -207,7 +207,7 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
         return;
     }
     const unsigned char *pyemu_p = (const unsigned char *)(uintptr_t)(
-        pyemu_im->data + (unsigned long long)pyemu_k * pyemu_im->slice +
+        pyemu_im->texels + (unsigned long long)pyemu_k * pyemu_im->slice +
         (unsigned long long)pyemu_j * pyemu_im->pitch +
         (unsigned long long)pyemu_i * pyemu_nc * pyemu_im->bytes);
     for (unsigned int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
@@ -294,13 +294,13 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
         long long pyemu_c = pyemu_dims >= 3 ? pyemu_address(pyemu_idx[2], pyemu_size[2], pyemu_mode[2]) : 0;
         pyemu_texel_values(pyemu_im, pyemu_s, pyemu_a, pyemu_b, pyemu_c, pyemu_t);
         for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
-            pyemu_out->i[pyemu_ch] = (long long)pyemu_t[pyemu_ch];
-            if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
+            pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_t[pyemu_ch];
+            if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->pyemu_f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
             else if (pyemu_s.read_normalized) {
                 double pyemu_m = (double)pyemu_norm_max(pyemu_im);
                 double pyemu_r = pyemu_t[pyemu_ch] / pyemu_m;
-                pyemu_out->f[pyemu_ch] = (float)(pyemu_r < -1.0 ? -1.0 : pyemu_r);
-            } else pyemu_out->f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
+                pyemu_out->pyemu_f[pyemu_ch] = (float)(pyemu_r < -1.0 ? -1.0 : pyemu_r);
+            } else pyemu_out->pyemu_f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
         }
         return;
     }
@@ -346,8 +346,8 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
     long double pyemu_div = 256.0L;
     if (pyemu_im->kind != PYEMU_KIND_FLOAT) pyemu_div *= (long double)pyemu_norm_max(pyemu_im);
     for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
-        pyemu_out->f[pyemu_ch] = pyemu_round_away(pyemu_acc[pyemu_ch] / pyemu_div);
-        pyemu_out->i[pyemu_ch] = (long long)pyemu_out->f[pyemu_ch];
+        pyemu_out->pyemu_f[pyemu_ch] = pyemu_round_away(pyemu_acc[pyemu_ch] / pyemu_div);
+        pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_out->pyemu_f[pyemu_ch];
     }
 }
 
@@ -355,7 +355,7 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
 static inline void pyemu_fetch_linear(const pyemu_image *pyemu_im, bool pyemu_read_norm, long long pyemu_i,
                                       pyemu_texel *pyemu_out)
 {
-    for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) { pyemu_out->f[pyemu_ch] = 0; pyemu_out->i[pyemu_ch] = 0; }
+    for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) { pyemu_out->pyemu_f[pyemu_ch] = 0; pyemu_out->pyemu_i[pyemu_ch] = 0; }
     if (pyemu_i < 0 || (unsigned long long)pyemu_i >= pyemu_im->width) return;
     static const float pyemu_noborder[4] = {0, 0, 0, 0};
     pyemu_sampling pyemu_s = {{PYEMU_ADDR_CLAMP, PYEMU_ADDR_CLAMP, PYEMU_ADDR_CLAMP}, false, false,
@@ -363,12 +363,12 @@ static inline void pyemu_fetch_linear(const pyemu_image *pyemu_im, bool pyemu_re
     double pyemu_t[4];
     pyemu_texel_values(pyemu_im, pyemu_s, pyemu_i, 0, 0, pyemu_t);
     for (unsigned int pyemu_ch = 0; pyemu_ch < pyemu_im->channels; pyemu_ch++) {
-        pyemu_out->i[pyemu_ch] = (long long)pyemu_t[pyemu_ch];
-        if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
+        pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_t[pyemu_ch];
+        if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->pyemu_f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
         else if (pyemu_read_norm) {
             double pyemu_r = pyemu_t[pyemu_ch] / (double)pyemu_norm_max(pyemu_im);
-            pyemu_out->f[pyemu_ch] = (float)(pyemu_r < -1.0 ? -1.0 : pyemu_r);
-        } else pyemu_out->f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
+            pyemu_out->pyemu_f[pyemu_ch] = (float)(pyemu_r < -1.0 ? -1.0 : pyemu_r);
+        } else pyemu_out->pyemu_f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
     }
 }
 
@@ -380,7 +380,7 @@ static inline unsigned char *pyemu_element_at(const pyemu_image *pyemu_im, long 
     if (pyemu_x < 0 || pyemu_y < 0 || pyemu_z < 0 || (unsigned long long)pyemu_x >= pyemu_im->width ||
         (unsigned long long)pyemu_y >= pyemu_im->height || (unsigned long long)pyemu_z >= pyemu_im->depth)
         return 0;
-    return (unsigned char *)(uintptr_t)(pyemu_im->data + (unsigned long long)pyemu_z * pyemu_im->slice +
+    return (unsigned char *)(uintptr_t)(pyemu_im->texels + (unsigned long long)pyemu_z * pyemu_im->slice +
                                         (unsigned long long)pyemu_y * pyemu_im->pitch +
                                         (unsigned long long)pyemu_x * pyemu_im->channels * pyemu_im->bytes);
 }
