@@ -80,7 +80,7 @@ static inline pyemu_sampling pyemu_cl_sampling(const pyemu_image *pyemu_im, samp
     pyemu_sampling pyemu_s = {{pyemu_mode, pyemu_mode, pyemu_mode},
                               (pyemu_smp & CLK_FILTER_LINEAR) != 0,
                               (pyemu_smp & CLK_NORMALIZED_COORDS_TRUE) != 0,
-                              (pyemu_im->flags & PYEMU_IMG_NORM_FORMAT) != 0,
+                              (pyemu_im->mode_flags & PYEMU_IMG_NORM_FORMAT) != 0,
                               pyemu_alpha ? pyemu_cl_border_zero : pyemu_cl_border_opaque};
     return pyemu_s;
 }
@@ -167,7 +167,7 @@ static inline void pyemu_cl_write(const pyemu_image *pyemu_im, int pyemu_x, int 
     for (unsigned int pyemu_ch = 0; pyemu_ch < pyemu_im->channels; pyemu_ch++) {
         unsigned char *pyemu_q = pyemu_p + pyemu_ch * pyemu_im->bytes;
         double pyemu_x2 = pyemu_rgba[pyemu_ch];
-        if (pyemu_im->kind == PYEMU_KIND_FLOAT) {
+        if (pyemu_im->chan_kind == PYEMU_KIND_FLOAT) {
             if (pyemu_im->bytes == 4) {
                 float pyemu_f = (float)pyemu_x2;
                 memcpy(pyemu_q, &pyemu_f, 4);
@@ -196,7 +196,7 @@ static inline void pyemu_cl_write(const pyemu_image *pyemu_im, int pyemu_x, int 
         }
         int pyemu_bits = (int)pyemu_im->bytes * 8;
         long long pyemu_lo, pyemu_hi;
-        if (pyemu_im->kind == PYEMU_KIND_SIGNED) {
+        if (pyemu_im->chan_kind == PYEMU_KIND_SIGNED) {
             pyemu_hi = (1LL << (pyemu_bits - 1)) - 1;
             pyemu_lo = -pyemu_hi - 1;
         } else {
@@ -204,7 +204,7 @@ static inline void pyemu_cl_write(const pyemu_image *pyemu_im, int pyemu_x, int 
             pyemu_lo = 0;
         }
         double pyemu_r;
-        if (pyemu_im->flags & PYEMU_IMG_NORM_FORMAT) {
+        if (pyemu_im->mode_flags & PYEMU_IMG_NORM_FORMAT) {
             /* convert_T_sat_rte(v * max), as the specification has it */
             pyemu_r = nearbyint((double)((float)pyemu_x2 * (float)pyemu_norm_max(pyemu_im)));   /* in float */
         } else {

@@ -21,9 +21,9 @@ enum cudaSurfaceBoundaryMode {
 static inline pyemu_sampling pyemu_tex_sampling(const pyemu_image *im)
 {
     pyemu_sampling s = {{im->address[0], im->address[1], im->address[2]},
-                        (im->flags & PYEMU_IMG_FILTER_LINEAR) != 0,
-                        (im->flags & PYEMU_IMG_NORM_COORDS) != 0,
-                        (im->flags & PYEMU_IMG_READ_NORMALIZED) != 0, im->border};
+                        (im->mode_flags & PYEMU_IMG_FILTER_LINEAR) != 0,
+                        (im->mode_flags & PYEMU_IMG_NORM_COORDS) != 0,
+                        (im->mode_flags & PYEMU_IMG_READ_NORMALIZED) != 0, im->border};
     return s;
 }
 
@@ -79,7 +79,7 @@ template <class pyemu_T> static inline pyemu_T tex1Dfetch(cudaTextureObject_t ob
 {
     const pyemu_image *im = pyemu_image_of(obj, "texture object");
     pyemu_texel t;
-    pyemu_fetch_linear(im, (im->flags & PYEMU_IMG_READ_NORMALIZED) != 0, x, &t);
+    pyemu_fetch_linear(im, (im->mode_flags & PYEMU_IMG_READ_NORMALIZED) != 0, x, &t);
     return pyemu_tex_as<pyemu_T>::make(t);
 }
 template <class pyemu_T> static inline pyemu_T tex1D(cudaTextureObject_t obj, float x)

@@ -42,7 +42,7 @@
 #define PYEMU_ADDR_MIRROR 2u
 #define PYEMU_ADDR_BORDER 3u
 
-/* pyemu_image.flags */
+/* pyemu_image.mode_flags */
 #define PYEMU_IMG_LINEAR_MEMORY 0x1u   /* cudaResourceTypeLinear: tex1Dfetch only */
 #define PYEMU_IMG_READ_NORMALIZED 0x2u /* cudaReadModeNormalizedFloat */
 #define PYEMU_IMG_NORM_COORDS 0x4u     /* normalizedCoords */
@@ -56,10 +56,10 @@
 typedef struct pyemu_image {
     unsigned int magic;        /* PYEMU_IMAGE_MAGIC */
     unsigned int dims;         /* 1, 2 or 3 */
-    unsigned int kind;         /* PYEMU_KIND_* */
+    unsigned int chan_kind;    /* PYEMU_KIND_* */
     unsigned int channels;     /* 1, 2 or 4 (OpenCL: 1 to 4) */
     unsigned int bytes;        /* bytes a channel: 1, 2 or 4 */
-    unsigned int flags;        /* PYEMU_IMG_* */
+    unsigned int mode_flags;   /* PYEMU_IMG_* */
     unsigned int address[3];   /* PYEMU_ADDR_* a dimension */
     unsigned int cl_order;     /* OpenCL cl_channel_order (0 for CUDA) */
     unsigned long long texels; /* element (0, 0, 0) */
@@ -120,13 +120,13 @@ static inline float pyemu_smp_half(unsigned short pyemu_h)
 static inline long long pyemu_norm_max(const pyemu_image *pyemu_im)
 {
     int pyemu_bits = (int)pyemu_im->bytes * 8;
-    return pyemu_im->kind == PYEMU_KIND_SIGNED ? (1LL << (pyemu_bits - 1)) - 1 : (1LL << pyemu_bits) - 1;
+    return pyemu_im->chan_kind == PYEMU_KIND_SIGNED ? (1LL << (pyemu_bits - 1)) - 1 : (1LL << pyemu_bits) - 1;
 }
 
 /* Raw channel c of the element at p: integers as they are, floats as their value. */
 static inline long long pyemu_raw_int(const pyemu_image *pyemu_im, const unsigned char *pyemu_p)
 {
-    switch (pyemu_im->bytes * 4 + pyemu_im->kind) {
+    switch (pyemu_im->bytes * 4 + pyemu_im->chan_kind) {
     case 4 + PYEMU_KIND_SIGNED: return *(const signed char *)pyemu_p;
     case 4 + PYEMU_KIND_UNSIGNED: return *(const unsigned char *)pyemu_p;
     case 8 + PYEMU_KIND_SIGNED: { short pyemu_val; memcpy(&pyemu_val, pyemu_p, 2); return pyemu_val; }
@@ -175,7 +175,7 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
                                       long long pyemu_i, long long pyemu_j, long long pyemu_k,
                                       double pyemu_out[4])
 {
-    const bool pyemu_isf = pyemu_im->kind == PYEMU_KIND_FLOAT;
+    const bool pyemu_isf = pyemu_im->chan_kind == PYEMU_KIND_FLOAT;
     unsigned int pyemu_nc = pyemu_im->channels;
     if (pyemu_i < 0 || pyemu_j < 0 || pyemu_k < 0) {
         for (unsigned int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
@@ -185,9 +185,9 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
                     /* to the nearest integer, ties toward -inf (0.5 of u8 is 127) */
                     long long pyemu_m = pyemu_norm_max(pyemu_im);
                     double pyemu_q = ceil(pyemu_b * (double)pyemu_m - 0.5);
-                    double pyemu_lo = pyemu_im->kind == PYEMU_KIND_SIGNED ? -(double)pyemu_m : 0.0;
+                    double pyemu_lo = pyemu_im->chan_kind == PYEMU_KIND_SIGNED ? -(double)pyemu_m : 0.0;
                     pyemu_b = (pyemu_q < pyemu_lo ? pyemu_lo : (pyemu_q > pyemu_m ? (double)pyemu_m : pyemu_q)) + 0.0;
-                } else if (pyemu_im->flags & PYEMU_IMG_OPENCL) {
+                } else if (pyemu_im->mode_flags & PYEMU_IMG_OPENCL) {
                     pyemu_b = (double)(long long)pyemu_b;      /* (0, 0, 0, 1) is 0, 0, 0, 1 */
                 } else {
                     /* element reads: the colour's float bits, cut to the channel (as the GPU) */
@@ -197,7 +197,7 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
                     int pyemu_bits = (int)pyemu_im->bytes * 8;
                     long long pyemu_v = pyemu_bits >= 32 ? (long long)pyemu_u
                                                          : (long long)(pyemu_u & ((1u << pyemu_bits) - 1u));
-                    if (pyemu_im->kind == PYEMU_KIND_SIGNED && pyemu_v >= (1LL << (pyemu_bits - 1)))
+                    if (pyemu_im->chan_kind == PYEMU_KIND_SIGNED && pyemu_v >= (1LL << (pyemu_bits - 1)))
                         pyemu_v -= 1LL << pyemu_bits;
                     pyemu_b = (double)pyemu_v;
                 }
@@ -221,7 +221,7 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
         pyemu_out[pyemu_ch] = pyemu_isf ? (double)pyemu_raw_float(pyemu_im, pyemu_q)
                                  : (double)pyemu_raw_int(pyemu_im, pyemu_q);
         /* -128 of a signed 8-bit channel reads as -1, as -127 does */
-        if (!pyemu_isf && pyemu_s.read_normalized && pyemu_im->kind == PYEMU_KIND_SIGNED &&
+        if (!pyemu_isf && pyemu_s.read_normalized && pyemu_im->chan_kind == PYEMU_KIND_SIGNED &&
             pyemu_out[pyemu_ch] < -(double)pyemu_norm_max(pyemu_im))
             pyemu_out[pyemu_ch] = -(double)pyemu_norm_max(pyemu_im);
     }
@@ -276,7 +276,7 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
             pyemu_mode[pyemu_d] = PYEMU_ADDR_CLAMP;    /* CUDA: unnormalized wrap/mirror clamp */
         /* a 1-D texture is sampled at y = 0 of a 2-D one of height 1 */
         bool pyemu_used = pyemu_d < pyemu_dims ||
-                          (pyemu_d == 1 && pyemu_dims == 1 && !(pyemu_im->flags & PYEMU_IMG_OPENCL));
+                          (pyemu_d == 1 && pyemu_dims == 1 && !(pyemu_im->mode_flags & PYEMU_IMG_OPENCL));
         if (!pyemu_used) continue;
         double pyemu_x = pyemu_coord(pyemu_d < pyemu_dims ? pyemu_uvw[pyemu_d] : 0.0f, pyemu_size[pyemu_d], pyemu_s.norm_coords);
         if (pyemu_s.linear) {
@@ -295,7 +295,7 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
         pyemu_texel_values(pyemu_im, pyemu_s, pyemu_a, pyemu_b, pyemu_c, pyemu_t);
         for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
             pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_t[pyemu_ch];
-            if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->pyemu_f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
+            if (pyemu_im->chan_kind == PYEMU_KIND_FLOAT) pyemu_out->pyemu_f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
             else if (pyemu_s.read_normalized) {
                 double pyemu_m = (double)pyemu_norm_max(pyemu_im);
                 double pyemu_r = pyemu_t[pyemu_ch] / pyemu_m;
@@ -344,7 +344,7 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
         for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) pyemu_acc[pyemu_ch] += (long double)pyemu_w8[pyemu_k] * (long double)pyemu_t[pyemu_ch];
     }
     long double pyemu_div = 256.0L;
-    if (pyemu_im->kind != PYEMU_KIND_FLOAT) pyemu_div *= (long double)pyemu_norm_max(pyemu_im);
+    if (pyemu_im->chan_kind != PYEMU_KIND_FLOAT) pyemu_div *= (long double)pyemu_norm_max(pyemu_im);
     for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
         pyemu_out->pyemu_f[pyemu_ch] = pyemu_round_away(pyemu_acc[pyemu_ch] / pyemu_div);
         pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_out->pyemu_f[pyemu_ch];
@@ -364,7 +364,7 @@ static inline void pyemu_fetch_linear(const pyemu_image *pyemu_im, bool pyemu_re
     pyemu_texel_values(pyemu_im, pyemu_s, pyemu_i, 0, 0, pyemu_t);
     for (unsigned int pyemu_ch = 0; pyemu_ch < pyemu_im->channels; pyemu_ch++) {
         pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_t[pyemu_ch];
-        if (pyemu_im->kind == PYEMU_KIND_FLOAT) pyemu_out->pyemu_f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
+        if (pyemu_im->chan_kind == PYEMU_KIND_FLOAT) pyemu_out->pyemu_f[pyemu_ch] = (float)pyemu_t[pyemu_ch];
         else if (pyemu_read_norm) {
             double pyemu_r = pyemu_t[pyemu_ch] / (double)pyemu_norm_max(pyemu_im);
             pyemu_out->pyemu_f[pyemu_ch] = (float)(pyemu_r < -1.0 ? -1.0 : pyemu_r);
