@@ -31,3 +31,9 @@ from .ndrange import *  # noqa: F401,F403
 from .ndrange import __all__ as _nd
 
 __all__ = _e + _c + _p + _q + _ev + _m + _pr + _k + _nd
+from .image import *  # noqa: F401,F403
+from .image import __all__ as _im
+from .sampler import *  # noqa: F401,F403
+from .sampler import __all__ as _sm
+
+__all__ = __all__ + _im + _sm

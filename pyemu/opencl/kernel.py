@@ -307,6 +307,8 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
     else:
         if size is not None and size != spec.param.size:
             bad(CL_INVALID_ARG_SIZE, f"is {spec.param.size} bytes; arg_size is {size}")
+        if hasattr(value, "pyemu_kernel_arg"):     # a cl_sampler: its sampler_t bits (sampler.py)
+            value = value.pyemu_kernel_arg()
         if isinstance(value, (cl_mem, LocalMemory)) or value is None:
             what = "a memory object" if isinstance(value, cl_mem) else \
                 "NULL" if value is None else "LocalMemory"

@@ -166,20 +166,20 @@ def _device_table():
         D.CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: lambda: 0,
         D.CL_DEVICE_MAX_CLOCK_FREQUENCY: lambda: clock_khz() // 1000,
         D.CL_DEVICE_ADDRESS_BITS: lambda: 64,
-        D.CL_DEVICE_MAX_READ_IMAGE_ARGS: lambda: 0,
-        D.CL_DEVICE_MAX_WRITE_IMAGE_ARGS: lambda: 0,
+        D.CL_DEVICE_MAX_READ_IMAGE_ARGS: lambda: _image_limit("MAX_READ_IMAGE_ARGS"),
+        D.CL_DEVICE_MAX_WRITE_IMAGE_ARGS: lambda: _image_limit("MAX_WRITE_IMAGE_ARGS"),
         D.CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: lambda: 0,
         D.CL_DEVICE_MAX_MEM_ALLOC_SIZE: max_alloc,
-        D.CL_DEVICE_IMAGE2D_MAX_WIDTH: lambda: 0,
-        D.CL_DEVICE_IMAGE2D_MAX_HEIGHT: lambda: 0,
-        D.CL_DEVICE_IMAGE3D_MAX_WIDTH: lambda: 0,
-        D.CL_DEVICE_IMAGE3D_MAX_HEIGHT: lambda: 0,
-        D.CL_DEVICE_IMAGE3D_MAX_DEPTH: lambda: 0,
-        D.CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: lambda: 0,
-        D.CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: lambda: 0,
-        D.CL_DEVICE_IMAGE_SUPPORT: lambda: False,
+        D.CL_DEVICE_IMAGE2D_MAX_WIDTH: lambda: _image_limit("MAX_2D")[0],
+        D.CL_DEVICE_IMAGE2D_MAX_HEIGHT: lambda: _image_limit("MAX_2D")[1],
+        D.CL_DEVICE_IMAGE3D_MAX_WIDTH: lambda: _image_limit("MAX_3D")[0],
+        D.CL_DEVICE_IMAGE3D_MAX_HEIGHT: lambda: _image_limit("MAX_3D")[1],
+        D.CL_DEVICE_IMAGE3D_MAX_DEPTH: lambda: _image_limit("MAX_3D")[2],
+        D.CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: lambda: _image_limit("MAX_BUFFER"),
+        D.CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: lambda: _image_limit("MAX_ARRAY_SIZE"),
+        D.CL_DEVICE_IMAGE_SUPPORT: lambda: True,
         D.CL_DEVICE_MAX_PARAMETER_SIZE: lambda: MAX_PARAMETER_SIZE,
-        D.CL_DEVICE_MAX_SAMPLERS: lambda: 0,
+        D.CL_DEVICE_MAX_SAMPLERS: lambda: _image_limit("MAX_SAMPLERS"),
         D.CL_DEVICE_MEM_BASE_ADDR_ALIGN: lambda: MEM_BASE_ADDR_ALIGN_BITS,
         D.CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: lambda: 128,
         D.CL_DEVICE_SINGLE_FP_CONFIG: lambda: _FP,
@@ -401,6 +401,12 @@ def clRetainContext(context):
 def clReleaseContext(context):
     """clReleaseContext: one reference less; at 0 the context is gone."""
     return release(context, cl_context, CL_INVALID_CONTEXT, "clReleaseContext")
+
+
+def _image_limit(name):
+    """An image limit of the device (pyemu/opencl/image.py holds them)."""
+    from . import image
+    return getattr(image, name)
 
 
 __all__ = ["cl_platform_id", "cl_device_id", "cl_context", "clGetPlatformIDs",

@@ -39,6 +39,8 @@ PROGRAMS = [
     ("zero_copy.py", ["100001"], "Test PASSED"),
     ("constant_memory.py", ["10001"], "Test PASSED"),
     ("pitch_2d.py", ["300", "70"], "Test PASSED"),
+    ("texture_rotate.py", ["64"], "Test PASSED"),
+    ("texture_shift_copy.py", ["4096"], "Test PASSED"),
 ]
 
 

@@ -31,6 +31,7 @@ PROGRAMS = [
     ("reduction.py", ["100003"], "Test PASSED"),          # last work-group padded with 0
     ("histogram.py", ["1000000"], "Test PASSED"),
     ("transpose.py", ["256"], "Test passed"),
+    ("image_rotate.py", ["64"], "Test PASSED"),
 ]
 PAIRED = ["matmul_tiled", "reduction", "histogram", "transpose"]
 

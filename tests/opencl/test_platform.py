@@ -109,7 +109,7 @@ def test_clGetDeviceInfo_values(device, platform):
     assert g(CL_DEVICE_PLATFORM) is platform
     assert g(CL_DEVICE_SVM_CAPABILITIES) == 0 and g(CL_DEVICE_PIPE_SUPPORT) is False
     assert g(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) is False
-    assert g(CL_DEVICE_IMAGE_SUPPORT) is False
+    assert g(CL_DEVICE_IMAGE_SUPPORT) is True      # images: pyemu/opencl/image.py
 
 
 def test_clGetDeviceInfo_every_parameter_answers(device):
