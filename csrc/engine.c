@@ -25,6 +25,9 @@
 extern atomic_int pyemu_trace_on;
 void pyemu_trace_cmd(const pyemu_cmd *c);
 void pyemu_trace_item(int worker, unsigned long long seq, uint64_t t0, uint64_t t1);
+/* the copy engine (csrc/copyengine.c) and what decides to use it (csrc/pool.c) */
+int pyemu_copyengine_submit(pyemu_cmd *cmd);
+int pyemu_pool_has_unclaimed(void);
 
 /* The lock is recursive: finishing a command may drop the last reference to
  * its queue, which unlinks the queue under the same lock. */
@@ -420,6 +423,9 @@ static void make_ready(pyemu_cmd *cmd)
         return;
     }
     cmd->status = PYEMU_CMD_SUBMITTED;
+    /* a copy beside busy workers goes to the copy engine (copyengine.c) */
+    if (cmd->type == CMD_COPY && pyemu_pool_has_unclaimed() && pyemu_copyengine_submit(cmd) == 0)
+        return;
     pyemu_pool_submit(cmd);
 }
 
