@@ -576,7 +576,8 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *l,
             continue;
         uintptr_t v;
         memcpy(&v, (const char *)args + p->offset, sizeof v);
-        PYEMU_FAIL_IF(v && !pyemu_mem_in_region(v), PYEMU_E_BAD_POINTER,
+        PYEMU_FAIL_IF(v && !pyemu_mem_in_region(v) && !pyemu_hostreg_contains(v),
+                      PYEMU_E_BAD_POINTER,
                       "argument %u of %s (%s) is a pointer; 0x%llx is not device memory", i + 1,
                       d->name, p->type_name, (unsigned long long)v);
     }

@@ -225,4 +225,10 @@ int pyemu_trace_enable(int on);
 size_t pyemu_trace_take_events(pyemu_trace_event *buf, size_t cap);
 size_t pyemu_trace_take_spans(pyemu_trace_span *buf, size_t cap);
 
+/* host memory registered with cudaHostRegister (csrc/hostreg.c): mapped for
+ * kernels, its device pointer is its address (as with unified addressing) */
+int pyemu_hostreg_add(unsigned long long addr, unsigned long long size);
+int pyemu_hostreg_remove(unsigned long long addr);
+int pyemu_hostreg_contains(unsigned long long addr);
+
 #endif /* PYEMU_CORE_H */

@@ -64,7 +64,7 @@ def _convert(fn, i, p, v):
                 _arg_error(fn, i, f"is a pointer; got {type(v).__name__}")
             _arg_error(fn, i, f"is host memory ({type(v).__name__}); copy it to the device with "
                        "cudaMemcpy first and pass the device pointer")
-        if addr and not is_device_address(addr):
+        if addr and not is_device_address(addr) and not lib.pyemu_hostreg_contains(addr):
             _arg_error(fn, i, f"is a pointer; 0x{addr:x} is not device memory")
         return addr
     if p.kind in (_KIND_SIGNED, _KIND_UNSIGNED):
