@@ -28,6 +28,7 @@ from ._errors import CudaError, cudaSuccess
 from ._memory import DevicePointer, device_address, device_region, is_device_address
 from ._types import as_dim3, cudaFuncAttribute, cudaFuncAttributes, dim3
 from .runtime import default_queue
+from .devices import same_device as _same_device
 
 
 class KernelArgumentError(CudaError, TypeError, ValueError):
@@ -214,6 +215,7 @@ def _queue_of(stream):
     q = getattr(stream, "_queue", None)
     if q is None:
         E.fail(E.cudaErrorInvalidResourceHandle, f"{stream!r} is not a stream", "kernel launch")
+    _same_device(getattr(stream, "device", None), "kernel launch", "the stream")  # devices.py
     return q
 
 

@@ -19,6 +19,7 @@ from ..runtime import views as _views
 from ..runtime.host import clock_khz as _clock_khz, cpu_name as _cpu_name, l2_bytes as _l2_bytes
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
+from . import devices as _dev
 from ._errors import CudaError, cudaError_t, cudaSuccess
 from ._memory import (DevicePointer, ManagedArray, allocation_of, device_address,
                       host_buffer, is_device_address, managed_bytes)
@@ -134,37 +135,28 @@ def cudaPeekAtLastError() -> cudaError_t:
 # ---- devices ----
 
 def cudaGetDeviceCount() -> int:
-    """cudaGetDeviceCount: one emulated device."""
-    return 1
-
-
-_current_device = threading.local()
+    """cudaGetDeviceCount: PYEMU_DEVICE_COUNT virtual devices (default 1;
+    pyemu/cuda/devices.py)."""
+    return _dev.COUNT
 
 
 def _check_device(device, call):
-    try:
-        d = int(device)
-    except (TypeError, ValueError):
-        E.fail(E.cudaErrorInvalidValue, f"device must be an int, not {type(device).__name__}", call)
-    if d != 0:
-        E.fail(E.cudaErrorInvalidDevice, f"device {d} does not exist; there is one device, 0", call)
-    return d
+    return _dev.check(device, call)
 
 
 def cudaGetDevice() -> int:
-    """cudaGetDevice: the current device of this host thread (always 0)."""
-    return getattr(_current_device, "value", 0)
+    """cudaGetDevice: the current device of this host thread (0 until cudaSetDevice)."""
+    return _dev.current()
 
 
 def cudaSetDevice(device) -> cudaError_t:
-    """cudaSetDevice: only device 0 exists; others give cudaErrorInvalidDevice."""
-    _current_device.value = _check_device(device, "cudaSetDevice")
+    """cudaSetDevice(device): the current device of this host thread; a device
+    that does not exist gives cudaErrorInvalidDevice."""
+    _dev.set_current(_check_device(device, "cudaSetDevice"))
     return cudaSuccess
 
 
-def cudaMemGetInfo() -> tuple:
-    """cudaMemGetInfo: (free, total) bytes of device memory."""
-    E.check_sticky("cudaMemGetInfo")
+def _mem_total():
     _core.ensure_started()
     free = ffi.new("unsigned long long *")
     total = ffi.new("unsigned long long *")
@@ -172,33 +164,42 @@ def cudaMemGetInfo() -> tuple:
     return free[0], total[0]
 
 
-_PROPS = None
+def cudaMemGetInfo() -> tuple:
+    """cudaMemGetInfo: (free, total) bytes of the current device's memory
+    (with several devices, each has its share of PYEMU_DEVICE_MEMORY)."""
+    E.check_sticky("cudaMemGetInfo")
+    free, total = _mem_total()
+    if _dev.MULTI:
+        lim = _dev.limit(total)
+        return max(0, min(free, lim - _dev.used(_dev.current()))), lim
+    return free, total
+
+
+_PROPS = {}
 
 
 def cudaGetDeviceProperties(device=0) -> cudaDeviceProp:
     """cudaGetDeviceProperties: the emulated device, compute capability 9.0,
-    one multiprocessor per worker thread."""
-    global _PROPS
-    _check_device(device, "cudaGetDeviceProperties")
-    if _PROPS is None:
-        _core.ensure_started()
-        free = ffi.new("unsigned long long *")
-        total = ffi.new("unsigned long long *")
-        lib.pyemu_mem_info(free, total)     # not cudaMemGetInfo: no sticky error here
-        _PROPS = cudaDeviceProp(
+    one multiprocessor per worker thread; with several devices (they share
+    the cores) each reports its share of the workers and of the memory."""
+    d = _check_device(device, "cudaGetDeviceProperties")
+    if d not in _PROPS:
+        _, total = _mem_total()     # not cudaMemGetInfo: no sticky error here
+        _PROPS[d] = cudaDeviceProp(
             name=f"pyemu SIMT emulator on {_cpu_name()}",
-            uuid=b"pyemu-device-0000"[:16],
-            totalGlobalMem=total[0],
+            uuid=f"pyemu-dev-{d:06d}".encode(),
+            pciBusID=d,
+            totalGlobalMem=_dev.limit(total),
             sharedMemPerBlock=lib.PYEMU_MAX_SHARED_PER_BLOCK,
             maxThreadsPerBlock=lib.PYEMU_MAX_THREADS_PER_BLOCK,
             maxThreadsDim=(lib.PYEMU_MAX_BLOCK_X, lib.PYEMU_MAX_BLOCK_Y, lib.PYEMU_MAX_BLOCK_Z),
             maxGridSize=(lib.PYEMU_MAX_GRID_X, lib.PYEMU_MAX_GRID_Y, lib.PYEMU_MAX_GRID_Z),
             clockRate=_clock_khz(),
-            multiProcessorCount=lib.pyemu_num_workers(),
+            multiProcessorCount=max(1, lib.pyemu_num_workers() // _dev.COUNT),
             l2CacheSize=_l2_bytes(),
             sharedMemPerBlockOptin=lib.PYEMU_MAX_SHARED_OPTIN,
         )
-    return _PROPS
+    return _PROPS[d]
 
 
 def cudaDeviceGetAttribute(attr, device=0) -> int:
@@ -297,7 +298,7 @@ def cudaDeviceReset() -> cudaError_t:
 
 
 # called after each cudaDeviceReset; streams and events check views.generation()
-_reset_hooks = []
+_reset_hooks = [_dev.forget_all]
 
 
 def cudaThreadExit() -> cudaError_t:
@@ -328,11 +329,17 @@ def cudaMalloc(size) -> DevicePointer:
         E.fail(E.cudaErrorMemoryAllocation, f"{n} bytes is more than any device has",
                "cudaMalloc")
     _core.ensure_started()
+    if _dev.MULTI:      # the current device's share (pyemu/cuda/devices.py)
+        d = _dev.reserve(n, _mem_total()[1], "cudaMalloc")
     addr = ffi.new("unsigned long long *")
     try:
         _core.check(lib.pyemu_mem_alloc(n, addr))
     except CoreError as exc:
+        if _dev.MULTI:
+            _dev.unreserve(d, n)
         E.raise_core(exc, "cudaMalloc")
+    if _dev.MULTI:
+        _dev.record(addr[0], d, n)
     return DevicePointer(addr[0])
 
 
@@ -390,6 +397,7 @@ def cudaFree(devPtr) -> cudaError_t:
         _core.check(_views.free(addr, b"cudaFree"))
     except CoreError as exc:
         E.raise_core(exc, "cudaFree")
+    _dev.release(addr)
     return cudaSuccess
 
 

@@ -22,6 +22,7 @@ from ..runtime import sync as _sync
 from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
+from . import devices as _devices
 from . import runtime as _rt
 from ._errors import cudaSuccess
 
@@ -41,13 +42,14 @@ class cudaStream_t:
     """A stream, as cudaStreamCreate returns it.  `_queue` is the engine queue
     (what a launch `k[grid, block, shared, stream]` runs on); None once destroyed."""
 
-    __slots__ = ("_queue", "flags", "priority", "_gen", "__weakref__")
+    __slots__ = ("_queue", "flags", "priority", "_gen", "device", "__weakref__")
 
     def __init__(self, queue, flags=0, priority=0):
         self._queue = queue
         self.flags = flags
         self.priority = priority
         self._gen = _views.generation()     # a cudaDeviceReset destroys it
+        self.device = _devices.current()    # the device current when it was made
 
     def __repr__(self):
         state = "destroyed" if self._queue is None else f"flags={self.flags}"
@@ -61,6 +63,7 @@ class _SpecialStream(cudaStream_t):
 
     def __init__(self, handle):
         self._handle = handle
+        self.device = None                  # the current device's, at each use
         self.flags = cudaStreamDefault
         self.priority = 0
         self._gen = None
