@@ -37,6 +37,7 @@ PROGRAMS = [
     ("default_stream.py", ["50"], "Test PASSED"),
     ("pinned_vs_pageable.py", ["4"], "Test PASSED"),
     ("zero_copy.py", ["100001"], "Test PASSED"),
+    ("multi_gpu.py", ["100001"], "Test PASSED"),          # PYEMU_DEVICE_COUNT=2 by itself
 ]
 
 
