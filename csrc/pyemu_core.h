@@ -230,5 +230,7 @@ size_t pyemu_trace_take_spans(pyemu_trace_span *buf, size_t cap);
 int pyemu_hostreg_add(unsigned long long addr, unsigned long long size);
 int pyemu_hostreg_remove(unsigned long long addr);
 int pyemu_hostreg_contains(unsigned long long addr);
+/* fault the pages of a page-locked range in now (best effort; 0 or PYEMU_E_SYSTEM) */
+int pyemu_host_populate(unsigned long long addr, unsigned long long size);
 
 #endif /* PYEMU_CORE_H */

@@ -152,6 +152,7 @@ def cudaHostAlloc(size, flags=cudaHostAllocDefault, dtype=np.uint8):
     except CoreError as exc:
         E.raise_core(exc, call)
     addr = out[0]
+    lib.pyemu_host_populate(addr, n)     # page-locked: resident from the start
     arr = np.frombuffer(ffi.buffer(ffi.cast("char *", addr), n), dtype=dt)
     _views.add_view(addr, arr)       # a reset or cudaFreeHost keeps the pages while it lives
     _add(addr, n, "alloc", int(flags))
@@ -227,6 +228,7 @@ def cudaHostRegister(ptr, size, flags=cudaHostRegisterDefault) -> cudaError_t:  
         _core.check(lib.pyemu_hostreg_add(addr, n))
     except CoreError as exc:
         E.raise_core(exc, call)
+    lib.pyemu_host_populate(addr, n)     # page-locked: resident (a read-only buffer stays as is)
     _add(addr, n, "registered", (int(flags), memoryview(ptr)))
     return cudaSuccess
 

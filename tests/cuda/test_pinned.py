@@ -186,3 +186,31 @@ def test_a_fault_near_registered_memory_names_the_range(k):
         cudaHostUnregister(a)
         libc.mprotect(ctypes.c_void_p(base + 4096), 4096, 3)
     del a
+
+
+def _resident_pages(addr, nbytes):
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    page = 4096
+    lo = addr & ~(page - 1)
+    npages = (addr + nbytes - lo + page - 1) // page
+    vec = (ctypes.c_ubyte * npages)()
+    assert libc.mincore(ctypes.c_void_p(lo), ctypes.c_size_t(npages * page), vec) == 0
+    return sum(v & 1 for v in vec), npages
+
+
+def test_page_locked_memory_is_resident_from_the_start():
+    # a first copy into fresh cudaHostAlloc memory paid its page faults (34 ms for 16 MiB)
+    h = cudaMallocHost(16 << 20, np.uint8)
+    resident, total = _resident_pages(h.ctypes.data, h.nbytes)
+    assert resident == total
+    cudaFreeHost(h)
+    import mmap
+    m = mmap.mmap(-1, 8 << 20)
+    a = np.frombuffer(m, np.uint8)
+    assert _resident_pages(a.ctypes.data, a.nbytes)[0] == 0
+    cudaHostRegister(a, a.nbytes, 0)
+    resident, total = _resident_pages(a.ctypes.data, a.nbytes)
+    cudaHostUnregister(a)
+    assert resident == total
+    assert not a.any()                 # the contents are untouched
