@@ -46,9 +46,26 @@ static struct {
     uint64_t seq;
     int outstanding;                /* commands not complete, all queues */
     pyemu_queue *queues;            /* every live queue */
-    int sticky_code;                /* a kernel fault poisons the device until reset */
-    char sticky_msg[1024];
-} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, NULL, 0, {0}};
+    int sticky_code[PYEMU_MAX_DEVICES];  /* a kernel fault poisons its device until reset */
+    char sticky_msg[PYEMU_MAX_DEVICES][1024];
+} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, NULL, {0}, {{0}}};
+
+/* Several virtual devices (pyemu/cuda/devices.py): a queue's device is in its
+ * flags (PYEMU_QUEUE_DEVICE), a command's is its queue's (a user event's:
+ * device 0); the sticky error a thread reads is its current device's. */
+#define QDEV(q) ((int)(((unsigned)(q)->flags & PYEMU_QUEUE_DEVICE_MASK) >> PYEMU_QUEUE_DEVICE_SHIFT))
+#define CDEV(c) ((c)->queue ? QDEV((c)->queue) : 0)
+static __thread int current_device;
+
+PYEMU_API int pyemu_set_current_device(int device)
+{
+    int status = PYEMU_SUCCESS;
+    PYEMU_FAIL_IF(device < 0 || device >= PYEMU_MAX_DEVICES, PYEMU_E_INVALID_VALUE,
+                  "device %d is not between 0 and %d", device, PYEMU_MAX_DEVICES - 1);
+    current_device = device;
+ERROR:
+    return status;
+}
 
 #define CHECK_QUEUE(q) PYEMU_FAIL_IF(!(q) || (q)->magic != PYEMU_MAGIC_QUEUE, \
                                      PYEMU_E_INVALID_HANDLE, "invalid queue handle")
@@ -124,7 +141,7 @@ PYEMU_API int pyemu_queue_create(int flags, pyemu_queue **queue)
     pyemu_queue *q = NULL;
     PYEMU_FAIL_IF(!queue, PYEMU_E_INVALID_VALUE, "no place to return the queue");
     PYEMU_FAIL_IF(flags & ~(PYEMU_QUEUE_OUT_OF_ORDER | PYEMU_QUEUE_LEGACY_DEFAULT |
-                            PYEMU_QUEUE_BLOCKING),
+                            PYEMU_QUEUE_BLOCKING | PYEMU_QUEUE_DEVICE_MASK),
                   PYEMU_E_INVALID_VALUE, "unknown queue flags 0x%x", flags);
     q = calloc(1, sizeof *q);
     PYEMU_FAIL_IF(!q, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
@@ -195,9 +212,9 @@ PYEMU_API int pyemu_device_synchronize(unsigned int timeout_ms)
 PYEMU_API int pyemu_sticky_error(char *message, size_t len)
 {
     pthread_mutex_lock(&eng.lock);
-    int code = eng.sticky_code;
+    int code = eng.sticky_code[current_device];
     if (message && len)
-        snprintf(message, len, "%s", eng.sticky_msg);
+        snprintf(message, len, "%s", eng.sticky_msg[current_device]);
     pthread_mutex_unlock(&eng.lock);
     return code;
 }
@@ -208,8 +225,10 @@ PYEMU_API int pyemu_device_reset(void)
     pyemu_device_synchronize(PYEMU_WAIT_FOREVER);
     pyemu_mem_free_all();
     pthread_mutex_lock(&eng.lock);
-    eng.sticky_code = 0;
-    eng.sticky_msg[0] = 0;
+    for (int d = 0; d < PYEMU_MAX_DEVICES; d++) { /* every device's (pyemu/cuda/devices.py) */
+        eng.sticky_code[d] = 0;
+        eng.sticky_msg[d][0] = 0;
+    }
     pthread_mutex_unlock(&eng.lock);
     pyemu_printf_reset();
     return PYEMU_SUCCESS;
@@ -252,10 +271,11 @@ ERROR:
 void pyemu_engine_poison(int code, const char *msg)
 {
     pthread_mutex_lock(&eng.lock);
-    if (!eng.sticky_code) {
-        eng.sticky_code = code;
-        snprintf(eng.sticky_msg, sizeof eng.sticky_msg, "%s", msg);
-    }
+    for (int d = 0; d < PYEMU_MAX_DEVICES; d++) /* no command to tell the device: all */
+        if (!eng.sticky_code[d]) {
+            eng.sticky_code[d] = code;
+            snprintf(eng.sticky_msg[d], sizeof eng.sticky_msg[d], "%s", msg);
+        }
     pthread_mutex_unlock(&eng.lock);
 }
 
@@ -271,9 +291,9 @@ void pyemu_cmd_fail(pyemu_cmd *cmd, int code, const char *fmt, ...)
         cmd->err_code = code;
         cmd->err_msg = strdup(buf);
     }
-    if (code >= PYEMU_E_ILLEGAL_ADDRESS && !eng.sticky_code) {
-        eng.sticky_code = code;
-        snprintf(eng.sticky_msg, sizeof eng.sticky_msg, "%s", buf);
+    if (code >= PYEMU_E_ILLEGAL_ADDRESS && !eng.sticky_code[CDEV(cmd)]) {
+        eng.sticky_code[CDEV(cmd)] = code;
+        snprintf(eng.sticky_msg[CDEV(cmd)], sizeof eng.sticky_msg[0], "%s", buf);
     }
     pthread_mutex_unlock(&eng.lock);
 }
@@ -354,15 +374,15 @@ static void finish_locked(pyemu_cmd *cmd)
             if (c->err_code && !order_only)
                 s->dep_failed = 1;
             if (--s->pending == 0) {
-                if ((s->dep_failed || eng.sticky_code || s->nitems == 0) && top < 64 &&
+                if ((s->dep_failed || eng.sticky_code[CDEV(s)] || s->nitems == 0) && top < 64 &&
                     s->type != CMD_HOST) {
                     s->t_submit = pyemu_clock_ns();
                     if (s->dep_failed && !s->err_code) {
                         s->err_code = PYEMU_E_DEP_FAILED;
                         s->err_msg = strdup("a command it waited for failed");
-                    } else if (eng.sticky_code && s->nitems && !s->err_code) {
-                        s->err_code = eng.sticky_code;
-                        s->err_msg = strdup(eng.sticky_msg);
+                    } else if (eng.sticky_code[CDEV(s)] && s->nitems && !s->err_code) {
+                        s->err_code = eng.sticky_code[CDEV(s)];
+                        s->err_msg = strdup(eng.sticky_msg[CDEV(s)]);
                     }
                     stack[top++] = s; /* nothing to run: finish it right here */
                 } else {
@@ -411,13 +431,13 @@ static void make_ready(pyemu_cmd *cmd)
         host_push(cmd);
         return;
     }
-    if (cmd->dep_failed || eng.sticky_code || cmd->nitems == 0) {
+    if (cmd->dep_failed || eng.sticky_code[CDEV(cmd)] || cmd->nitems == 0) {
         if (cmd->dep_failed && !cmd->err_code) {
             cmd->err_code = PYEMU_E_DEP_FAILED;
             cmd->err_msg = strdup("a command it waited for failed");
-        } else if (eng.sticky_code && cmd->nitems && !cmd->err_code) {
-            cmd->err_code = eng.sticky_code;
-            cmd->err_msg = strdup(eng.sticky_msg);
+        } else if (eng.sticky_code[CDEV(cmd)] && cmd->nitems && !cmd->err_code) {
+            cmd->err_code = eng.sticky_code[CDEV(cmd)];
+            cmd->err_msg = strdup(eng.sticky_msg[CDEV(cmd)]);
         }
         finish_locked(cmd);
         return;
@@ -485,10 +505,10 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
 {
     int status = PYEMU_SUCCESS;
     pthread_mutex_lock(&eng.lock);
-    if (eng.sticky_code) {
+    if (eng.sticky_code[QDEV(q)]) {
         /* the device is poisoned by a kernel fault: nothing more runs until reset */
-        status = eng.sticky_code;
-        pyemu_set_error("%s", eng.sticky_msg);
+        status = eng.sticky_code[QDEV(q)];
+        pyemu_set_error("%s", eng.sticky_msg[QDEV(q)]);
         pthread_mutex_unlock(&eng.lock);
         goto ERROR;
     }
@@ -506,13 +526,13 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
     if (!(q->flags & PYEMU_QUEUE_OUT_OF_ORDER) || cmd->barrier)
         ok |= add_dep(cmd, q->last, 0);
     ok |= add_dep(cmd, q->last_barrier, 0);
-    if (q->flags & PYEMU_QUEUE_LEGACY_DEFAULT) {
+    if (q->flags & PYEMU_QUEUE_LEGACY_DEFAULT) { /* each device's legacy stream: its own */
         for (pyemu_queue *o = eng.queues; o; o = o->next_q)
-            if (o != q && (o->flags & PYEMU_QUEUE_BLOCKING))
+            if (o != q && (o->flags & PYEMU_QUEUE_BLOCKING) && QDEV(o) == QDEV(q))
                 ok |= add_dep(cmd, o->last, 0);
     } else if (q->flags & PYEMU_QUEUE_BLOCKING) {
         for (pyemu_queue *o = eng.queues; o; o = o->next_q)
-            if (o != q && (o->flags & PYEMU_QUEUE_LEGACY_DEFAULT))
+            if (o != q && (o->flags & PYEMU_QUEUE_LEGACY_DEFAULT) && QDEV(o) == QDEV(q))
                 ok |= add_dep(cmd, o->last, 0);
     }
     if (ok) {
@@ -940,7 +960,7 @@ PYEMU_API int pyemu_host_next(unsigned int timeout_ms, unsigned long long *tag, 
     atomic_fetch_add(&c->refs, 1); /* the caller's, until pyemu_host_done */
     *tag = HOST_TAG(c);
     *cmd = c;
-    status = c->dep_failed ? PYEMU_E_DEP_FAILED : eng.sticky_code;
+    status = c->dep_failed ? PYEMU_E_DEP_FAILED : eng.sticky_code[CDEV(c)];
     pthread_mutex_unlock(&eng.lock);
 ERROR:
     return status;

@@ -233,4 +233,12 @@ int pyemu_hostreg_contains(unsigned long long addr);
 /* fault the pages of a page-locked range in now (best effort; 0 or PYEMU_E_SYSTEM) */
 int pyemu_host_populate(unsigned long long addr, unsigned long long size);
 
+/* several virtual devices (pyemu/cuda/devices.py): a queue's device in its
+ * flags; each device has its own sticky error; pyemu_sticky_error reads the
+ * calling thread's current device's (pyemu_set_current_device, default 0) */
+#define PYEMU_MAX_DEVICES 64
+#define PYEMU_QUEUE_DEVICE_SHIFT 8
+#define PYEMU_QUEUE_DEVICE_MASK 0x3F00
+int pyemu_set_current_device(int device);
+
 #endif /* PYEMU_CORE_H */

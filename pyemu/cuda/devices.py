@@ -10,11 +10,16 @@ cudaEventRecord of an event and a stream of different devices and a launch
 on a stream of another device give cudaErrorInvalidResourceHandle,
 cudaEventElapsedTime of two devices' events too).
 
-What pyemu does not separate yet: the devices share one sticky error and
-cudaDeviceReset resets them all; their legacy default streams are one
-queue; a kernel that dereferences another device's memory without peer
-access is not stopped (the memory is in one address space, as with
-unified addressing).
+Each device has its own legacy default stream (a queue tagged with the
+device: the legacy stream waits only for its own device's blocking
+streams) and its own sticky error: a kernel fault on one device makes that
+device's later calls fail, not another's (csrc/engine.c).
+
+What pyemu does not separate yet: cudaDeviceReset resets every device (all
+memory, streams, events and sticky errors); cudaDeviceSynchronize waits for
+every device's work; a kernel that dereferences another device's memory
+without peer access is not stopped (the memory is in one address space, as
+with unified addressing).
 """
 from __future__ import annotations
 
@@ -52,6 +57,13 @@ def current() -> int:
 
 def set_current(d: int) -> None:
     _current.value = d
+    from ..runtime.core import lib
+    lib.pyemu_set_current_device(d)     # the sticky error this thread reads (csrc/engine.c)
+
+
+def queue_flags() -> int:
+    """The engine-queue flag bits that tag a queue with the current device."""
+    return current() << 8               # PYEMU_QUEUE_DEVICE_SHIFT
 
 
 def check(device, call, what="device") -> int:

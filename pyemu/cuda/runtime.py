@@ -51,31 +51,55 @@ _per_thread = threading.local()
 
 
 def per_thread_queue():
-    """This host thread's per-thread default stream (cudaStreamPerThread): a
-    blocking queue, so it still synchronises with the legacy default stream."""
+    """This host thread's per-thread default stream (cudaStreamPerThread) of
+    the current device: a blocking queue, so it still synchronises with the
+    legacy default stream."""
+    if _dev.MULTI:
+        qs = getattr(_per_thread, "queues", None)
+        if qs is None:
+            qs = _per_thread.queues = {}
+        q = qs.get(_dev.current())
+        if q is None:
+            q = qs[_dev.current()] = _new_queue(
+                lib.PYEMU_QUEUE_BLOCKING, f"per-thread stream ({threading.current_thread().name}, "
+                f"device {_dev.current()})")
+        return q
     q = getattr(_per_thread, "queue", None)
     if q is None:
-        _core.ensure_started()
-        out = ffi.new("pyemu_queue **")
-        _core.check(lib.pyemu_queue_create(lib.PYEMU_QUEUE_BLOCKING, out))
-        q = _per_thread.queue = out[0]
-        from ..tools import trace
-        trace.name_queue(q, f"per-thread stream ({threading.current_thread().name})")
+        q = _per_thread.queue = _new_queue(
+            lib.PYEMU_QUEUE_BLOCKING, f"per-thread stream ({threading.current_thread().name})")
     return q
 
 
+def _new_queue(flags, name):
+    _core.ensure_started()
+    out = ffi.new("pyemu_queue **")
+    _core.check(lib.pyemu_queue_create(flags | _dev.queue_flags(), out))
+    from ..tools import trace
+    trace.name_queue(out[0], name)
+    return out[0]
+
+
+_legacy_of = {}     # device -> its legacy default stream, with several devices
+
+
 def legacy_queue():
-    """CUDA's legacy default stream (cudaStreamLegacy): a queue of the command engine."""
+    """CUDA's legacy default stream (cudaStreamLegacy) of the current device:
+    a queue of the command engine."""
     global _default_queue
+    if _dev.MULTI and _dev.current():
+        d = _dev.current()
+        if d not in _legacy_of:
+            with _lock:
+                if d not in _legacy_of:
+                    _legacy_of[d] = _new_queue(lib.PYEMU_QUEUE_LEGACY_DEFAULT,
+                                               f"legacy default stream (device {d})")
+        return _legacy_of[d]
     if _default_queue is None:
         with _lock:
             if _default_queue is None:
-                _core.ensure_started()
-                q = ffi.new("pyemu_queue **")
-                _core.check(lib.pyemu_queue_create(lib.PYEMU_QUEUE_LEGACY_DEFAULT, q))
-                _default_queue = q[0]
-                from ..tools import trace
-                trace.name_queue(q[0], "legacy default stream")
+                _default_queue = _new_queue(lib.PYEMU_QUEUE_LEGACY_DEFAULT,
+                                            "legacy default stream")
     return _default_queue
 
 

@@ -142,6 +142,7 @@ def _create(flags, priority, call):
     _core.ensure_started()
     out = ffi.new("pyemu_queue **")
     qflags = 0 if flags & cudaStreamNonBlocking else lib.PYEMU_QUEUE_BLOCKING
+    qflags |= _devices.queue_flags()    # the device it belongs to (csrc/engine.c)
     try:
         _core.check(lib.pyemu_queue_create(qflags, out))
     except CoreError as exc:

@@ -129,3 +129,70 @@ def test_peer_access_and_peer_copies_between_two_devices(run_cuda):
 def test_bad_PYEMU_DEVICE_COUNT_is_refused_with_a_message(run_cuda):
     res = run_cuda("R['n'] = cudaGetDeviceCount()", env={"PYEMU_DEVICE_COUNT": "zero"})
     assert res.returncode != 0 and "PYEMU_DEVICE_COUNT" in res.stderr
+
+
+def test_a_kernel_fault_poisons_its_device_only(run_cuda):
+    R = _ok(run_cuda("""
+        mod = SourceModule("__global__ void bad(int *p) { p[1 << 28] = 1; }"
+                           "__global__ void inc(int *p) { p[threadIdx.x] += 1; }")
+        d0 = cudaMalloc(128)
+        cudaSetDevice(1)
+        d1 = cudaMalloc(128)
+        mod.bad[1, 1](d1)
+        R["sync1"] = code_of(cudaDeviceSynchronize)
+        R["malloc1"] = code_of(cudaMalloc, 16)
+        R["stream1"] = code_of(cudaStreamCreate)
+        cudaSetDevice(0)
+        R["malloc0"] = code_of(cudaMalloc, 16)
+        mod.inc[1, 32](d0)
+        s = cudaStreamCreate()
+        mod.inc[1, 32, 0, s](d0)
+        R["sync0"] = code_of(cudaDeviceSynchronize)
+        out = np.zeros(32, np.int32)
+        cudaMemcpy(out, d0, 128, cudaMemcpyDeviceToHost)
+        R["out0"] = out.tolist()
+        seen = []
+        def other():                     # a thread on device 1 sees its error too
+            cudaSetDevice(1)
+            seen.append(code_of(cudaMalloc, 16))
+        t = threading.Thread(target=other); t.start(); t.join()
+        R["thread1"] = seen[0]
+        cudaSetDevice(1)
+        cudaDeviceReset()
+        R["after_reset"] = code_of(cudaMalloc, 16)
+    """, env=TWO))
+    assert R["sync1"] == 700                              # cudaErrorIllegalAddress
+    assert R["malloc1"] == 700 and R["stream1"] == 700 and R["thread1"] == 700
+    assert R["malloc0"] == 0 and R["sync0"] == 0
+    assert R["out0"] == [2] * 32
+    assert R["after_reset"] == 0
+
+
+def test_each_device_has_its_own_legacy_default_stream(run_cuda):
+    # device 1's legacy stream does not wait for device 0's blocking stream
+    R = _ok(run_cuda("""
+        mod = SourceModule(r'''
+        __global__ void gated(const volatile int *gate, int *out) {
+            while (gate[0] == 0) { }
+            out[0] = 1;
+        }
+        __global__ void one(int *out) { out[0] = 1; }''')
+        gate = cudaMallocManaged(4, cudaMemAttachGlobal, np.int32)
+        gate[0] = 0
+        out0 = cudaMalloc(4)
+        s0 = cudaStreamCreate()                     # blocking, device 0
+        mod.gated[1, 1, 0, s0](gate, out0)
+        cudaSetDevice(1)
+        out1 = cudaMalloc(4)
+        mod.one[1, 1](out1)                         # device 1's legacy stream
+        e = cudaEventCreate()
+        cudaEventRecord(e, 0)
+        t0 = time.time()
+        while cudaEventQuery(e) == cudaErrorNotReady and time.time() - t0 < 10:
+            time.sleep(0.001)
+        R["done1"] = cudaEventQuery(e) == cudaSuccess
+        gate[0] = 1
+        cudaSetDevice(0)
+        cudaDeviceSynchronize()
+    """, env=TWO))
+    assert R["done1"]
