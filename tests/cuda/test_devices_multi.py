@@ -196,3 +196,20 @@ def test_each_device_has_its_own_legacy_default_stream(run_cuda):
         cudaDeviceSynchronize()
     """, env=TWO))
     assert R["done1"]
+
+
+def test_cudaMallocAsync_and_cudaFreeAsync_count_against_the_device(run_cuda):
+    R = _ok(run_cuda("""
+        cudaSetDevice(1)
+        s = cudaStreamCreate()
+        before = cudaMemGetInfo()[0]
+        p = cudaMallocAsync(8 << 20, s)
+        R["during"] = before - cudaMemGetInfo()[0]
+        cudaFreeAsync(p, s)
+        cudaStreamSynchronize(s)
+        R["after"] = before - cudaMemGetInfo()[0]
+        cudaSetDevice(0)
+        R["dev0_used"] = cudaMemGetInfo()[1] - cudaMemGetInfo()[0]
+    """, env=TWO))
+    assert R["during"] == 8 << 20 and R["after"] == 0
+    assert R["dev0_used"] == 0
