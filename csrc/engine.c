@@ -28,6 +28,9 @@ void pyemu_trace_item(int worker, unsigned long long seq, uint64_t t0, uint64_t 
 /* the copy engine (csrc/copyengine.c) and what decides to use it (csrc/pool.c) */
 int pyemu_copyengine_submit(pyemu_cmd *cmd);
 int pyemu_pool_has_unclaimed(void);
+/* which device owns an allocation (csrc/devmem.c) */
+extern atomic_int pyemu_devmem_active;
+int pyemu_devmem_forbidden(uintptr_t addr, int device);
 
 /* The lock is recursive: finishing a command may drop the last reference to
  * its queue, which unlinks the queue under the same lock. */
@@ -359,6 +362,11 @@ static void finish_locked(pyemu_cmd *cmd)
         if (!c->t_start)
             c->t_start = c->t_end;
         c->status = c->err_code ? -c->err_code : PYEMU_CMD_COMPLETE;
+        if (c->type == CMD_KERNEL && c->nitems == 0 && c->err_code == PYEMU_E_ILLEGAL_ADDRESS &&
+            !eng.sticky_code[CDEV(c)] && c->err_msg) { /* a peer access refused (devmem.c) */
+            eng.sticky_code[CDEV(c)] = c->err_code;
+            snprintf(eng.sticky_msg[CDEV(c)], sizeof eng.sticky_msg[0], "%s", c->err_msg);
+        }
         if (atomic_load_explicit(&pyemu_trace_on, memory_order_relaxed))
             pyemu_trace_cmd(c);
         pyemu_printf_collect(c);
@@ -590,6 +598,9 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *l,
                   args_size);
     /* a pointer argument is null or device memory: a host address would
      * fault far from its cause (a GPU accepts it and faults in the kernel) */
+    unsigned int peer_arg = 0;      /* 1 + the argument in another device's memory */
+    int peer_owner = -1;
+    uintptr_t peer_addr = 0;
     for (unsigned int i = 0; i < d->nparams; i++) {
         const pyemu_param_desc *p = &d->params[i];
         if (p->kind != PYEMU_PARAM_POINTER || p->size != sizeof(uintptr_t))
@@ -600,6 +611,11 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *l,
                       PYEMU_E_BAD_POINTER,
                       "argument %u of %s (%s) is a pointer; 0x%llx is not device memory", i + 1,
                       d->name, p->type_name, (unsigned long long)v);
+        if (v && !peer_arg && atomic_load_explicit(&pyemu_devmem_active, memory_order_relaxed) &&
+            (peer_owner = pyemu_devmem_forbidden(v, QDEV(queue))) >= 0) {
+            peer_arg = i + 1;
+            peer_addr = v;
+        }
     }
     PYEMU_FAIL_IF(!gx || !gy || !gz || !bx || !by || !bz, PYEMU_E_BAD_DIMS,
                   "a grid or block dimension is zero: grid (%u,%u,%u), block (%u,%u,%u)",
@@ -656,6 +672,15 @@ PYEMU_API int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *l,
     cmd->nitems = (uint64_t)gx * gy * gz;
     uint64_t per = cmd->nitems / ((uint64_t)pyemu_pool_size() * 32);
     cmd->chunk = per < 1 ? 1 : per > 64 ? 64 : per;
+    if (peer_arg) { /* as the kernel's first access would on a GPU: fails, sticky (devmem.c) */
+        char buf[512];
+        snprintf(buf, sizeof buf, "kernel '%s': argument %u (0x%llx) is memory of device %d, "
+                 "and device %d has no peer access to it (cudaDeviceEnablePeerAccess)", d->name,
+                 peer_arg, (unsigned long long)peer_addr, peer_owner, QDEV(queue));
+        cmd->nitems = 0; /* nothing runs; finish_locked makes the error sticky */
+        cmd->err_code = PYEMU_E_ILLEGAL_ADDRESS;
+        cmd->err_msg = strdup(buf);
+    }
     return submit(queue, cmd, wait, nwait, event);
 ERROR:
     if (cmd) {

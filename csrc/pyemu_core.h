@@ -240,5 +240,10 @@ int pyemu_host_populate(unsigned long long addr, unsigned long long size);
 #define PYEMU_QUEUE_DEVICE_SHIFT 8
 #define PYEMU_QUEUE_DEVICE_MASK 0x3F00
 int pyemu_set_current_device(int device);
+/* which device owns which allocation, and peer access (csrc/devmem.c) */
+int pyemu_devmem_add(unsigned long long addr, unsigned long long size, int device);
+int pyemu_devmem_remove(unsigned long long addr);
+int pyemu_devmem_clear(void);
+int pyemu_devmem_peer(int device, int peer, int on);
 
 #endif /* PYEMU_CORE_H */

@@ -18,8 +18,10 @@ device's later calls fail, not another's (csrc/engine.c).
 What pyemu does not separate yet: cudaDeviceReset resets every device (all
 memory, streams, events and sticky errors); cudaDeviceSynchronize waits for
 every device's work; a kernel that dereferences another device's memory
-without peer access is not stopped (the memory is in one address space, as
-with unified addressing).
+without peer access fails (cudaErrorIllegalAddress, sticky) when the
+pointer is one of its arguments (csrc/devmem.c); a pointer it reads from
+memory is not followed (the memory is in one address space, as with
+unified addressing).
 """
 from __future__ import annotations
 
@@ -111,11 +113,18 @@ def unreserve(d: int, nbytes: int) -> None:
             _used[d] -= nbytes
 
 
+def _lib():
+    from ..runtime.core import lib
+    return lib
+
+
 def record(addr: int, d: int, nbytes: int) -> None:
-    """The allocation at addr belongs to device d."""
+    """The allocation at addr belongs to device d (and the launch check of
+    csrc/devmem.c knows it)."""
     if MULTI:
         with _lock:
             _owner[addr] = (d, nbytes)
+        _lib().pyemu_devmem_add(addr, nbytes, d)
 
 
 def release(addr: int) -> None:
@@ -125,6 +134,8 @@ def release(addr: int) -> None:
             d, n = _owner.pop(addr, (None, 0))
             if d is not None:
                 _used[d] -= n
+        if d is not None:
+            _lib().pyemu_devmem_remove(addr)
 
 
 def used(d: int) -> int:
@@ -143,10 +154,20 @@ def forget_all() -> None:
         for d in range(COUNT):
             _used[d] = 0
             _peers[d].clear()
+    if MULTI:
+        _lib().pyemu_devmem_clear()
 
 
 def peers(d: int) -> set:
+    """The devices whose memory device d may access (read only: see set_peer)."""
     return _peers[d]
+
+
+def set_peer(d: int, p: int, on: bool) -> None:
+    """Device d may (or no longer may) access device p's memory."""
+    (_peers[d].add if on else _peers[d].discard)(p)
+    if MULTI:
+        _lib().pyemu_devmem_peer(d, p, 1 if on else 0)
 
 
 def same_device(obj_device, call, what) -> None:

@@ -10,8 +10,8 @@ cudaErrorInvalidDevice for the device itself or one that does not exist.
 A peer copy is a device-to-device copy (all devices' memory is one address
 space, as with unified addressing): synchronous with respect to the host
 for cudaMemcpyPeer, on the stream for cudaMemcpyPeerAsync.  Differs from
-CUDA: a kernel's access to a peer's memory is not refused when access was
-not enabled (see devices.py).
+CUDA: a kernel's access to a peer's memory without peer access is caught
+only through its pointer arguments (see devices.py).
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def cudaDeviceEnablePeerAccess(peerDevice, flags=0) -> cudaError_t:  # noqa: F82
     if p in _dev.peers(cur):
         E.fail(E.cudaErrorPeerAccessAlreadyEnabled, f"device {cur} has access to device {p} "
                "already", call)
-    _dev.peers(cur).add(p)
+    _dev.set_peer(cur, p, True)
     return cudaSuccess
 
 
@@ -63,7 +63,7 @@ def cudaDeviceDisablePeerAccess(peerDevice) -> cudaError_t:  # noqa: F821
     if p not in _dev.peers(cur):
         E.fail(E.cudaErrorPeerAccessNotEnabled, f"peer access from device {cur} to device {p} "
                "was never enabled", call)
-    _dev.peers(cur).discard(p)
+    _dev.set_peer(cur, p, False)
     return cudaSuccess
 
 

@@ -69,6 +69,7 @@ def test_streams_and_events_belong_to_their_device(run_cuda):
         d = cudaMalloc(128)
         s0, e0 = cudaStreamCreate(), cudaEventCreate()
         cudaSetDevice(1)
+        cudaDeviceEnablePeerAccess(0, 0)                 # device 1's kernel writes d
         s1, e1 = cudaStreamCreate(), cudaEventCreate()
         R["record_other_stream"] = code_of(cudaEventRecord, e1, s0)
         R["record_other_event"] = code_of(cudaEventRecord, e0, s1)
@@ -213,3 +214,35 @@ def test_cudaMallocAsync_and_cudaFreeAsync_count_against_the_device(run_cuda):
     """, env=TWO))
     assert R["during"] == 8 << 20 and R["after"] == 0
     assert R["dev0_used"] == 0
+
+
+def test_a_kernel_given_another_devices_memory_faults_unless_peer_access(run_cuda):
+    R = _ok(run_cuda("""
+        mod = SourceModule("__global__ void inc(int *p) { p[threadIdx.x] += 1; }")
+        cudaSetDevice(1)
+        d1 = cudaMalloc(128)
+        cudaSetDevice(0)
+        mod.inc[1, 32](d1)                         # no peer access: the access faults
+        try:
+            cudaDeviceSynchronize()
+            R["sync"] = 0
+        except CudaError as e:
+            R["sync"], R["msg"] = int(e.code), str(e)
+        R["after0"] = code_of(cudaMalloc, 16)      # device 0 is poisoned ...
+        cudaSetDevice(1)
+        R["after1"] = code_of(cudaMalloc, 16)      # ... device 1 is not
+        cudaDeviceReset()
+        cudaSetDevice(1)
+        d1 = cudaMalloc(128)
+        cudaSetDevice(0)
+        cudaDeviceEnablePeerAccess(1, 0)
+        mod.inc[1, 32](d1)                         # with peer access: it runs
+        R["sync_peer"] = code_of(cudaDeviceSynchronize)
+        out = np.zeros(32, np.int32)
+        cudaMemcpy(out, d1, 128, cudaMemcpyDeviceToHost)
+        R["out"] = out.tolist()
+    """, env=TWO))
+    assert R["sync"] == 700, R
+    assert "no peer access" in R["msg"]
+    assert R["after0"] == 700 and R["after1"] == 0
+    assert R["sync_peer"] == 0 and R["out"] == [1] * 32
