@@ -149,7 +149,8 @@ def _create(flags, priority, call):
         E.raise_core(exc, call)
     _count[0] += 1
     _trace.name_queue(out[0], f"stream {_count[0]}" +
-                      (" (non-blocking)" if flags & cudaStreamNonBlocking else ""))
+                      (" (non-blocking)" if flags & cudaStreamNonBlocking else "") +
+                      (f" (device {_devices.current()})" if _devices.MULTI else ""))
     return cudaStream_t(out[0], int(flags), priority)
 
 
