@@ -25,6 +25,12 @@
 extern atomic_int pyemu_trace_on;
 void pyemu_trace_cmd(const pyemu_cmd *c);
 void pyemu_trace_item(int worker, unsigned long long seq, uint64_t t0, uint64_t t1);
+/* the copy engine (csrc/copyengine.c) and what decides to use it (csrc/pool.c) */
+int pyemu_copyengine_submit(pyemu_cmd *cmd);
+int pyemu_pool_has_unclaimed(void);
+/* which device owns an allocation (csrc/devmem.c) */
+extern atomic_int pyemu_devmem_active;
+int pyemu_devmem_forbidden(uintptr_t addr, int device);
 
 /* The lock is recursive: finishing a command may drop the last reference to
  * its queue, which unlinks the queue under the same lock. */
@@ -43,10 +49,27 @@ static struct {
     uint64_t seq;
     int outstanding;                /* commands not complete, all queues */
     pyemu_queue *queues;            /* every live queue */
-    int sticky_code;                /* a kernel fault poisons the device until reset */
-    char sticky_msg[1024];
+    int sticky_code[PYEMU_MAX_DEVICES];  /* a kernel fault poisons its device until reset */
+    char sticky_msg[PYEMU_MAX_DEVICES][1024];
     pyemu_cmd *unset_users;         /* user events not set yet, linked by user_next */
-} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, NULL, 0, {0}};
+} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, NULL, {0}, {{0}}, NULL};
+
+/* Several virtual devices (pyemu/cuda/devices.py): a queue's device is in its
+ * flags (PYEMU_QUEUE_DEVICE), a command's is its queue's (a user event's:
+ * device 0); the sticky error a thread reads is its current device's. */
+#define QDEV(q) ((int)(((unsigned)(q)->flags & PYEMU_QUEUE_DEVICE_MASK) >> PYEMU_QUEUE_DEVICE_SHIFT))
+#define CDEV(c) ((c)->queue ? QDEV((c)->queue) : 0)
+static __thread int current_device;
+
+PYEMU_API int pyemu_set_current_device(int device)
+{
+    int status = PYEMU_SUCCESS;
+    PYEMU_FAIL_IF(device < 0 || device >= PYEMU_MAX_DEVICES, PYEMU_E_INVALID_VALUE,
+                  "device %d is not between 0 and %d", device, PYEMU_MAX_DEVICES - 1);
+    current_device = device;
+ERROR:
+    return status;
+}
 
 #define CHECK_QUEUE(q) PYEMU_FAIL_IF(!(q) || (q)->magic != PYEMU_MAGIC_QUEUE, \
                                      PYEMU_E_INVALID_HANDLE, "invalid queue handle")
@@ -122,7 +145,7 @@ PYEMU_API int pyemu_queue_create(int flags, pyemu_queue **queue)
     pyemu_queue *q = NULL;
     PYEMU_FAIL_IF(!queue, PYEMU_E_INVALID_VALUE, "no place to return the queue");
     PYEMU_FAIL_IF(flags & ~(PYEMU_QUEUE_OUT_OF_ORDER | PYEMU_QUEUE_LEGACY_DEFAULT |
-                            PYEMU_QUEUE_BLOCKING),
+                            PYEMU_QUEUE_BLOCKING | PYEMU_QUEUE_DEVICE_MASK),
                   PYEMU_E_INVALID_VALUE, "unknown queue flags 0x%x", flags);
     q = calloc(1, sizeof *q);
     PYEMU_FAIL_IF(!q, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
@@ -193,9 +216,9 @@ PYEMU_API int pyemu_device_synchronize(unsigned int timeout_ms)
 PYEMU_API int pyemu_sticky_error(char *message, size_t len)
 {
     pthread_mutex_lock(&eng.lock);
-    int code = eng.sticky_code;
+    int code = eng.sticky_code[current_device];
     if (message && len)
-        snprintf(message, len, "%s", eng.sticky_msg);
+        snprintf(message, len, "%s", eng.sticky_msg[current_device]);
     pthread_mutex_unlock(&eng.lock);
     return code;
 }
@@ -231,8 +254,10 @@ PYEMU_API int pyemu_device_reset(void)
     pyemu_device_synchronize(PYEMU_WAIT_FOREVER);
     pyemu_mem_free_all();
     pthread_mutex_lock(&eng.lock);
-    eng.sticky_code = 0;
-    eng.sticky_msg[0] = 0;
+    for (int d = 0; d < PYEMU_MAX_DEVICES; d++) { /* every device's (pyemu/cuda/devices.py) */
+        eng.sticky_code[d] = 0;
+        eng.sticky_msg[d][0] = 0;
+    }
     pthread_mutex_unlock(&eng.lock);
     pyemu_printf_reset();
     return PYEMU_SUCCESS;
@@ -317,10 +342,11 @@ ERROR:
 void pyemu_engine_poison(int code, const char *msg)
 {
     pthread_mutex_lock(&eng.lock);
-    if (!eng.sticky_code) {
-        eng.sticky_code = code;
-        snprintf(eng.sticky_msg, sizeof eng.sticky_msg, "%s", msg);
-    }
+    for (int d = 0; d < PYEMU_MAX_DEVICES; d++) /* no command to tell the device: all */
+        if (!eng.sticky_code[d]) {
+            eng.sticky_code[d] = code;
+            snprintf(eng.sticky_msg[d], sizeof eng.sticky_msg[d], "%s", msg);
+        }
     pthread_mutex_unlock(&eng.lock);
 }
 
@@ -336,9 +362,9 @@ void pyemu_cmd_fail(pyemu_cmd *cmd, int code, const char *fmt, ...)
         cmd->err_code = code;
         cmd->err_msg = strdup(buf);
     }
-    if (code >= PYEMU_E_ILLEGAL_ADDRESS && !eng.sticky_code) {
-        eng.sticky_code = code;
-        snprintf(eng.sticky_msg, sizeof eng.sticky_msg, "%s", buf);
+    if (code >= PYEMU_E_ILLEGAL_ADDRESS && !eng.sticky_code[CDEV(cmd)]) {
+        eng.sticky_code[CDEV(cmd)] = code;
+        snprintf(eng.sticky_msg[CDEV(cmd)], sizeof eng.sticky_msg[0], "%s", buf);
     }
     pthread_mutex_unlock(&eng.lock);
 }
@@ -404,6 +430,11 @@ static void finish_locked(pyemu_cmd *cmd)
         if (!c->t_start)
             c->t_start = c->t_end;
         c->status = c->err_code ? -c->err_code : PYEMU_CMD_COMPLETE;
+        if (c->type == CMD_KERNEL && c->nitems == 0 && c->err_code == PYEMU_E_ILLEGAL_ADDRESS &&
+            !eng.sticky_code[CDEV(c)] && c->err_msg) { /* a peer access refused (devmem.c) */
+            eng.sticky_code[CDEV(c)] = c->err_code;
+            snprintf(eng.sticky_msg[CDEV(c)], sizeof eng.sticky_msg[0], "%s", c->err_msg);
+        }
         if (atomic_load_explicit(&pyemu_trace_on, memory_order_relaxed))
             pyemu_trace_cmd(c);
         pyemu_printf_collect(c);
@@ -425,15 +456,15 @@ static void finish_locked(pyemu_cmd *cmd)
             if (c->err_code && !order_only)
                 s->dep_failed = 1;
             if (--s->pending == 0) {
-                if ((s->dep_failed || eng.sticky_code || s->nitems == 0) && top < 64 &&
+                if ((s->dep_failed || eng.sticky_code[CDEV(s)] || s->nitems == 0) && top < 64 &&
                     s->type != CMD_HOST) {
                     s->t_submit = pyemu_clock_ns();
                     if (s->dep_failed && !s->err_code) {
                         s->err_code = PYEMU_E_DEP_FAILED;
                         s->err_msg = strdup("a command it waited for failed");
-                    } else if (eng.sticky_code && s->nitems && !s->err_code) {
-                        s->err_code = eng.sticky_code;
-                        s->err_msg = strdup(eng.sticky_msg);
+                    } else if (eng.sticky_code[CDEV(s)] && s->nitems && !s->err_code) {
+                        s->err_code = eng.sticky_code[CDEV(s)];
+                        s->err_msg = strdup(eng.sticky_msg[CDEV(s)]);
                     }
                     stack[top++] = s; /* nothing to run: finish it right here */
                 } else {
@@ -482,18 +513,21 @@ static void make_ready(pyemu_cmd *cmd)
         host_push(cmd);
         return;
     }
-    if (cmd->dep_failed || eng.sticky_code || cmd->nitems == 0) {
+    if (cmd->dep_failed || eng.sticky_code[CDEV(cmd)] || cmd->nitems == 0) {
         if (cmd->dep_failed && !cmd->err_code) {
             cmd->err_code = PYEMU_E_DEP_FAILED;
             cmd->err_msg = strdup("a command it waited for failed");
-        } else if (eng.sticky_code && cmd->nitems && !cmd->err_code) {
-            cmd->err_code = eng.sticky_code;
-            cmd->err_msg = strdup(eng.sticky_msg);
+        } else if (eng.sticky_code[CDEV(cmd)] && cmd->nitems && !cmd->err_code) {
+            cmd->err_code = eng.sticky_code[CDEV(cmd)];
+            cmd->err_msg = strdup(eng.sticky_msg[CDEV(cmd)]);
         }
         finish_locked(cmd);
         return;
     }
     cmd->status = PYEMU_CMD_SUBMITTED;
+    /* a copy beside busy workers goes to the copy engine (copyengine.c) */
+    if (cmd->type == CMD_COPY && pyemu_pool_has_unclaimed() && pyemu_copyengine_submit(cmd) == 0)
+        return;
     pyemu_pool_submit(cmd);
 }
 
@@ -553,10 +587,10 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
 {
     int status = PYEMU_SUCCESS;
     pthread_mutex_lock(&eng.lock);
-    if (eng.sticky_code) {
+    if (eng.sticky_code[QDEV(q)]) {
         /* the device is poisoned by a kernel fault: nothing more runs until reset */
-        status = eng.sticky_code;
-        pyemu_set_error("%s", eng.sticky_msg);
+        status = eng.sticky_code[QDEV(q)];
+        pyemu_set_error("%s", eng.sticky_msg[QDEV(q)]);
         pthread_mutex_unlock(&eng.lock);
         goto ERROR;
     }
@@ -574,13 +608,13 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
     if (!(q->flags & PYEMU_QUEUE_OUT_OF_ORDER) || cmd->barrier)
         ok |= add_dep(cmd, q->last, 0);
     ok |= add_dep(cmd, q->last_barrier, 0);
-    if (q->flags & PYEMU_QUEUE_LEGACY_DEFAULT) {
+    if (q->flags & PYEMU_QUEUE_LEGACY_DEFAULT) { /* each device's legacy stream: its own */
         for (pyemu_queue *o = eng.queues; o; o = o->next_q)
-            if (o != q && (o->flags & PYEMU_QUEUE_BLOCKING))
+            if (o != q && (o->flags & PYEMU_QUEUE_BLOCKING) && QDEV(o) == QDEV(q))
                 ok |= add_dep(cmd, o->last, 0);
     } else if (q->flags & PYEMU_QUEUE_BLOCKING) {
         for (pyemu_queue *o = eng.queues; o; o = o->next_q)
-            if (o != q && (o->flags & PYEMU_QUEUE_LEGACY_DEFAULT))
+            if (o != q && (o->flags & PYEMU_QUEUE_LEGACY_DEFAULT) && QDEV(o) == QDEV(q))
                 ok |= add_dep(cmd, o->last, 0);
     }
     if (ok) {
@@ -650,15 +684,24 @@ PYEMU_API int pyemu_enqueue_kernel_using(pyemu_queue *queue, const pyemu_launch 
                   args_size);
     /* a pointer argument is null or device memory: a host address would
      * fault far from its cause (a GPU accepts it and faults in the kernel) */
+    unsigned int peer_arg = 0;      /* 1 + the argument in another device's memory */
+    int peer_owner = -1;
+    uintptr_t peer_addr = 0;
     for (unsigned int i = 0; i < d->nparams; i++) {
         const pyemu_param_desc *p = &d->params[i];
         if (p->kind != PYEMU_PARAM_POINTER || p->size != sizeof(uintptr_t))
             continue;
         uintptr_t v;
         memcpy(&v, (const char *)args + p->offset, sizeof v);
-        PYEMU_FAIL_IF(v && !pyemu_mem_in_region(v), PYEMU_E_BAD_POINTER,
+        PYEMU_FAIL_IF(v && !pyemu_mem_in_region(v) && !pyemu_hostreg_contains(v),
+                      PYEMU_E_BAD_POINTER,
                       "argument %u of %s (%s) is a pointer; 0x%llx is not device memory", i + 1,
                       d->name, p->type_name, (unsigned long long)v);
+        if (v && !peer_arg && atomic_load_explicit(&pyemu_devmem_active, memory_order_relaxed) &&
+            (peer_owner = pyemu_devmem_forbidden(v, QDEV(queue))) >= 0) {
+            peer_arg = i + 1;
+            peer_addr = v;
+        }
     }
     PYEMU_FAIL_IF(!gx || !gy || !gz || !bx || !by || !bz, PYEMU_E_BAD_DIMS,
                   "a grid or block dimension is zero: grid (%u,%u,%u), block (%u,%u,%u)",
@@ -721,6 +764,15 @@ PYEMU_API int pyemu_enqueue_kernel_using(pyemu_queue *queue, const pyemu_launch 
     uint64_t per = cmd->nitems / ((uint64_t)pyemu_pool_size() * 32);
     cmd->chunk = per < 1 ? 1 : per > 64 ? 64 : per;
     PYEMU_FAIL_IF(hold_buffers(cmd, bufs, nbufs), PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    if (peer_arg) { /* as the kernel's first access would on a GPU: fails, sticky (devmem.c) */
+        char buf[512];
+        snprintf(buf, sizeof buf, "kernel '%s': argument %u (0x%llx) is memory of device %d, "
+                 "and device %d has no peer access to it (cudaDeviceEnablePeerAccess)", d->name,
+                 peer_arg, (unsigned long long)peer_addr, peer_owner, QDEV(queue));
+        cmd->nitems = 0; /* nothing runs; finish_locked makes the error sticky */
+        cmd->err_code = PYEMU_E_ILLEGAL_ADDRESS;
+        cmd->err_msg = strdup(buf);
+    }
     return submit(queue, cmd, wait, nwait, event);
 ERROR:
     if (cmd) {
@@ -1202,7 +1254,7 @@ PYEMU_API int pyemu_host_next(unsigned int timeout_ms, unsigned long long *tag, 
     atomic_fetch_add(&c->refs, 1); /* the caller's, until pyemu_host_done */
     *tag = HOST_TAG(c);
     *cmd = c;
-    status = c->dep_failed ? PYEMU_E_DEP_FAILED : eng.sticky_code;
+    status = c->dep_failed ? PYEMU_E_DEP_FAILED : eng.sticky_code[CDEV(c)];
     pthread_mutex_unlock(&eng.lock);
 ERROR:
     return status;

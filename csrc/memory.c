@@ -794,10 +794,14 @@ static int describe_island(uintptr_t addr, char *buf, size_t len)
     return 1;
 }
 
+int pyemu_hostreg_describe(uintptr_t addr, char *buf, size_t len); /* hostreg.c */
+
 void pyemu_mem_describe(uintptr_t addr, char *buf, size_t len)
 {
     pthread_mutex_lock(&mem.lock);
-    if (!pyemu_mem_in_region(addr))
+    if (!pyemu_mem_in_region(addr) && pyemu_hostreg_describe(addr, buf, len))
+        ; /* near host memory registered for kernels (hostreg.c) */
+    else if (!pyemu_mem_in_region(addr))
         snprintf(buf, len, "outside device memory");
     else if (!describe_slab(addr, buf, len) && !describe_island(addr, buf, len))
         snprintf(buf, len, "%s", mem.live == 0 ? "no device memory is allocated"

@@ -66,6 +66,20 @@ void pyemu_pool_submit(pyemu_cmd *cmd)
     pthread_mutex_unlock(&pool.lock);
 }
 
+/* Engine lock held: do the workers have items nobody has claimed yet?  A
+ * copy that becomes ready then goes to the copy engine (copyengine.c). */
+int pyemu_pool_has_unclaimed(void)
+{
+    int busy = 0;
+    if (!atomic_load_explicit(&pool.pending, memory_order_acquire))
+        return 0;
+    pthread_mutex_lock(&pool.lock);
+    for (pyemu_cmd *c = pool.head; c && !busy; c = c->run_next)
+        busy = atomic_load_explicit(&c->next, memory_order_relaxed) < c->nitems;
+    pthread_mutex_unlock(&pool.lock);
+    return busy;
+}
+
 /* Drop a command whose items are all claimed from the run list. */
 static void unlink_cmd(pyemu_cmd *cmd)
 {

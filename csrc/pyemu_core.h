@@ -333,4 +333,25 @@ int pyemu_module_map_data(pyemu_module *module, unsigned long long *host_lo,
                           unsigned long long *len, unsigned long long *alloc,
                           unsigned long long *dev_lo);
 
+/* host memory registered with cudaHostRegister (csrc/hostreg.c): mapped for
+ * kernels, its device pointer is its address (as with unified addressing) */
+int pyemu_hostreg_add(unsigned long long addr, unsigned long long size);
+int pyemu_hostreg_remove(unsigned long long addr);
+int pyemu_hostreg_contains(unsigned long long addr);
+/* fault the pages of a page-locked range in now (best effort; 0 or PYEMU_E_SYSTEM) */
+int pyemu_host_populate(unsigned long long addr, unsigned long long size);
+
+/* several virtual devices (pyemu/cuda/devices.py): a queue's device in its
+ * flags; each device has its own sticky error; pyemu_sticky_error reads the
+ * calling thread's current device's (pyemu_set_current_device, default 0) */
+#define PYEMU_MAX_DEVICES 64
+#define PYEMU_QUEUE_DEVICE_SHIFT 8
+#define PYEMU_QUEUE_DEVICE_MASK 0x3F00
+int pyemu_set_current_device(int device);
+/* which device owns which allocation, and peer access (csrc/devmem.c) */
+int pyemu_devmem_add(unsigned long long addr, unsigned long long size, int device);
+int pyemu_devmem_remove(unsigned long long addr);
+int pyemu_devmem_clear(void);
+int pyemu_devmem_peer(int device, int peer, int on);
+
 #endif /* PYEMU_CORE_H */

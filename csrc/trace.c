@@ -44,8 +44,8 @@ PYEMU_API int pyemu_trace_enable(int on)
     int status = PYEMU_SUCCESS;
     pthread_mutex_lock(&tr.lock);
     if (on && !tr.cur) {
-        int n = pyemu_pool_size();
-        tr.cur = calloc(n > 0 ? (size_t)n : 1, sizeof *tr.cur);
+        int n = pyemu_pool_size() + 1; /* the workers, then the copy engine (copyengine.c) */
+        tr.cur = calloc((size_t)n, sizeof *tr.cur);
         if (!tr.cur) {
             pthread_mutex_unlock(&tr.lock);
             PYEMU_FAIL_IF(1, PYEMU_E_OUT_OF_MEMORY, "out of host memory");

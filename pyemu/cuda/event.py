@@ -15,6 +15,7 @@ from ..runtime import sync as _sync
 from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
+from . import devices as _devices
 from . import runtime as _rt
 from ._errors import cudaSuccess
 from .stream import cudaStream_t, queue_of
@@ -40,13 +41,14 @@ class cudaEvent_t:
     """An event, as cudaEventCreate returns it: the flags and the marker of
     its last record (None before the first)."""
 
-    __slots__ = ("flags", "_cmd", "_alive", "_gen", "__weakref__")
+    __slots__ = ("flags", "_cmd", "_alive", "_gen", "device", "__weakref__")
 
     def __init__(self, flags):
         self.flags = flags
         self._cmd = None
         self._alive = True
         self._gen = _views.generation()     # a cudaDeviceReset destroys it
+        self.device = _devices.current()    # the device current when it was made
 
     def __del__(self):
         cmd, self._cmd = getattr(self, "_cmd", None), None
@@ -120,6 +122,11 @@ def _record(event, stream, call):
     q = stream._queue if type(stream) is cudaStream_t else None
     if q is None:
         q = queue_of(stream, call)
+    if _devices.MULTI:  # event and stream of one device (CUDA C Programming Guide, multi-device)
+        sd = getattr(stream, "device", None)
+        if ev.device != (_devices.current() if sd is None else sd):
+            E.fail(E.cudaErrorInvalidResourceHandle, f"the event belongs to device {ev.device}, "
+                   "the stream to another", call)
     out = _out.p if hasattr(_out, "p") else _new_out()
     # a device poisoned by a kernel fault refuses the marker with its sticky code
     status = lib.pyemu_enqueue_marker(q, 0, ffi.NULL, 0, out)
@@ -179,6 +186,9 @@ def cudaEventElapsedTime(start, end) -> float:
     not completed (as CUDA)."""
     call = "cudaEventElapsedTime"
     s, e = _event(start, call), _event(end, call)
+    if s.device != e.device:
+        E.fail(E.cudaErrorInvalidResourceHandle, f"the events belong to devices {s.device} and "
+               f"{e.device}", call)
     cs, ce = _end_ns(s, call), _end_ns(e, call)
     E.check_sticky(call)
     times = []

@@ -8,9 +8,11 @@ unified addressing, its device pointer is its host address, kernels may
 read and write it (zero copy), and an access past its end faults and is
 reported like one past a cudaMalloc allocation.  Differs from CUDA: it
 counts against the device memory (cudaMemGetInfo).  cudaHostRegister marks
-an existing buffer page-locked (asynchronous copies then return at once);
-its memory is not in the device range, so it has no device pointer here
-(cudaHostGetDevicePointer gives cudaErrorNotSupported and says so).
+an existing buffer page-locked (asynchronous copies then return at once) and
+maps it for kernels (csrc/hostreg.c): as on an H100, its device pointer is
+its own address; the launch check admits it and a fault near it names it.
+An access past its end is not caught by a guard page (the buffer is the
+caller's memory): it reads or writes whatever follows it, as on a GPU.
 
 What "page-locked" changes is the copies (pyemu/cuda/async_copy.py):
 cudaMemcpyAsync from or to page-locked memory returns at once.
@@ -150,6 +152,7 @@ def cudaHostAlloc(size, flags=cudaHostAllocDefault, dtype=np.uint8):
     except CoreError as exc:
         E.raise_core(exc, call)
     addr = out[0]
+    lib.pyemu_host_populate(addr, n)     # page-locked: resident from the start
     arr = np.frombuffer(ffi.buffer(ffi.cast("char *", addr), n), dtype=dt)
     _views.add_view(addr, arr)       # a reset or cudaFreeHost keeps the pages while it lives
     _add(addr, n, "alloc", int(flags))
@@ -221,6 +224,11 @@ def cudaHostRegister(ptr, size, flags=cudaHostRegisterDefault) -> cudaError_t:  
             E.fail(E.cudaErrorHostMemoryAlreadyRegistered,
                    f"[0x{addr:x}, +{n}) overlaps a registered range", call)
     E.check_sticky(call)
+    try:
+        _core.check(lib.pyemu_hostreg_add(addr, n))
+    except CoreError as exc:
+        E.raise_core(exc, call)
+    lib.pyemu_host_populate(addr, n)     # page-locked: resident (a read-only buffer stays as is)
     _add(addr, n, "registered", (int(flags), memoryview(ptr)))
     return cudaSuccess
 
@@ -242,17 +250,18 @@ def cudaHostUnregister(ptr) -> cudaError_t:  # noqa: F821
                "registered with cudaHostRegister", call)
     E.check_sticky(call)
     _rt.no_wait_in_host_function(call)
-    _sync.wait_device()         # copies in flight may still use it
+    _sync.wait_device()         # copies and kernels in flight may still use it
     _remove(addr)
+    lib.pyemu_hostreg_remove(addr)
     return cudaSuccess
 
 
 def cudaHostGetDevicePointer(pHost, flags=0) -> DevicePointer:
     """cudaHostGetDevicePointer(pHost, flags=0): the device pointer of mapped
     page-locked memory (zero copy): its own address, as with unified
-    addressing; kernels read and write the host array through it.  Memory not
-    page-locked gives cudaErrorInvalidValue; cudaHostRegister'ed memory
-    cudaErrorNotSupported (see the module's text)."""
+    addressing (an H100 answers the same for cudaHostRegister'ed memory);
+    kernels read and write the host array through it.  Memory not
+    page-locked gives cudaErrorInvalidValue."""
     call = "cudaHostGetDevicePointer"
     if type(flags) is bool or not isinstance(flags, int) or flags != 0:
         E.fail(E.cudaErrorInvalidValue, f"flags must be 0, not {flags!r}", call)
@@ -260,10 +269,6 @@ def cudaHostGetDevicePointer(pHost, flags=0) -> DevicePointer:
     r = _find(addr)
     if r is None:
         E.fail(E.cudaErrorInvalidValue, f"0x{addr:x} is not page-locked host memory", call)
-    if r[2] == "registered":
-        E.fail(E.cudaErrorNotSupported, "pyemu gives no device pointer to cudaHostRegister'ed "
-               "memory; allocate it with cudaHostAlloc(..., cudaHostAllocMapped) for zero copy",
-               call)
     E.check_sticky(call)
     return DevicePointer(addr)
 
@@ -276,8 +281,7 @@ def cudaPointerGetAttributes(ptr) -> cudaPointerAttributes:
     addr = _address(ptr, call)
     r = _find(addr)
     if r is not None:
-        dev = addr if r[2] == "alloc" else 0
-        return cudaPointerAttributes(cudaMemoryTypeHost, 0, dev, addr)
+        return cudaPointerAttributes(cudaMemoryTypeHost, 0, addr, addr)
     if is_device_address(addr) and allocation_of(addr) is not None:
         start = allocation_of(addr)[0]
         managed = isinstance(ptr, ManagedArray) or hasattr(ptr, "_pyemu_devptr") or \

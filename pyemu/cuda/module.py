@@ -22,6 +22,7 @@ from ._errors import CudaError, cudaSuccess
 from ._memory import DevicePointer, device_address, is_device_address
 from ._types import as_dim3, cudaFuncAttribute, cudaFuncAttributes, dim3
 from .runtime import default_queue
+from .devices import same_device as _same_device
 
 
 class KernelArgumentError(CudaError, TypeError, ValueError):
@@ -41,7 +42,7 @@ def _pointer(v, bad):
             bad(MEMORY, f"is a pointer; got {type(v).__name__}")
         bad(MEMORY, f"is host memory ({type(v).__name__}); copy it to the device with "
             "cudaMemcpy first and pass the device pointer")
-    if addr and not is_device_address(addr):
+    if addr and not is_device_address(addr) and not lib.pyemu_hostreg_contains(addr):
         bad(MEMORY, f"is a pointer; 0x{addr:x} is not device memory")
     return addr
 
@@ -135,7 +136,9 @@ def _queue_of(stream):
     """The engine queue of a launch's stream (pyemu/cuda/stream.py decides:
     0/None the default stream, cudaStreamLegacy, cudaStreamPerThread, a live stream)."""
     from .stream import queue_of
-    return queue_of(stream, "kernel launch")
+    q = queue_of(stream, "kernel launch")
+    _same_device(getattr(stream, "device", None), "kernel launch", "the stream")  # devices.py
+    return q
 
 
 def _dims(v):

@@ -1,61 +1,75 @@
 """Peer access and peer copies: cudaDeviceCanAccessPeer, cudaDeviceEnablePeerAccess,
 cudaDeviceDisablePeerAccess, cudaMemcpyPeer, cudaMemcpyPeerAsync.
 
-pyemu has one device (PYEMU_DEVICE_COUNT, several virtual devices, is not
-built yet), so these answer as CUDA does on a machine with one GPU: a
-device is not its own peer (cudaDeviceCanAccessPeer gives 0, enabling
-access to it cudaErrorInvalidDevice), any other ordinal is
-cudaErrorInvalidDevice, and a peer copy between device 0 and itself is a
-device-to-device copy (synchronous with respect to the host for
-cudaMemcpyPeer, on the stream for cudaMemcpyPeerAsync).
+With PYEMU_DEVICE_COUNT=n (pyemu/cuda/devices.py) every device can access
+every other (cudaDeviceCanAccessPeer gives 1; a device and itself 0, as
+CUDA).  Enabling access records it for the current device:
+cudaErrorPeerAccessAlreadyEnabled the second time,
+cudaErrorPeerAccessNotEnabled when disabling access never enabled,
+cudaErrorInvalidDevice for the device itself or one that does not exist.
+A peer copy is a device-to-device copy (all devices' memory is one address
+space, as with unified addressing): synchronous with respect to the host
+for cudaMemcpyPeer, on the stream for cudaMemcpyPeerAsync.  Differs from
+CUDA: a kernel's access to a peer's memory without peer access is caught
+only through its pointer arguments (see devices.py).
 """
 from __future__ import annotations
 
 from . import _errors as E
+from . import devices as _dev
 from . import runtime as _rt
 from ._errors import cudaSuccess
 from ._types import cudaMemcpyDeviceToDevice
 
 
 def _device(d, call, what="device"):
-    if type(d) is bool or not isinstance(d, int):
-        E.fail(E.cudaErrorInvalidValue, f"{what} must be an int, not {type(d).__name__}", call)
-    if d != 0:
-        E.fail(E.cudaErrorInvalidDevice, f"{what} {d} does not exist; there is one device, 0",
-               call)
-    return d
+    return _dev.check(d, call, what)
 
 
 def cudaDeviceCanAccessPeer(device, peerDevice) -> int:
-    """cudaDeviceCanAccessPeer(device, peerDevice): 0 (a device is not its
-    own peer; there is no other)."""
-    _device(device, "cudaDeviceCanAccessPeer")
-    _device(peerDevice, "cudaDeviceCanAccessPeer", "peerDevice")
-    return 0
+    """cudaDeviceCanAccessPeer(device, peerDevice): 1 when both exist and
+    differ, 0 for a device and itself."""
+    d = _device(device, "cudaDeviceCanAccessPeer")
+    p = _device(peerDevice, "cudaDeviceCanAccessPeer", "peerDevice")
+    return int(d != p)
 
 
 def cudaDeviceEnablePeerAccess(peerDevice, flags=0) -> cudaError_t:  # noqa: F821
-    """cudaDeviceEnablePeerAccess(peerDevice, flags=0): flags must be 0
-    (cudaErrorInvalidValue); the current device as its own peer, or a device
-    that does not exist, gives cudaErrorInvalidDevice."""
+    """cudaDeviceEnablePeerAccess(peerDevice, flags=0): the current device may
+    access peerDevice's memory.  flags must be 0 (cudaErrorInvalidValue);
+    the current device itself or a device that does not exist gives
+    cudaErrorInvalidDevice, a second call cudaErrorPeerAccessAlreadyEnabled."""
     call = "cudaDeviceEnablePeerAccess"
     if type(flags) is bool or not isinstance(flags, int) or flags != 0:
         E.fail(E.cudaErrorInvalidValue, f"flags must be 0, not {flags!r}", call)
-    _device(peerDevice, call, "peerDevice")
-    E.fail(E.cudaErrorInvalidDevice, "a device cannot be its own peer", call)
+    p = _device(peerDevice, call, "peerDevice")
+    cur = _dev.current()
+    if p == cur:
+        E.fail(E.cudaErrorInvalidDevice, "a device cannot be its own peer", call)
+    if p in _dev.peers(cur):
+        E.fail(E.cudaErrorPeerAccessAlreadyEnabled, f"device {cur} has access to device {p} "
+               "already", call)
+    _dev.set_peer(cur, p, True)
+    return cudaSuccess
 
 
 def cudaDeviceDisablePeerAccess(peerDevice) -> cudaError_t:  # noqa: F821
-    """cudaDeviceDisablePeerAccess(peerDevice): peer access was never enabled
-    (cudaErrorPeerAccessNotEnabled), or the device does not exist."""
+    """cudaDeviceDisablePeerAccess(peerDevice): undo cudaDeviceEnablePeerAccess;
+    access never enabled gives cudaErrorPeerAccessNotEnabled, a device that
+    does not exist cudaErrorInvalidDevice."""
     call = "cudaDeviceDisablePeerAccess"
-    _device(peerDevice, call, "peerDevice")
-    E.fail(E.cudaErrorPeerAccessNotEnabled, "peer access to device 0 was never enabled", call)
+    p = _device(peerDevice, call, "peerDevice")
+    cur = _dev.current()
+    if p not in _dev.peers(cur):
+        E.fail(E.cudaErrorPeerAccessNotEnabled, f"peer access from device {cur} to device {p} "
+               "was never enabled", call)
+    _dev.set_peer(cur, p, False)
+    return cudaSuccess
 
 
 def cudaMemcpyPeer(dst, dstDevice, src, srcDevice, count) -> cudaError_t:  # noqa: F821
     """cudaMemcpyPeer(dst, dstDevice, src, srcDevice, count): a copy between
-    devices' memory; with one device, cudaMemcpy device to device."""
+    two devices' memory (no peer access needed, as in CUDA)."""
     _device(dstDevice, "cudaMemcpyPeer", "dstDevice")
     _device(srcDevice, "cudaMemcpyPeer", "srcDevice")
     return _rt.cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice)

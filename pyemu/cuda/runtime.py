@@ -19,6 +19,7 @@ from ..runtime import views as _views
 from ..runtime.host import clock_khz as _clock_khz, cpu_name as _cpu_name, l2_bytes as _l2_bytes
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
+from . import devices as _dev
 from ._errors import CudaError, cudaError_t, cudaSuccess
 from ._memory import (DevicePointer, ManagedArray, allocation_of, device_address,
                       host_buffer, is_device_address, managed_bytes)
@@ -50,31 +51,55 @@ _per_thread = threading.local()
 
 
 def per_thread_queue():
-    """This host thread's per-thread default stream (cudaStreamPerThread): a
-    blocking queue, so it still synchronises with the legacy default stream."""
+    """This host thread's per-thread default stream (cudaStreamPerThread) of
+    the current device: a blocking queue, so it still synchronises with the
+    legacy default stream."""
+    if _dev.MULTI:
+        qs = getattr(_per_thread, "queues", None)
+        if qs is None:
+            qs = _per_thread.queues = {}
+        q = qs.get(_dev.current())
+        if q is None:
+            q = qs[_dev.current()] = _new_queue(
+                lib.PYEMU_QUEUE_BLOCKING, f"per-thread stream ({threading.current_thread().name}, "
+                f"device {_dev.current()})")
+        return q
     q = getattr(_per_thread, "queue", None)
     if q is None:
-        _core.ensure_started()
-        out = ffi.new("pyemu_queue **")
-        _core.check(lib.pyemu_queue_create(lib.PYEMU_QUEUE_BLOCKING, out))
-        q = _per_thread.queue = out[0]
-        from ..tools import trace
-        trace.name_queue(q, f"per-thread stream ({threading.current_thread().name})")
+        q = _per_thread.queue = _new_queue(
+            lib.PYEMU_QUEUE_BLOCKING, f"per-thread stream ({threading.current_thread().name})")
     return q
 
 
+def _new_queue(flags, name):
+    _core.ensure_started()
+    out = ffi.new("pyemu_queue **")
+    _core.check(lib.pyemu_queue_create(flags | _dev.queue_flags(), out))
+    from ..tools import trace
+    trace.name_queue(out[0], name)
+    return out[0]
+
+
+_legacy_of = {}     # device -> its legacy default stream, with several devices
+
+
 def legacy_queue():
-    """CUDA's legacy default stream (cudaStreamLegacy): a queue of the command engine."""
+    """CUDA's legacy default stream (cudaStreamLegacy) of the current device:
+    a queue of the command engine."""
     global _default_queue
+    if _dev.MULTI and _dev.current():
+        d = _dev.current()
+        if d not in _legacy_of:
+            with _lock:
+                if d not in _legacy_of:
+                    _legacy_of[d] = _new_queue(lib.PYEMU_QUEUE_LEGACY_DEFAULT,
+                                               f"legacy default stream (device {d})")
+        return _legacy_of[d]
     if _default_queue is None:
         with _lock:
             if _default_queue is None:
-                _core.ensure_started()
-                q = ffi.new("pyemu_queue **")
-                _core.check(lib.pyemu_queue_create(lib.PYEMU_QUEUE_LEGACY_DEFAULT, q))
-                _default_queue = q[0]
-                from ..tools import trace
-                trace.name_queue(q[0], "legacy default stream")
+                _default_queue = _new_queue(lib.PYEMU_QUEUE_LEGACY_DEFAULT,
+                                            "legacy default stream")
     return _default_queue
 
 
@@ -134,37 +159,28 @@ def cudaPeekAtLastError() -> cudaError_t:
 # ---- devices ----
 
 def cudaGetDeviceCount() -> int:
-    """cudaGetDeviceCount: one emulated device."""
-    return 1
-
-
-_current_device = threading.local()
+    """cudaGetDeviceCount: PYEMU_DEVICE_COUNT virtual devices (default 1;
+    pyemu/cuda/devices.py)."""
+    return _dev.COUNT
 
 
 def _check_device(device, call):
-    try:
-        d = int(device)
-    except (TypeError, ValueError):
-        E.fail(E.cudaErrorInvalidValue, f"device must be an int, not {type(device).__name__}", call)
-    if d != 0:
-        E.fail(E.cudaErrorInvalidDevice, f"device {d} does not exist; there is one device, 0", call)
-    return d
+    return _dev.check(device, call)
 
 
 def cudaGetDevice() -> int:
-    """cudaGetDevice: the current device of this host thread (always 0)."""
-    return getattr(_current_device, "value", 0)
+    """cudaGetDevice: the current device of this host thread (0 until cudaSetDevice)."""
+    return _dev.current()
 
 
 def cudaSetDevice(device) -> cudaError_t:
-    """cudaSetDevice: only device 0 exists; others give cudaErrorInvalidDevice."""
-    _current_device.value = _check_device(device, "cudaSetDevice")
+    """cudaSetDevice(device): the current device of this host thread; a device
+    that does not exist gives cudaErrorInvalidDevice."""
+    _dev.set_current(_check_device(device, "cudaSetDevice"))
     return cudaSuccess
 
 
-def cudaMemGetInfo() -> tuple:
-    """cudaMemGetInfo: (free, total) bytes of device memory."""
-    E.check_sticky("cudaMemGetInfo")
+def _mem_total():
     _core.ensure_started()
     free = ffi.new("unsigned long long *")
     total = ffi.new("unsigned long long *")
@@ -172,33 +188,42 @@ def cudaMemGetInfo() -> tuple:
     return free[0], total[0]
 
 
-_PROPS = None
+def cudaMemGetInfo() -> tuple:
+    """cudaMemGetInfo: (free, total) bytes of the current device's memory
+    (with several devices, each has its share of PYEMU_DEVICE_MEMORY)."""
+    E.check_sticky("cudaMemGetInfo")
+    free, total = _mem_total()
+    if _dev.MULTI:
+        lim = _dev.limit(total)
+        return max(0, min(free, lim - _dev.used(_dev.current()))), lim
+    return free, total
+
+
+_PROPS = {}
 
 
 def cudaGetDeviceProperties(device=0) -> cudaDeviceProp:
     """cudaGetDeviceProperties: the emulated device, compute capability 9.0,
-    one multiprocessor per worker thread."""
-    global _PROPS
-    _check_device(device, "cudaGetDeviceProperties")
-    if _PROPS is None:
-        _core.ensure_started()
-        free = ffi.new("unsigned long long *")
-        total = ffi.new("unsigned long long *")
-        lib.pyemu_mem_info(free, total)     # not cudaMemGetInfo: no sticky error here
-        _PROPS = cudaDeviceProp(
+    one multiprocessor per worker thread; with several devices (they share
+    the cores) each reports its share of the workers and of the memory."""
+    d = _check_device(device, "cudaGetDeviceProperties")
+    if d not in _PROPS:
+        _, total = _mem_total()     # not cudaMemGetInfo: no sticky error here
+        _PROPS[d] = cudaDeviceProp(
             name=f"pyemu SIMT emulator on {_cpu_name()}",
-            uuid=b"pyemu-device-0000"[:16],
-            totalGlobalMem=total[0],
+            uuid=f"pyemu-dev-{d:06d}".encode(),
+            pciBusID=d,
+            totalGlobalMem=_dev.limit(total),
             sharedMemPerBlock=lib.PYEMU_MAX_SHARED_PER_BLOCK,
             maxThreadsPerBlock=lib.PYEMU_MAX_THREADS_PER_BLOCK,
             maxThreadsDim=(lib.PYEMU_MAX_BLOCK_X, lib.PYEMU_MAX_BLOCK_Y, lib.PYEMU_MAX_BLOCK_Z),
             maxGridSize=(lib.PYEMU_MAX_GRID_X, lib.PYEMU_MAX_GRID_Y, lib.PYEMU_MAX_GRID_Z),
             clockRate=_clock_khz(),
-            multiProcessorCount=lib.pyemu_num_workers(),
+            multiProcessorCount=max(1, lib.pyemu_num_workers() // _dev.COUNT),
             l2CacheSize=_l2_bytes(),
             sharedMemPerBlockOptin=lib.PYEMU_MAX_SHARED_OPTIN,
         )
-    return _PROPS
+    return _PROPS[d]
 
 
 def cudaDeviceGetAttribute(attr, device=0) -> int:
@@ -297,7 +322,7 @@ def cudaDeviceReset() -> cudaError_t:
 
 
 # called after each cudaDeviceReset; streams and events check views.generation()
-_reset_hooks = []
+_reset_hooks = [_dev.forget_all]
 
 
 def cudaThreadExit() -> cudaError_t:
@@ -328,11 +353,17 @@ def cudaMalloc(size) -> DevicePointer:
         E.fail(E.cudaErrorMemoryAllocation, f"{n} bytes is more than any device has",
                "cudaMalloc")
     _core.ensure_started()
+    if _dev.MULTI:      # the current device's share (pyemu/cuda/devices.py)
+        d = _dev.reserve(n, _mem_total()[1], "cudaMalloc")
     addr = ffi.new("unsigned long long *")
     try:
         _core.check(lib.pyemu_mem_alloc(n, addr))
     except CoreError as exc:
+        if _dev.MULTI:
+            _dev.unreserve(d, n)
         E.raise_core(exc, "cudaMalloc")
+    if _dev.MULTI:
+        _dev.record(addr[0], d, n)
     return DevicePointer(addr[0])
 
 
@@ -390,6 +421,7 @@ def cudaFree(devPtr) -> cudaError_t:
         _core.check(_views.free(addr, b"cudaFree"))
     except CoreError as exc:
         E.raise_core(exc, "cudaFree")
+    _dev.release(addr)
     return cudaSuccess
 
 

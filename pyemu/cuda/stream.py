@@ -22,6 +22,7 @@ from ..runtime import sync as _sync
 from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
+from . import devices as _devices
 from . import runtime as _rt
 from ._errors import cudaSuccess
 
@@ -41,13 +42,14 @@ class cudaStream_t:
     """A stream, as cudaStreamCreate returns it.  `_queue` is the engine queue
     (what a launch `k[grid, block, shared, stream]` runs on); None once destroyed."""
 
-    __slots__ = ("_queue", "flags", "priority", "_gen", "__weakref__")
+    __slots__ = ("_queue", "flags", "priority", "_gen", "device", "__weakref__")
 
     def __init__(self, queue, flags=0, priority=0):
         self._queue = queue
         self.flags = flags
         self.priority = priority
         self._gen = _views.generation()     # a cudaDeviceReset destroys it
+        self.device = _devices.current()    # the device current when it was made
 
     def __repr__(self):
         state = "destroyed" if self._queue is None else f"flags={self.flags}"
@@ -61,6 +63,7 @@ class _SpecialStream(cudaStream_t):
 
     def __init__(self, handle):
         self._handle = handle
+        self.device = None                  # the current device's, at each use
         self.flags = cudaStreamDefault
         self.priority = 0
         self._gen = None
@@ -139,13 +142,15 @@ def _create(flags, priority, call):
     _core.ensure_started()
     out = ffi.new("pyemu_queue **")
     qflags = 0 if flags & cudaStreamNonBlocking else lib.PYEMU_QUEUE_BLOCKING
+    qflags |= _devices.queue_flags()    # the device it belongs to (csrc/engine.c)
     try:
         _core.check(lib.pyemu_queue_create(qflags, out))
     except CoreError as exc:
         E.raise_core(exc, call)
     _count[0] += 1
     _trace.name_queue(out[0], f"stream {_count[0]}" +
-                      (" (non-blocking)" if flags & cudaStreamNonBlocking else ""))
+                      (" (non-blocking)" if flags & cudaStreamNonBlocking else "") +
+                      (f" (device {_devices.current()})" if _devices.MULTI else ""))
     return cudaStream_t(out[0], int(flags), priority)
 
 

@@ -15,6 +15,7 @@ from ..runtime import core as _core
 from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
+from . import devices as _devices
 from . import runtime as _rt
 from ._errors import cudaSuccess
 from ._memory import DevicePointer, allocation_of, device_address, is_device_address
@@ -53,6 +54,7 @@ def cudaFreeAsync(devPtr, hStream=0) -> cudaError_t:  # noqa: F821
         _core.check(lib.pyemu_enqueue_free(q, addr, 1 if keep else 0, ffi.NULL, 0, ffi.NULL))
     except CoreError as exc:
         E.raise_core(exc, call)
+    _devices.release(addr)      # its device's share counts it free (pyemu/cuda/devices.py)
     return cudaSuccess
 
 

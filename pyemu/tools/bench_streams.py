@@ -24,8 +24,11 @@ __global__ void MyKernel(float *out, const float *in, int size)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < size) {
         float x = in[i];
-        for (int r = 0; r < 16; r++)
+        for (int r = 0; r < 8; r++) {   /* 24 multiply-adds, unrolled */
             x = x * 0.999f + 0.5f;
+            x = x * 0.999f + 0.5f;
+            x = x * 0.999f + 0.5f;
+        }
         out[i] = x;
     }
 }
@@ -34,7 +37,7 @@ __global__ void MyKernel(float *out, const float *in, int size)
 
 def _reference(x):
     x = x.copy()
-    for _ in range(16):
+    for _ in range(24):
         x = x * np.float32(0.999) + np.float32(0.5)
     return x
 

@@ -158,9 +158,11 @@ def chrome_trace(events, spans, t0) -> dict:
                     "dur": max(s["end"] - s["begin"], 0) / 1e3,
                     "args": {"seq": s["seq"], "items": s["items"],
                              "stream": _names.get(e["queue"], "") if e else ""}})
+    nworkers = lib.pyemu_num_workers()
     for w in sorted(workers):
+        name = "copy engine" if w >= nworkers else f"worker {w}"
         out.append({"ph": "M", "name": "thread_name", "pid": 1, "tid": w,
-                    "args": {"name": f"worker {w}"}})
+                    "args": {"name": name}})
     return {"traceEvents": out, "displayTimeUnit": "ms",
             "otherData": {"producer": "pyemu", "clock": "CLOCK_MONOTONIC"}}
 

@@ -41,6 +41,7 @@ PROGRAMS = [
     ("pitch_2d.py", ["300", "70"], "Test PASSED"),
     ("texture_rotate.py", ["64"], "Test PASSED"),
     ("texture_shift_copy.py", ["4096"], "Test PASSED"),
+    ("multi_gpu.py", ["100001"], "Test PASSED"),          # PYEMU_DEVICE_COUNT=2 by itself
 ]
 
 

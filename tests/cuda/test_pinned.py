@@ -84,7 +84,8 @@ def test_cudaHostRegister_and_unregister():
     assert cudaPointerGetAttributes(a).type == cudaMemoryTypeHost
     raises_code(cudaErrorHostMemoryAlreadyRegistered, cudaHostRegister, a, a.nbytes, 0)
     raises_code(cudaErrorHostMemoryAlreadyRegistered, cudaHostRegister, a[100:], 8, 0)
-    raises_code(cudaErrorNotSupported, cudaHostGetDevicePointer, a, 0)
+    assert int(cudaHostGetDevicePointer(a, 0)) == a.ctypes.data    # as an H100 answers
+    assert cudaPointerGetAttributes(a).devicePointer == a.ctypes.data
     raises_code(cudaErrorInvalidValue, cudaHostUnregister, a[1:])
     assert cudaHostUnregister(a) == cudaSuccess
     raises_code(cudaErrorHostMemoryNotRegistered, cudaHostUnregister, a)
@@ -142,3 +143,74 @@ def test_pinned_memory_survives_device_reset_as_readable(run_cuda):
         R["readable"] = int(h.sum() >= 0)
     """)
     assert res.R.get("readable") == 1, res.explain()
+
+
+def test_cudaHostRegister_memory_is_read_and_written_by_a_kernel(k):
+    n = 1000
+    a = np.arange(n, dtype=np.float32)
+    b = np.zeros(n, np.float32)
+    cudaHostRegister(a, a.nbytes, cudaHostRegisterMapped)
+    cudaHostRegister(b, b.nbytes, cudaHostRegisterMapped)
+    da, db = cudaHostGetDevicePointer(a, 0), cudaHostGetDevicePointer(b, 0)
+    k.get_function("scale")[(n + 127) // 128, 128](da, db, n)
+    cudaDeviceSynchronize()
+    np.testing.assert_array_equal(b, 2 * a)
+    cudaHostUnregister(a)
+    cudaHostUnregister(b)
+    # unregistered, the same address is host memory again: the launch check refuses it
+    with pytest.raises(CudaError) as info:
+        k.get_function("scale")[1, 1](da, db, n)
+    assert int(info.value.code) == int(cudaErrorInvalidValue)
+    assert "not device memory" in str(info.value)
+
+
+def test_a_fault_near_registered_memory_names_the_range(k):
+    import mmap
+    m = mmap.mmap(-1, 8192)             # two pages; the second is made inaccessible
+    import ctypes
+    base = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    libc = ctypes.CDLL(None)
+    assert libc.mprotect(ctypes.c_void_p(base + 4096), 4096, 0) == 0
+    a = np.frombuffer(m, np.int32, 1024)    # the first page
+    cudaHostRegister(a, a.nbytes, 0)
+    p = cudaHostGetDevicePointer(a, 0)
+    try:
+        k.get_function("poke")[1, 1](p, 1024 + 3)      # 12 bytes past the end
+        with pytest.raises(CudaError) as info:
+            cudaDeviceSynchronize()
+        assert int(info.value.code) == int(cudaErrorIllegalAddress)
+        assert "12 bytes past the end of the 4096-byte cudaHostRegister'ed range" in \
+            str(info.value), str(info.value)
+    finally:
+        cudaDeviceReset()
+        cudaHostUnregister(a)
+        libc.mprotect(ctypes.c_void_p(base + 4096), 4096, 3)
+    del a
+
+
+def _resident_pages(addr, nbytes):
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    page = 4096
+    lo = addr & ~(page - 1)
+    npages = (addr + nbytes - lo + page - 1) // page
+    vec = (ctypes.c_ubyte * npages)()
+    assert libc.mincore(ctypes.c_void_p(lo), ctypes.c_size_t(npages * page), vec) == 0
+    return sum(v & 1 for v in vec), npages
+
+
+def test_page_locked_memory_is_resident_from_the_start():
+    # a first copy into fresh cudaHostAlloc memory paid its page faults (34 ms for 16 MiB)
+    h = cudaMallocHost(16 << 20, np.uint8)
+    resident, total = _resident_pages(h.ctypes.data, h.nbytes)
+    assert resident == total
+    cudaFreeHost(h)
+    import mmap
+    m = mmap.mmap(-1, 8 << 20)
+    a = np.frombuffer(m, np.uint8)
+    assert _resident_pages(a.ctypes.data, a.nbytes)[0] == 0
+    cudaHostRegister(a, a.nbytes, 0)
+    resident, total = _resident_pages(a.ctypes.data, a.nbytes)
+    cudaHostUnregister(a)
+    assert resident == total
+    assert not a.any()                 # the contents are untouched

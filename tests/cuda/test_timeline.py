@@ -77,6 +77,26 @@ def test_timeline_command_draws_an_svg(run_cuda, tmp_path):
     assert "stream 1 (non-blocking)" in svg and "worker 0" in svg
 
 
+def test_timeline_command_draws_a_png(run_cuda, tmp_path):
+    # matplotlib is in the test extra (pyproject.toml): the PNG path is always tested
+    import matplotlib.image as mpimg
+    path, _ = _trace(run_cuda, tmp_path)
+    out = tmp_path / "timeline.png"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "pyemu", "timeline", str(path), "-o", str(out)],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    img = mpimg.imread(str(out))
+    assert img.shape[0] > 100 and img.shape[1] > 500
+    rgb = (img[..., :3] * 255).round().astype(int).reshape(-1, 3)
+    colours = {tuple(c) for c in rgb[::7]}
+    for hexcol in ("#4C72B0", "#DD8452"):       # kernel and copy bars are drawn
+        want = tuple(int(hexcol[i:i + 2], 16) for i in (1, 3, 5))
+        assert want in colours, hexcol
+    assert "lanes" in proc.stdout
+
+
 def test_timeline_command_bad_input(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     bad = tmp_path / "bad.json"

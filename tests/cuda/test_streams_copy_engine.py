@@ -1,0 +1,102 @@
+"""The copy engine (csrc/copyengine.c): a copy on one stream runs while
+another stream's kernel holds every worker, as a GPU's copy engine runs
+beside its multiprocessors (cudaDevAttrAsyncEngineCount)."""
+import time
+
+import numpy as np
+import pytest
+
+from pyemu.cuda import *  # noqa: F401,F403
+
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
+
+GATED = r"""
+#include <time.h>
+// every block spins until gate[0] != 0 (at most 20 s)
+__global__ void gated(const int *gate, int *out) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (((volatile const int *)gate)[0] == 0) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (t.tv_sec - t0.tv_sec > 20) return;
+    }
+    out[blockIdx.x] = 1;
+}
+"""
+
+
+def _poll(event, seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if cudaEventQuery(event) == cudaSuccess:
+            return True
+        time.sleep(0.001)
+    return False
+
+
+def test_cudaMemcpyAsync_runs_while_another_streams_kernel_holds_the_workers():
+    gated = SourceModule(GATED).get_function("gated")
+    a, b = (cudaStreamCreateWithFlags(cudaStreamNonBlocking) for _ in range(2))
+    gate = cudaMallocManaged(4, cudaMemAttachGlobal, np.int32)
+    gate[0] = 0
+    nblocks = 64                              # more blocks than workers: items wait
+    out = cudaMalloc(4 * nblocks)
+    cudaMemset(out, 0, 4 * nblocks)
+    n = 1 << 20
+    h = cudaMallocHost(4 * n, np.float32)
+    h[:] = np.arange(n, dtype=np.float32)
+    d = cudaMalloc(4 * n)
+    k_done, c_done = cudaEventCreate(), cudaEventCreate()
+    try:
+        gated[nblocks, 1, 0, a](gate, out)
+        cudaEventRecord(k_done, a)
+        time.sleep(0.05)                      # the workers are in the kernel now
+        cudaMemcpyAsync(d, h, 4 * n, cudaMemcpyHostToDevice, b)
+        cudaEventRecord(c_done, b)
+        copied = _poll(c_done, 10)
+        kernel_still_running = cudaEventQuery(k_done) == cudaErrorNotReady
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+    assert copied, "the copy waited for the other stream's kernel"
+    assert kernel_still_running
+    back = np.empty(n, np.float32)
+    cudaMemcpy(back, d, 4 * n, cudaMemcpyDeviceToHost)
+    np.testing.assert_array_equal(back, h)
+    flags = np.empty(nblocks, np.int32)
+    cudaMemcpy(flags, out, 4 * nblocks, cudaMemcpyDeviceToHost)
+    assert (flags == 1).all()
+    for s in (a, b):
+        cudaStreamDestroy(s)
+    cudaFree(gate)
+    cudaFreeHost(h)
+    cudaFree(d)
+    cudaFree(out)
+
+
+def test_copies_of_one_stream_stay_in_order_across_the_copy_engine():
+    # a copy on the copy engine and the next one on the workers must not overtake
+    s = cudaStreamCreate()
+    n = 1 << 18
+    src = cudaMallocHost(4 * n, np.float32)
+    dst = cudaMallocHost(4 * n, np.float32)
+    d = cudaMalloc(4 * n)
+    busy = SourceModule("__global__ void nop(int *p) { if (p[0] == 12345) p[1] = 1; }")
+    nop = busy.get_function("nop")
+    other = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    flag = cudaMalloc(8)
+    cudaMemset(flag, 0, 8)
+    for r in range(20):
+        src[:] = r
+        nop[4096, 32, 0, other](flag)         # keeps the workers busy now and then
+        cudaMemcpyAsync(d, src, 4 * n, cudaMemcpyHostToDevice, s)
+        cudaMemcpyAsync(dst, d, 4 * n, cudaMemcpyDeviceToHost, s)
+        cudaStreamSynchronize(s)
+        assert (dst == r).all(), r
+    cudaDeviceSynchronize()
+    for x in (s, other):
+        cudaStreamDestroy(x)
+    cudaFreeHost(src)
+    cudaFreeHost(dst)
+    cudaFree(d)
+    cudaFree(flag)
