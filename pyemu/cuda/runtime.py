@@ -16,7 +16,9 @@ import numpy as np
 from ..runtime import core as _core
 from ..runtime import sync as _sync
 from ..runtime import views as _views
-from ..runtime.host import clock_khz as _clock_khz, cpu_name as _cpu_name, l2_bytes as _l2_bytes
+from ..runtime.host import cpu_name as _cpu_name, l2_bytes as _l2_bytes
+
+DEVICE_CLOCK_KHZ = 1000000     # the device clock of clock() and clock64(): 1 GHz
 from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
 from . import devices as _dev
@@ -218,7 +220,7 @@ def cudaGetDeviceProperties(device=0) -> cudaDeviceProp:
             maxThreadsPerBlock=lib.PYEMU_MAX_THREADS_PER_BLOCK,
             maxThreadsDim=(lib.PYEMU_MAX_BLOCK_X, lib.PYEMU_MAX_BLOCK_Y, lib.PYEMU_MAX_BLOCK_Z),
             maxGridSize=(lib.PYEMU_MAX_GRID_X, lib.PYEMU_MAX_GRID_Y, lib.PYEMU_MAX_GRID_Z),
-            clockRate=_clock_khz(),
+            clockRate=DEVICE_CLOCK_KHZ,    # clock()/clock64() tick at 1 GHz (cuda_math.h)
             multiProcessorCount=max(1, lib.pyemu_num_workers() // _dev.COUNT),
             l2CacheSize=_l2_bytes(),
             sharedMemPerBlockOptin=lib.PYEMU_MAX_SHARED_OPTIN,

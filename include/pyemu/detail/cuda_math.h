@@ -571,18 +571,15 @@ static inline float uint2float(unsigned int a, enum cudaRoundMode mode)
 
 /* ---- time -------------------------------------------------------------- */
 
-/* A cycle-like counter that only goes up.  (clock() is glibc's, in CPU time.) */
+/* The device clock: clock64() and clock() count cycles of a 1 GHz clock
+ * (CLOCK_MONOTONIC nanoseconds), the rate cudaDevAttrClockRate reports
+ * (1000000 kHz), so `while (clock() - start < ms * clockRate)` spins for
+ * ms milliseconds as on a GPU.  clock() is CUDA's, not glibc's CPU time. */
 static inline long long clock64(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    return (long long)__builtin_ia32_rdtsc();
-#elif defined(__aarch64__)
-    unsigned long long t;
-    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(t));
-    return (long long)t;
-#else
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-#endif
 }
+static inline clock_t pyemu_device_clock(void) { return (clock_t)clock64(); }
+#define clock() pyemu_device_clock()
