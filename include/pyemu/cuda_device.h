@@ -26,6 +26,7 @@
 #include "detail/cuda_builtins.h"     /* threadIdx, __syncthreads, printf, assert */
 #include "detail/cuda_math.h"         /* the math library and fast intrinsics */
 #include "detail/cuda_atomics.h"      /* atomicAdd and friends */
+#include "detail/cuda_warp.h"         /* __shfl_sync, __ballot_sync, __syncwarp, ... */
 #undef PYEMU_DETAIL_INSIDE
 
 #endif /* PYEMU_CUDA_DEVICE_H */
