@@ -144,15 +144,12 @@ PYEMU_KSUPPORT void pyemu_warp_exit(pyemu_worker *w)
     exited_lanes[w->cur / WARP] |= 1u << (w->cur % WARP);
 }
 
-static unsigned long long pick(unsigned int base, unsigned int live, unsigned int lane,
-                               unsigned int src)
+/* The value of source lane src: a lane that is not there (past the end of
+ * a partial warp, returned, or not in the mask) gives 0, as an H100 does
+ * for the lanes past the end of a partial warp (CUDA leaves it undefined). */
+static unsigned long long pick(unsigned int live, unsigned int src)
 {
-    /* a source lane outside the warp, not in the mask or absent reads the
-     * caller's own value (CUDA leaves it undefined) */
-    if (src >= WARP || !(live >> src & 1u))
-        src = lane;
-    (void)base;
-    return pend.val[src];
+    return src < WARP && (live >> src & 1u) ? pend.val[src] : 0;
 }
 
 /* Every lane's result of the pending collective, into res[]. */
@@ -190,22 +187,22 @@ static void complete(pyemu_worker *w)
             continue;
         unsigned long long r = 0;
         const unsigned int lo = l & ~(width - 1u), hi = lo + width - 1u;
-        const int a = pend.arg[l];
+        const unsigned int a = (unsigned int)pend.arg[l] & 31u; /* b[4:0], as the GPU */
         switch (pend.op) {
-        case PYEMU_WARP_SHFL: r = pick(base, m, l, lo | ((unsigned int)a & (width - 1u))); break;
+        case PYEMU_WARP_SHFL: r = pick(m, lo | (a & (width - 1u))); break;
         case PYEMU_WARP_SHFL_UP: {
-            long long j = (long long)l - (unsigned int)a;
-            r = j >= (long long)lo ? pick(base, m, l, (unsigned int)j) : pend.val[l];
+            long long j = (long long)l - a;
+            r = j >= (long long)lo ? pick(m, (unsigned int)j) : pend.val[l];
             break;
         }
         case PYEMU_WARP_SHFL_DOWN: {
-            unsigned long long j = (unsigned long long)l + (unsigned int)a;
-            r = j <= hi ? pick(base, m, l, (unsigned int)j) : pend.val[l];
+            unsigned int j = l + a;
+            r = j <= hi ? pick(m, j) : pend.val[l];
             break;
         }
         case PYEMU_WARP_SHFL_XOR: {
-            unsigned int j = l ^ (unsigned int)a;
-            r = j <= hi ? pick(base, m, l, j) : pend.val[l];
+            unsigned int j = l ^ a;
+            r = j <= hi ? pick(m, j) : pend.val[l];
             break;
         }
         case PYEMU_WARP_BALLOT: r = bal; break;
@@ -289,15 +286,13 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
             strcmp(pend.file, file) != 0) {
             if (!(op == PYEMU_WARP_SYNC && pend.op == op && pend.warp == warp)) {
                 char why[200];
-                snprintf(why, sizeof why, "lane %u reaches %s at %s:%u instead", lane,
-                         name_of(op), file, line);
+                snprintf(why, sizeof why, "reaches %s at %s:%u instead", name_of(op), file, line);
                 warp_fail(w, warp, 1u << lane, why);
             }
         }
         if (pend.want != mask) {
             char why[200];
-            snprintf(why, sizeof why, "lane %u reaches it with mask 0x%08x instead of 0x%08x",
-                     lane, mask, pend.want);
+            snprintf(why, sizeof why, "reaches it with mask 0x%08x instead", mask);
             warp_fail(w, warp, 1u << lane, why);
         }
     } else {

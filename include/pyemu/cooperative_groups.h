@@ -126,6 +126,7 @@ class thread_block_tile : public thread_group {
         pred = r != 0;
         return r >> pyemu_base();
     }
+    unsigned pyemu_tile_mask() const { return pyemu_mask; }
     unsigned pyemu_base() const { return (pyemu_detail::linear_tid() & 31u) / N * N; }
 };
 

@@ -122,7 +122,8 @@ def test_tile_reduce_scan_shfl_vote_every_size(mod, N, n):
         assert got[4, t] == tile[:r + 1].sum()
         assert got[5, t] == tile[:r].sum()
         assert got[6, t] == (tile[1] if len(tile) > 1 else v[t])
-        assert got[7, t] == (tile[r + 1] if r + 1 < len(tile) else v[t])
+        # a lane past the end of a partial warp gives 0 (as an H100)
+        assert got[7, t] == (tile[r + 1] if r + 1 < len(tile) else 0 if r + 1 < N else v[t])
         assert got[8].view(np.uint32)[t] == sum(1 << i for i, x in enumerate(tile) if x & 1)
         assert got[9, t] == int((tile == 7).any()) and got[10, t] == 1
         assert got[11, t] == t // N and got[12, t] == (n + N - 1) // N and got[13, t] == r

@@ -1,26 +1,34 @@
 /* <cooperative_groups/reduce.h>: cg::reduce(tile, value, op) over a
  * thread_block_tile<N>: every thread of the tile gets op over the tile's
- * values (a butterfly of shuffles, log2(N) steps; in rank order when a
- * partial warp cuts the tile short). */
+ * values (one collective for 32-bit integers with cg's operators, else a
+ * butterfly of shuffles, log2(N) steps). */
 #ifndef PYEMU_CG_REDUCE_H
 #define PYEMU_CG_REDUCE_H
 #include "functional.h"
 
 namespace cooperative_groups {
+/* 32-bit integers with cg's own operators reduce in one collective, as
+ * redux.sync does on sm_80 and later (lanes past a partial warp left out) */
+template <class T, class Op> struct pyemu_redux { static const int op = -1; };
+#define PYEMU_REDUX(F, T, OP) template <> struct pyemu_redux<T, F<T> > { static const int op = OP; };
+PYEMU_REDUX(plus, int, PYEMU_WARP_ADD) PYEMU_REDUX(plus, unsigned, PYEMU_WARP_ADD)
+PYEMU_REDUX(less, int, PYEMU_WARP_MIN) PYEMU_REDUX(less, unsigned, PYEMU_WARP_UMIN)
+PYEMU_REDUX(greater, int, PYEMU_WARP_MAX) PYEMU_REDUX(greater, unsigned, PYEMU_WARP_UMAX)
+PYEMU_REDUX(bit_and, int, PYEMU_WARP_AND) PYEMU_REDUX(bit_and, unsigned, PYEMU_WARP_AND)
+PYEMU_REDUX(bit_or, int, PYEMU_WARP_OR) PYEMU_REDUX(bit_or, unsigned, PYEMU_WARP_OR)
+PYEMU_REDUX(bit_xor, int, PYEMU_WARP_XOR) PYEMU_REDUX(bit_xor, unsigned, PYEMU_WARP_XOR)
+#undef PYEMU_REDUX
+
 template <unsigned N, class P, class T, class Op>
 static inline T reduce(const thread_block_tile<N, P> &g, T value, Op op, PYEMU_WLOC) {
-    const unsigned full = N >= 32 ? 0xffffffffu : (1u << N) - 1u;
-    const unsigned live = (__activemask() >> g.pyemu_base()) & full;
-    if (live == full) {
-        for (unsigned m = N / 2; m > 0; m /= 2)
-            value = op(value, g.shfl_xor(value, m, pyemu_f, pyemu_l));
-        return value;
-    }
-    /* the tile is cut short by a partial warp: fold its threads in rank order */
-    T acc = g.shfl(value, 0, pyemu_f, pyemu_l);
-    for (unsigned r = 1; r < N && (live >> r & 1u); r++)
-        acc = op(acc, g.shfl(value, (int)r, pyemu_f, pyemu_l));
-    return acc;
+    if (pyemu_redux<T, Op>::op >= 0)
+        return (T)(unsigned)pyemu_warp_op(pyemu_redux<T, Op>::op, g.pyemu_tile_mask(),
+                                          (unsigned)value, 0, 32, PYEMU_WARGS);
+    /* other types and operators: a butterfly of shuffles, as the GPU's;
+     * a lane past the end of a partial warp gives 0, as an H100's does */
+    for (unsigned m = N / 2; m > 0; m /= 2)
+        value = op(value, g.shfl_xor(value, m, pyemu_f, pyemu_l));
+    return value;
 }
 }  // namespace cooperative_groups
 #endif
