@@ -30,4 +30,7 @@ from .kernel import __all__ as _k
 from .ndrange import *  # noqa: F401,F403
 from .ndrange import __all__ as _nd
 
-__all__ = _e + _c + _p + _q + _ev + _m + _pr + _k + _nd
+from .subgroup import *  # noqa: F401,F403
+from .subgroup import __all__ as _sg
+
+__all__ = _e + _c + _p + _q + _ev + _m + _pr + _k + _nd + _sg
