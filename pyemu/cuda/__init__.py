@@ -13,6 +13,7 @@ _PARTS = (
     "symbols", "_pitched_types", "pitched",            # __constant__/__device__, 2-D/3-D
     "stream", "event", "host_func", "host_memory",     # streams, events, pinned memory
     "async_copy", "device", "profiler", "stream_alloc", "peer",
+    "cooperative",                                     # occupancy, cooperative launches
 )
 
 __all__ = []
