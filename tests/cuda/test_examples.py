@@ -39,6 +39,9 @@ PROGRAMS = [
     ("zero_copy.py", ["100001"], "Test PASSED"),
     ("constant_memory.py", ["10001"], "Test PASSED"),
     ("pitch_2d.py", ["300", "70"], "Test PASSED"),
+    ("warp_reduce.py", ["100003"], "Test PASSED"),        # last block padded with 0
+    ("vote.py", ["100003"], "Test PASSED"),
+    ("warp_scan.py", ["100003"], "Test PASSED"),
 ]
 
 
