@@ -345,3 +345,40 @@ def test_collective_divergence_fails_the_launch_naming_kernel_warp_lanes(run_cud
     assert run.R["code"] == 719, run.R         # cudaErrorLaunchFailure, no hang, no crash
     for w in words:
         assert w in run.R["message"], (w, run.R["message"])
+
+
+def test_warps_of_a_3d_block_are_linear_thread_ids_x_fastest():
+    m = SourceModule(r"""
+__global__ void k(int *o) {
+  int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  o[t] = __shfl_sync(0xffffffff, t, 0) * 1000 + __popc(__ballot_sync(0xffffffff, 1));
+}""")
+    o = cudaMalloc(4 * 96)
+    m.k[1, (4, 6, 4)](o)
+    cudaDeviceSynchronize()
+    h = np.empty(96, np.int32)
+    cudaMemcpy(h, o, h.nbytes, cudaMemcpyDeviceToHost)
+    cudaFree(o)
+    assert np.array_equal(h, (np.arange(96) // 32 * 32) * 1000 + 32)
+
+
+def test_a_fault_inside_a_collective_leaves_the_next_launch_working(run_cuda):
+    run = run_cuda(r"""
+m = SourceModule(r'''
+__global__ void bad(int *o) { int v = __shfl_down_sync(0xffffffff, (int)threadIdx.x, 1);
+  if (threadIdx.x == 3) o[1 << 28] = v; o[threadIdx.x] = __reduce_add_sync(0xffffffff, v); }
+__global__ void good(int *o) { o[threadIdx.x] = __reduce_add_sync(0xffffffff, 1); }''')
+o = cudaMalloc(4 * 64)
+m.bad[4, 64](o)
+R["first"] = code_of(cudaDeviceSynchronize)
+cudaDeviceReset()
+o = cudaMalloc(4 * 64)
+m.good[4, 64](o)
+R["second"] = code_of(cudaDeviceSynchronize)
+h = np.empty(64, np.int32)
+cudaMemcpy(h, o, 256, cudaMemcpyDeviceToHost)
+R["values"] = sorted(set(h.tolist()))
+""", timeout=90)
+    assert run.returncode == 0, run.explain()
+    assert run.R["first"] == 700 and run.R["second"] == 0, run.R
+    assert run.R["values"] == [32], run.R
