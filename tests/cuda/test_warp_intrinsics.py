@@ -326,8 +326,8 @@ m = SourceModule(SOURCE)
 o = cudaMalloc(4 * 64)
 LAUNCH
 R["code"] = code_of(cudaDeviceSynchronize)
-e = cudaGetLastError()
-R["message"] = cudaGetErrorString(e) if False else str(getattr(__import__("pyemu.cuda._errors", fromlist=["x"]), "sticky")()[1])
+from pyemu.cuda import _errors
+R["message"] = _errors.sticky()[1]     # the fault's message, kept until cudaDeviceReset
 """
 
 
