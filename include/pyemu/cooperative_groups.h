@@ -9,7 +9,7 @@
 #define PYEMU_COOPERATIVE_GROUPS_H
 
 #ifndef PYEMU_CUDA_DEVICE_H
-#error "<cooperative_groups.h> is for CUDA kernels compiled by pyemu"
+#include "cuda_device.h"
 #endif
 
 namespace cooperative_groups {
@@ -78,35 +78,35 @@ static inline thread_group tiled_partition(const thread_group &parent, unsigned 
 }
 
 /* thread_block_tile<N>: N lanes of one warp, N a power of 2 up to 32 */
-template <unsigned N, class ParentT = void>
+template <unsigned pyemu_N, class pyemu_Parent = void>
 class thread_block_tile : public thread_group {
-    static_assert(N > 0 && N <= 32 && (N & (N - 1)) == 0,
+    static_assert(pyemu_N > 0 && pyemu_N <= 32 && (pyemu_N & (pyemu_N - 1)) == 0,
                   "cooperative_groups: tiled_partition<N> needs N a power of 2 up to 32");
     unsigned pyemu_meta, pyemu_nmeta;
   public:
     thread_block_tile(unsigned meta, unsigned nmeta)
-        : thread_group(1, N, pyemu_detail::tile_mask(N)), pyemu_meta(meta), pyemu_nmeta(nmeta) {}
-    template <class P>
-    thread_block_tile(const thread_block_tile<N, P> &o)
-        : thread_group(1, N, pyemu_detail::tile_mask(N)), pyemu_meta(o.meta_group_rank()),
+        : thread_group(1, pyemu_N, pyemu_detail::tile_mask(pyemu_N)), pyemu_meta(meta), pyemu_nmeta(nmeta) {}
+    template <class pyemu_P>
+    thread_block_tile(const thread_block_tile<pyemu_N, pyemu_P> &o)
+        : thread_group(1, pyemu_N, pyemu_detail::tile_mask(pyemu_N)), pyemu_meta(o.meta_group_rank()),
           pyemu_nmeta(o.meta_group_size()) {}
-    static constexpr unsigned long long size() { return N; }
-    static constexpr unsigned long long num_threads() { return N; }
-    unsigned long long thread_rank() const { return pyemu_detail::linear_tid() % N; }
+    static constexpr unsigned long long size() { return pyemu_N; }
+    static constexpr unsigned long long num_threads() { return pyemu_N; }
+    unsigned long long thread_rank() const { return pyemu_detail::linear_tid() % pyemu_N; }
     unsigned long long meta_group_rank() const { return pyemu_meta; }
     unsigned long long meta_group_size() const { return pyemu_nmeta; }
     void sync(PYEMU_WLOC) const { pyemu_warp_op(PYEMU_WARP_SYNC, pyemu_mask, 0, 0, 32, PYEMU_WARGS); }
-    template <class T> T shfl(T v, int src, PYEMU_WLOC) const {
-        return pyemu_wshfl<T>(PYEMU_WARP_SHFL, pyemu_mask, v, src, (int)N, PYEMU_WARGS);
+    template <class pyemu_T> pyemu_T shfl(pyemu_T v, int src, PYEMU_WLOC) const {
+        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_mask, v, src, (int)pyemu_N, PYEMU_WFL);
     }
-    template <class T> T shfl_up(T v, unsigned d, PYEMU_WLOC) const {
-        return pyemu_wshfl<T>(PYEMU_WARP_SHFL_UP, pyemu_mask, v, (int)d, (int)N, PYEMU_WARGS);
+    template <class pyemu_T> pyemu_T shfl_up(pyemu_T v, unsigned d, PYEMU_WLOC) const {
+        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL_UP, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
     }
-    template <class T> T shfl_down(T v, unsigned d, PYEMU_WLOC) const {
-        return pyemu_wshfl<T>(PYEMU_WARP_SHFL_DOWN, pyemu_mask, v, (int)d, (int)N, PYEMU_WARGS);
+    template <class pyemu_T> pyemu_T shfl_down(pyemu_T v, unsigned d, PYEMU_WLOC) const {
+        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL_DOWN, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
     }
-    template <class T> T shfl_xor(T v, unsigned m, PYEMU_WLOC) const {
-        return pyemu_wshfl<T>(PYEMU_WARP_SHFL_XOR, pyemu_mask, v, (int)m, (int)N, PYEMU_WARGS);
+    template <class pyemu_T> pyemu_T shfl_xor(pyemu_T v, unsigned m, PYEMU_WLOC) const {
+        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL_XOR, pyemu_mask, v, (int)m, (int)pyemu_N, PYEMU_WFL);
     }
     /* votes and match: bit i is the tile's thread of rank i */
     unsigned ballot(int pred, PYEMU_WLOC) const {
@@ -118,28 +118,28 @@ class thread_block_tile : public thread_group {
     int all(int pred, PYEMU_WLOC) const {
         return (int)pyemu_warp_op(PYEMU_WARP_ALL, pyemu_mask, pred != 0, 0, 32, PYEMU_WARGS);
     }
-    template <class T> unsigned match_any(T v, PYEMU_WLOC) const {
+    template <class pyemu_T> unsigned match_any(pyemu_T v, PYEMU_WLOC) const {
         return (unsigned)(pyemu_warp_op(PYEMU_WARP_MATCH_ANY, pyemu_mask, pyemu_wbits(v), 0, 32, PYEMU_WARGS) >> pyemu_base());
     }
-    template <class T> unsigned match_all(T v, int &pred, PYEMU_WLOC) const {
+    template <class pyemu_T> unsigned match_all(pyemu_T v, int &pred, PYEMU_WLOC) const {
         unsigned r = (unsigned)pyemu_warp_op(PYEMU_WARP_MATCH_ALL, pyemu_mask, pyemu_wbits(v), 0, 32, PYEMU_WARGS);
         pred = r != 0;
         return r >> pyemu_base();
     }
     unsigned pyemu_tile_mask() const { return pyemu_mask; }
-    unsigned pyemu_base() const { return (pyemu_detail::linear_tid() & 31u) / N * N; }
+    unsigned pyemu_base() const { return (pyemu_detail::linear_tid() & 31u) / pyemu_N * pyemu_N; }
 };
 
-template <unsigned N>
-static inline thread_block_tile<N, thread_block> tiled_partition(const thread_block &) {
+template <unsigned pyemu_N>
+static inline thread_block_tile<pyemu_N, thread_block> tiled_partition(const thread_block &) {
     unsigned t = pyemu_detail::linear_tid();
-    return thread_block_tile<N, thread_block>(t / N, (pyemu_detail::block_threads() + N - 1) / N);
+    return thread_block_tile<pyemu_N, thread_block>(t / pyemu_N, (pyemu_detail::block_threads() + pyemu_N - 1) / pyemu_N);
 }
-template <unsigned N, unsigned M, class P>
-static inline thread_block_tile<N, thread_block_tile<M, P> >
-tiled_partition(const thread_block_tile<M, P> &parent) {
-    static_assert(N <= M, "cooperative_groups: a tile of a tile must not be larger than it");
-    return thread_block_tile<N, thread_block_tile<M, P> >((unsigned)parent.thread_rank() / N, M / N);
+template <unsigned pyemu_N, unsigned pyemu_M, class pyemu_P>
+static inline thread_block_tile<pyemu_N, thread_block_tile<pyemu_M, pyemu_P> >
+tiled_partition(const thread_block_tile<pyemu_M, pyemu_P> &parent) {
+    static_assert(pyemu_N <= pyemu_M, "cooperative_groups: a tile of a tile must not be larger than it");
+    return thread_block_tile<pyemu_N, thread_block_tile<pyemu_M, pyemu_P> >((unsigned)parent.thread_rank() / pyemu_N, pyemu_M / pyemu_N);
 }
 
 /* coalesced_threads(): the lanes of the warp that are here.  pyemu cannot see
@@ -149,9 +149,9 @@ class coalesced_group : public thread_group {
     explicit coalesced_group(unsigned mask) : thread_group(2, (unsigned)__popc(mask), mask) {}
     unsigned long long meta_group_rank() const { return 0; }
     unsigned long long meta_group_size() const { return 1; }
-    template <class T> T shfl(T v, int rank, PYEMU_WLOC) const {
+    template <class pyemu_T> pyemu_T shfl(pyemu_T v, int rank, PYEMU_WLOC) const {
         unsigned src = __fns(pyemu_mask, 0, rank + 1);
-        return pyemu_wshfl<T>(PYEMU_WARP_SHFL, pyemu_mask, v, (int)src, 32, PYEMU_WARGS);
+        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_mask, v, (int)src, 32, PYEMU_WFL);
     }
     unsigned ballot(int pred, PYEMU_WLOC) const {
         unsigned b = (unsigned)pyemu_warp_op(PYEMU_WARP_BALLOT, pyemu_mask, pred != 0, 0, 32, PYEMU_WARGS);
@@ -170,7 +170,7 @@ class coalesced_group : public thread_group {
 };
 static inline coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
 
-template <class G> static inline void sync(const G &g) { g.sync(); }
+template <class pyemu_G> static inline void sync(const pyemu_G &g) { g.sync(); }
 
 }  // namespace cooperative_groups
 

@@ -5,11 +5,11 @@
 #include "../cooperative_groups.h"
 
 namespace cooperative_groups {
-template <class T> struct plus { T operator()(T a, T b) const { return a + b; } };
-template <class T> struct less { T operator()(T a, T b) const { return b < a ? b : a; } };
-template <class T> struct greater { T operator()(T a, T b) const { return a < b ? b : a; } };
-template <class T> struct bit_and { T operator()(T a, T b) const { return a & b; } };
-template <class T> struct bit_or { T operator()(T a, T b) const { return a | b; } };
-template <class T> struct bit_xor { T operator()(T a, T b) const { return a ^ b; } };
+template <class pyemu_T> struct plus { pyemu_T operator()(pyemu_T pyemu_a2, pyemu_T pyemu_b2) const { return pyemu_a2 + pyemu_b2; } };
+template <class pyemu_T> struct less { pyemu_T operator()(pyemu_T pyemu_a2, pyemu_T pyemu_b2) const { return pyemu_b2 < pyemu_a2 ? pyemu_b2 : pyemu_a2; } };
+template <class pyemu_T> struct greater { pyemu_T operator()(pyemu_T pyemu_a2, pyemu_T pyemu_b2) const { return pyemu_a2 < pyemu_b2 ? pyemu_b2 : pyemu_a2; } };
+template <class pyemu_T> struct bit_and { pyemu_T operator()(pyemu_T pyemu_a2, pyemu_T pyemu_b2) const { return pyemu_a2 & pyemu_b2; } };
+template <class pyemu_T> struct bit_or { pyemu_T operator()(pyemu_T pyemu_a2, pyemu_T pyemu_b2) const { return pyemu_a2 | pyemu_b2; } };
+template <class pyemu_T> struct bit_xor { pyemu_T operator()(pyemu_T pyemu_a2, pyemu_T pyemu_b2) const { return pyemu_a2 ^ pyemu_b2; } };
 }  // namespace cooperative_groups
 #endif

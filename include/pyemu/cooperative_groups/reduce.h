@@ -9,7 +9,7 @@
 namespace cooperative_groups {
 /* 32-bit integers with cg's own operators reduce in one collective, as
  * redux.sync does on sm_80 and later (lanes past a partial warp left out) */
-template <class T, class Op> struct pyemu_redux { static const int op = -1; };
+template <class pyemu_T, class pyemu_Op> struct pyemu_redux { static const int op = -1; };
 #define PYEMU_REDUX(F, T, OP) template <> struct pyemu_redux<T, F<T> > { static const int op = OP; };
 PYEMU_REDUX(plus, int, PYEMU_WARP_ADD) PYEMU_REDUX(plus, unsigned, PYEMU_WARP_ADD)
 PYEMU_REDUX(less, int, PYEMU_WARP_MIN) PYEMU_REDUX(less, unsigned, PYEMU_WARP_UMIN)
@@ -19,14 +19,14 @@ PYEMU_REDUX(bit_or, int, PYEMU_WARP_OR) PYEMU_REDUX(bit_or, unsigned, PYEMU_WARP
 PYEMU_REDUX(bit_xor, int, PYEMU_WARP_XOR) PYEMU_REDUX(bit_xor, unsigned, PYEMU_WARP_XOR)
 #undef PYEMU_REDUX
 
-template <unsigned N, class P, class T, class Op>
-static inline T reduce(const thread_block_tile<N, P> &g, T value, Op op, PYEMU_WLOC) {
-    if (pyemu_redux<T, Op>::op >= 0)
-        return (T)(unsigned)pyemu_warp_op(pyemu_redux<T, Op>::op, g.pyemu_tile_mask(),
+template <unsigned pyemu_N, class pyemu_P, class pyemu_T, class pyemu_Op>
+static inline pyemu_T reduce(const thread_block_tile<pyemu_N, pyemu_P> &g, pyemu_T value, pyemu_Op op, PYEMU_WLOC) {
+    if (pyemu_redux<pyemu_T, pyemu_Op>::op >= 0)
+        return (pyemu_T)(unsigned)pyemu_warp_op(pyemu_redux<pyemu_T, pyemu_Op>::op, g.pyemu_tile_mask(),
                                           (unsigned)value, 0, 32, PYEMU_WARGS);
     /* other types and operators: a butterfly of shuffles, as the GPU's;
      * a lane past the end of a partial warp gives 0, as an H100's does */
-    for (unsigned m = N / 2; m > 0; m /= 2)
+    for (unsigned m = pyemu_N / 2; m > 0; m /= 2)
         value = op(value, g.shfl_xor(value, m, pyemu_f, pyemu_l));
     return value;
 }

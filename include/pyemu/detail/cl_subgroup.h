@@ -60,11 +60,11 @@ static inline pyemu_T pyemu_sg_shfl(int pyemu_op, pyemu_T pyemu_x, unsigned pyem
 }
 
 template <class pyemu_T> struct pyemu_sg_id;
-#define PYEMU_SG_ID(T, MIN_ID, MAX_ID)                                                           \
-    template <> struct pyemu_sg_id<T> {                                                          \
-        static T add() { return (T)0; }                                                          \
-        static T min() { return MIN_ID; }                                                        \
-        static T max() { return MAX_ID; }                                                        \
+#define PYEMU_SG_ID(pyemu_T, MIN_ID, MAX_ID)                                                           \
+    template <> struct pyemu_sg_id<pyemu_T> {                                                          \
+        static pyemu_T add() { return (pyemu_T)0; }                                                          \
+        static pyemu_T min() { return MIN_ID; }                                                        \
+        static pyemu_T max() { return MAX_ID; }                                                        \
     };
 PYEMU_SG_ID(int, INT_MAX, INT_MIN)
 PYEMU_SG_ID(uint, UINT_MAX, 0u)
@@ -75,9 +75,9 @@ PYEMU_SG_ID(double, __builtin_inf(), -__builtin_inf())
 #undef PYEMU_SG_ID
 
 /* the operators, each with its identity (the exclusive scan's first value) */
-struct pyemu_sg_add { template <class T> static T op(T a, T b) { return a + b; } template <class T> static T id() { return pyemu_sg_id<T>::add(); } };
-struct pyemu_sg_min { template <class T> static T op(T a, T b) { return b < a ? b : a; } template <class T> static T id() { return pyemu_sg_id<T>::min(); } };
-struct pyemu_sg_max { template <class T> static T op(T a, T b) { return a < b ? b : a; } template <class T> static T id() { return pyemu_sg_id<T>::max(); } };
+struct pyemu_sg_add { template <class pyemu_T> static pyemu_T pyemu_op(pyemu_T pyemu_a2, pyemu_T pyemu_b2) { return pyemu_a2 + pyemu_b2; } template <class pyemu_T> static pyemu_T pyemu_id() { return pyemu_sg_id<pyemu_T>::add(); } };
+struct pyemu_sg_min { template <class pyemu_T> static pyemu_T pyemu_op(pyemu_T pyemu_a2, pyemu_T pyemu_b2) { return pyemu_b2 < pyemu_a2 ? pyemu_b2 : pyemu_a2; } template <class pyemu_T> static pyemu_T pyemu_id() { return pyemu_sg_id<pyemu_T>::min(); } };
+struct pyemu_sg_max { template <class pyemu_T> static pyemu_T pyemu_op(pyemu_T pyemu_a2, pyemu_T pyemu_b2) { return pyemu_a2 < pyemu_b2 ? pyemu_b2 : pyemu_a2; } template <class pyemu_T> static pyemu_T pyemu_id() { return pyemu_sg_id<pyemu_T>::max(); } };
 
 /* a reduction in lane order, each lane's value broadcast in turn: exact for
  * any size of sub-group, the last one included */
@@ -87,38 +87,38 @@ static inline pyemu_T pyemu_sg_reduce(pyemu_T pyemu_x, const char *pyemu_f, unsi
     const unsigned pyemu_n = get_sub_group_size();
     pyemu_T pyemu_acc = pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, 0, pyemu_f, pyemu_l);
     for (unsigned pyemu_i = 1; pyemu_i < pyemu_n; pyemu_i++)
-        pyemu_acc = pyemu_O::op(pyemu_acc, pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, pyemu_i, pyemu_f, pyemu_l));
+        pyemu_acc = pyemu_O::pyemu_op(pyemu_acc, pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, pyemu_i, pyemu_f, pyemu_l));
     return pyemu_acc;
 }
 template <class pyemu_O, class pyemu_T>
 static inline pyemu_T pyemu_sg_scan(pyemu_T pyemu_x, bool pyemu_incl, const char *pyemu_f, unsigned pyemu_l)
 {
     const unsigned pyemu_me = get_sub_group_local_id(), pyemu_n = get_sub_group_size();
-    pyemu_T pyemu_acc = pyemu_O::template id<pyemu_T>();
+    pyemu_T pyemu_acc = pyemu_O::template pyemu_id<pyemu_T>();
     pyemu_T pyemu_r = pyemu_acc;
     for (unsigned pyemu_i = 0; pyemu_i < pyemu_n; pyemu_i++) {
         pyemu_T pyemu_v = pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, pyemu_i, pyemu_f, pyemu_l);
         if (pyemu_i == pyemu_me && !pyemu_incl)
             pyemu_r = pyemu_acc;
-        pyemu_acc = pyemu_i == 0 ? pyemu_v : pyemu_O::op(pyemu_acc, pyemu_v);
+        pyemu_acc = pyemu_i == 0 ? pyemu_v : pyemu_O::pyemu_op(pyemu_acc, pyemu_v);
         if (pyemu_i == pyemu_me && pyemu_incl)
             pyemu_r = pyemu_acc;
     }
     return pyemu_r;
 }
 
-#define PYEMU_SG_TYPE(T)                                                                          \
-    static inline T sub_group_broadcast(T x, uint sub_group_local_id, PYEMU_SGLOC)                \
-    { return pyemu_sg_shfl<T>(PYEMU_WARP_SHFL, x, sub_group_local_id, pyemu_f, pyemu_l); }        \
-    static inline T sub_group_reduce_add(T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_add>(x, pyemu_f, pyemu_l); } \
-    static inline T sub_group_reduce_min(T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_min>(x, pyemu_f, pyemu_l); } \
-    static inline T sub_group_reduce_max(T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_max>(x, pyemu_f, pyemu_l); } \
-    static inline T sub_group_scan_inclusive_add(T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_add>(x, true, pyemu_f, pyemu_l); } \
-    static inline T sub_group_scan_inclusive_min(T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_min>(x, true, pyemu_f, pyemu_l); } \
-    static inline T sub_group_scan_inclusive_max(T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_max>(x, true, pyemu_f, pyemu_l); } \
-    static inline T sub_group_scan_exclusive_add(T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_add>(x, false, pyemu_f, pyemu_l); } \
-    static inline T sub_group_scan_exclusive_min(T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_min>(x, false, pyemu_f, pyemu_l); } \
-    static inline T sub_group_scan_exclusive_max(T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_max>(x, false, pyemu_f, pyemu_l); }
+#define PYEMU_SG_TYPE(pyemu_T)                                                                          \
+    static inline pyemu_T sub_group_broadcast(pyemu_T x, uint sub_group_local_id, PYEMU_SGLOC)                \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, x, sub_group_local_id, pyemu_f, pyemu_l); }        \
+    static inline pyemu_T sub_group_reduce_add(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_add>(x, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_reduce_min(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_min>(x, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_reduce_max(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_max>(x, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_inclusive_add(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_add>(x, true, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_inclusive_min(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_min>(x, true, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_inclusive_max(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_max>(x, true, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_exclusive_add(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_add>(x, false, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_exclusive_min(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_min>(x, false, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_exclusive_max(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_max>(x, false, pyemu_f, pyemu_l); }
 PYEMU_SG_TYPE(int)
 PYEMU_SG_TYPE(uint)
 PYEMU_SG_TYPE(long)

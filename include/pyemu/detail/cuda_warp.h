@@ -9,7 +9,8 @@
 #endif
 
 #define PYEMU_WLOC const char *pyemu_f = __builtin_FILE(), unsigned pyemu_l = __builtin_LINE()
-#define PYEMU_WARGS pyemu_f, pyemu_l, 0u
+#define PYEMU_WARGS pyemu_f, pyemu_l, 0u   /* pyemu_warp_op's file, line, column */
+#define PYEMU_WFL pyemu_f, pyemu_l          /* pyemu_wshfl's */
 
 /* the raw bits of a value of up to 8 bytes, and back */
 template <class pyemu_T> static inline unsigned long long pyemu_wbits(pyemu_T pyemu_v)
@@ -27,8 +28,7 @@ template <class pyemu_T> static inline pyemu_T pyemu_wfrom(unsigned long long py
 }
 template <class pyemu_T>
 static inline pyemu_T pyemu_wshfl(int pyemu_op, unsigned pyemu_m, pyemu_T pyemu_v, int pyemu_a,
-                                  int pyemu_w, const char *pyemu_f, unsigned pyemu_l,
-                                  unsigned pyemu_c)
+                                  int pyemu_w, const char *pyemu_f, unsigned pyemu_l)
 {
     return pyemu_wfrom<pyemu_T>(
         pyemu_warp_op(pyemu_op, pyemu_m, pyemu_wbits(pyemu_v), pyemu_a, pyemu_w, PYEMU_WARGS));
@@ -37,16 +37,16 @@ static inline pyemu_T pyemu_wshfl(int pyemu_op, unsigned pyemu_m, pyemu_T pyemu_
 /* __shfl_sync and friends, for the types CUDA declares them for */
 #define PYEMU_WSHFL(T)                                                                           \
     static inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32, PYEMU_WLOC)   \
-    { return pyemu_wshfl<T>(PYEMU_WARP_SHFL, mask, var, srcLane, width, PYEMU_WARGS); }          \
+    { return pyemu_wshfl<T>(PYEMU_WARP_SHFL, mask, var, srcLane, width, PYEMU_WFL); }          \
     static inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,         \
                                    PYEMU_WLOC)                                                   \
-    { return pyemu_wshfl<T>(PYEMU_WARP_SHFL_UP, mask, var, (int)delta, width, PYEMU_WARGS); }    \
+    { return pyemu_wshfl<T>(PYEMU_WARP_SHFL_UP, mask, var, (int)delta, width, PYEMU_WFL); }    \
     static inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,       \
                                      PYEMU_WLOC)                                                 \
-    { return pyemu_wshfl<T>(PYEMU_WARP_SHFL_DOWN, mask, var, (int)delta, width, PYEMU_WARGS); }  \
+    { return pyemu_wshfl<T>(PYEMU_WARP_SHFL_DOWN, mask, var, (int)delta, width, PYEMU_WFL); }  \
     static inline T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32,          \
                                     PYEMU_WLOC)                                                  \
-    { return pyemu_wshfl<T>(PYEMU_WARP_SHFL_XOR, mask, var, laneMask, width, PYEMU_WARGS); }
+    { return pyemu_wshfl<T>(PYEMU_WARP_SHFL_XOR, mask, var, laneMask, width, PYEMU_WFL); }
 PYEMU_WSHFL(int)
 PYEMU_WSHFL(unsigned int)
 PYEMU_WSHFL(long)
