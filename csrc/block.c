@@ -22,6 +22,12 @@
 
 __thread pyemu_thread_ctx pyemu_tctx __attribute__((tls_model("initial-exec"))) PYEMU_API;
 
+/* warp collectives (warp.c) */
+extern __thread int pyemu_warp_busy;
+void pyemu_warp_reset(void);
+void pyemu_warp_leave(pyemu_worker *w, const char *site);
+void pyemu_warp_exit(pyemu_worker *w);
+
 void pyemu_fmt_dim(char *buf, size_t len, pyemu_uint3 v)
 {
     snprintf(buf, len, "(%u,%u,%u)", v.x, v.y, v.z);
@@ -133,6 +139,7 @@ static void enter_fiber_mode(pyemu_worker *w)
                           n);
     w->fiber_mode = 1;
     w->cur = 0;
+    pyemu_warp_reset();
     w->arrived = 0;
     w->exited = 0;
     w->fibers[0].tid = pyemu_tctx.threadIdx;
@@ -245,6 +252,8 @@ static inline int arrive(pyemu_worker *w, const char *site, int pred, int op)
 {
     if (__builtin_expect(!w->fiber_mode, 0) && first_barrier(w, site))
         return op < 0 ? 0 : pred != 0; /* one thread: its count, and and or are its own */
+    if (__builtin_expect(pyemu_warp_busy, 0))
+        pyemu_warp_leave(w, site);
     if (__builtin_expect(w->exited != 0, 0))
         barrier_after_return(w, site);
     if (w->arrived == 0) {
@@ -291,6 +300,7 @@ PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done(void)
         return 1;
     if (w->arrived)
         return_while_waiting(w);
+    pyemu_warp_exit(w);
     w->exited++;
     if (w->exited == w->nthreads) {
         /* the block is done: back to thread 0's stack, which returns 0 */
@@ -300,6 +310,37 @@ PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done(void)
     }
     switch_to(w, w->cur + 1);
     /* only thread 0 comes back here, once every thread has exited */
+    return 0;
+}
+
+/* For warp.c: pass the worker to fiber `next`. */
+void pyemu_block_switch(pyemu_worker *w, unsigned int next)
+{
+    switch_to(w, next);
+}
+
+/* For warp.c: thread 0 reached a warp collective in plain mode; the block
+ * becomes fibers.  Returns 1 if the block has a single thread. */
+int pyemu_block_fibers_for_warp(pyemu_worker *w)
+{
+    if (w->nthreads == 1)
+        return 1;
+    enter_fiber_mode(w);
+    return 0;
+}
+
+/* pyemu_first_thread_done for a unit with warp collectives: thread 0
+ * returned in plain mode; threads 1..n-1 run as fibers, so that they can
+ * meet at a collective.  Returns 0 once they all returned. */
+PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done_warp(void)
+{
+    pyemu_worker *w = pyemu_self;
+    if (w->fiber_mode || w->nthreads == 1)
+        return pyemu_first_thread_done();
+    enter_fiber_mode(w);
+    pyemu_warp_exit(w); /* thread 0 */
+    w->exited = 1;
+    switch_to(w, 1);
     return 0;
 }
 

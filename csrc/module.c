@@ -22,6 +22,9 @@ static const pyemu_core_api *pyemu_core_entry_points(void)
         api.trap = pyemu_trap;
         api.malloc = pyemu_malloc;
         api.free = pyemu_free;
+        api.warp_op = pyemu_warp_op;
+        api.warp_active = pyemu_warp_active;
+        api.first_thread_done_warp = pyemu_first_thread_done_warp;
         __atomic_store_n(&api.abi_version, PYEMU_ABI_VERSION, __ATOMIC_RELEASE);
     }
     return &api;

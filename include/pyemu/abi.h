@@ -213,7 +213,44 @@ typedef struct pyemu_core_api {
      * it is used up. */
     void *(*malloc)(size_t size);
     void (*free)(void *ptr);
+    /* Warp collectives (csrc/warp.c): see pyemu_warp_op below. */
+    unsigned long long (*warp_op)(int op, unsigned int mask, unsigned long long value, int arg,
+                                  int width, const char *file, unsigned int line,
+                                  unsigned int col);
+    unsigned int (*warp_active)(void);
+    /* first_thread_done for a unit that uses warp collectives: the other
+     * threads run as fibers, so that they can meet at a collective. */
+    int (*first_thread_done_warp)(void);
 } pyemu_core_api;
+
+/* Warp collectives (one implementation for CUDA's intrinsics, cooperative
+ * groups and OpenCL sub-groups): pyemu_warp_op(op, mask, value, arg, width,
+ * file, line, column) is a rendezvous of the lanes `mask` names (lanes past
+ * the end of a partial warp are left out); it returns this lane's result:
+ * a shuffle's value (raw bits; arg = source lane / delta / lane mask, width
+ * a power of 2 up to 32), a ballot's mask, any/all 0 or 1, match_any's
+ * mask of lanes with this value, match_all's mask (0 when they differ), a
+ * reduction's value (32-bit).  Every lane named must reach the same call
+ * (file, line, column) with the same mask, or the launch fails. */
+#define PYEMU_WARP_SHFL 0
+#define PYEMU_WARP_SHFL_UP 1
+#define PYEMU_WARP_SHFL_DOWN 2
+#define PYEMU_WARP_SHFL_XOR 3
+#define PYEMU_WARP_BALLOT 4
+#define PYEMU_WARP_ANY 5
+#define PYEMU_WARP_ALL 6
+#define PYEMU_WARP_MATCH_ANY 7
+#define PYEMU_WARP_MATCH_ALL 8
+#define PYEMU_WARP_ADD 9
+#define PYEMU_WARP_MIN 10
+#define PYEMU_WARP_MAX 11
+#define PYEMU_WARP_UMIN 12
+#define PYEMU_WARP_UMAX 13
+#define PYEMU_WARP_AND 14
+#define PYEMU_WARP_OR 15
+#define PYEMU_WARP_XOR 16
+#define PYEMU_WARP_SYNC 17
+#define PYEMU_WARP_NOPS 18
 
 typedef struct pyemu_module_info {
     unsigned int abi_version;   /* PYEMU_ABI_VERSION */
@@ -239,6 +276,10 @@ int pyemu_barrier_reduce(const char *site, int pred, int op);
 void pyemu_barrier_diverged(const char *site, unsigned int other, unsigned int exited)
     __attribute__((noreturn));
 int pyemu_first_thread_done(void);
+int pyemu_first_thread_done_warp(void);
+unsigned long long pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg,
+                                 int width, const char *file, unsigned int line, unsigned int col);
+unsigned int pyemu_warp_active(void);
 int pyemu_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pyemu_assert_fail(const char *expr, const char *file, unsigned int line,
                        const char *func) __attribute__((noreturn));
@@ -263,6 +304,14 @@ pyemu_barrier_diverged(const char *site, unsigned int other, unsigned int exited
     __builtin_unreachable();
 }
 static inline int pyemu_first_thread_done(void) { return pyemu_api->first_thread_done(); }
+static inline int pyemu_first_thread_done_warp(void) { return pyemu_api->first_thread_done_warp(); }
+static inline unsigned long long pyemu_warp_op(int op, unsigned int mask, unsigned long long value,
+                                               int arg, int width, const char *file,
+                                               unsigned int line, unsigned int col)
+{
+    return pyemu_api->warp_op(op, mask, value, arg, width, file, line, col);
+}
+static inline unsigned int pyemu_warp_active(void) { return pyemu_api->warp_active(); }
 #define pyemu_printf (pyemu_api->printf)
 static inline __attribute__((noreturn)) void
 pyemu_assert_fail(const char *expr, const char *file, unsigned int line, const char *func)

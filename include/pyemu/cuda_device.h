@@ -28,6 +28,7 @@
 #include "detail/cuda_math.h"         /* the math library and fast intrinsics */
 #include "detail/cuda_atomics.h"      /* atomicAdd and friends */
 #include "detail/cuda_texture.h"      /* texture and surface objects (detail/sampler.h) */
+#include "detail/cuda_warp.h"         /* __shfl_sync, __ballot_sync, __syncwarp, ... */
 #undef PYEMU_DETAIL_INSIDE
 
 #endif /* PYEMU_CUDA_DEVICE_H */

@@ -46,6 +46,7 @@
 #include "detail/cl_async.h"         /* async_work_group_copy, wait_group_events */
 #include "detail/cl_printf.h"        /* printf, with vector formats */
 #include "detail/cl_image.h"         /* images and samplers (detail/sampler.h) */
+#include "detail/cl_subgroup.h"      /* sub-groups of 32: sub_group_reduce_add, ... */
 
 /* The spellings without underscores come last: the headers above are read
  * with the C++ meaning of `private`. */

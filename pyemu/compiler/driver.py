@@ -43,6 +43,7 @@ from ..runtime import config as _config
 from .regions import blocks as _regions
 from . import probe as _probe
 from . import smem as _smem
+from . import warps as _warps
 from .cache import file_sha256, open_cache
 from .source import c_string, discover_kernels, rewrite_source
 from .opencl import (KERNEL_MARKER, kernel_info, rewrite_opencl, vector_ternary,
@@ -514,7 +515,7 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
                  list(opts.user),
                  opts.std, opts.opt, [str(e).strip() for e in exprs],
                  _include_digest(str(root)), _cxx_version(cxx), _cpu_id(), flags,
-                 _regions.VERSION, FRONT_VERSION]
+                 _regions.VERSION, FRONT_VERSION, _warps.VERSION]
     key = hashlib.sha256(json.dumps(key_parts).encode()).hexdigest()
     notes = "".join(f"note: ignoring nvcc-only option '{o}'\n" for o in opts.ignored)
     cache = open_cache()
@@ -643,10 +644,14 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
             implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
                                for o in opts.user)
             blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
+        warp = _warps.uses_warps(r.stdout, str(root))   # warp collectives: fibers only
+        if warp:
+            blocks = _regions.Blocks(skipped={k.qualified: _warps.REASON for k in kernels})
         so = tmp / "module.so"
         fell_back = False
         for attempt in (blocks, _regions.Blocks()):
-            (tmp / _TU_NAME).write_bytes((head + rewritten + attempt.text
+            (tmp / _TU_NAME).write_bytes(((_warps.PRELUDE if warp else "") + head + rewritten
+                                          + attempt.text
                                           + _generate(entries, source_name, attempt.kernels))
                                          .encode("latin-1"))
             r = _run(cmd + ["-MMD", "-MF", "deps.d", "-x", "c++", _TU_NAME, "-o", so.name],

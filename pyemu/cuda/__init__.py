@@ -14,6 +14,7 @@ _PARTS = (
     "stream", "event", "host_func", "host_memory",     # streams, events, pinned memory
     "async_copy", "device", "profiler", "stream_alloc", "peer",
     "array", "texture", "texref",                      # CUDA arrays, textures, surfaces
+    "cooperative",                                     # occupancy, cooperative launches
 )
 
 __all__ = []

@@ -11,29 +11,19 @@ clSetKernelArg takes (kernel, arg_index, arg_value) as well as the C form
 (kernel, arg_index, arg_size, arg_value); LocalMemory(size) is the value of
 a __local pointer argument, as in PyOpenCL.
 """
-from ._errors import *  # noqa: F401,F403
-from ._errors import __all__ as _e
-from ._constants import *  # noqa: F401,F403
-from ._constants import __all__ as _c
-from .platform import *  # noqa: F401,F403
-from .platform import __all__ as _p
-from .queue import *  # noqa: F401,F403
-from .queue import __all__ as _q
-from .event import *  # noqa: F401,F403
-from .event import __all__ as _ev
-from .memory import *  # noqa: F401,F403
-from .memory import __all__ as _m
-from .program import *  # noqa: F401,F403
-from .program import __all__ as _pr
-from .kernel import *  # noqa: F401,F403
-from .kernel import __all__ as _k
-from .ndrange import *  # noqa: F401,F403
-from .ndrange import __all__ as _nd
+from importlib import import_module as _import
 
-__all__ = _e + _c + _p + _q + _ev + _m + _pr + _k + _nd
-from .image import *  # noqa: F401,F403
-from .image import __all__ as _im
-from .sampler import *  # noqa: F401,F403
-from .sampler import __all__ as _sm
+_PARTS = (
+    "_errors", "_constants",                           # codes, CL_* constants
+    "platform", "queue", "event", "memory", "rect",    # objects, commands, buffers
+    "program", "kernel", "ndrange",                    # programs, kernels, launches
+    "image", "sampler", "subgroup",                    # images, samplers, sub-groups
+)
 
-__all__ = __all__ + _im + _sm
+__all__ = []
+for _name in _PARTS:
+    _mod = _import("." + _name, __name__)
+    for _n in _mod.__all__:
+        globals()[_n] = getattr(_mod, _n)
+    __all__ += [n for n in _mod.__all__ if n not in __all__]
+del _name, _mod, _n, _import

@@ -31,7 +31,8 @@ except Exception:  # pragma: no cover - not installed
 _V = K.CL_MAKE_VERSION
 EXTENSIONS = ("cl_khr_byte_addressable_store", "cl_khr_fp64",
               "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
-              "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics")
+              "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+              "cl_khr_subgroups")   # sub-groups of 32 (detail/cl_subgroup.h, subgroup.py)
 MEM_BASE_ADDR_ALIGN_BITS = 1024     # sub-buffer origins are multiples of 128 bytes
 MAX_PARAMETER_SIZE = 4352
 MAX_CONSTANT_BUFFER_SIZE = 65536
@@ -236,7 +237,7 @@ def _device_table():
         D.CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: lambda: 0,
         D.CL_DEVICE_IL_VERSION: lambda: "",
         D.CL_DEVICE_ILS_WITH_VERSION: lambda: [],
-        D.CL_DEVICE_MAX_NUM_SUB_GROUPS: lambda: 0,
+        D.CL_DEVICE_MAX_NUM_SUB_GROUPS: lambda: lib.PYEMU_MAX_THREADS_PER_BLOCK // 32,  # warps
         D.CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: lambda: False,
         D.CL_DEVICE_NUMERIC_VERSION: lambda: _V(3, 0, 0),
         D.CL_DEVICE_EXTENSIONS_WITH_VERSION: lambda: [(_V(1, 0, 0), e) for e in EXTENSIONS],

@@ -42,6 +42,9 @@ PROGRAMS = [
     ("texture_rotate.py", ["64"], "Test PASSED"),
     ("texture_shift_copy.py", ["4096"], "Test PASSED"),
     ("multi_gpu.py", ["100001"], "Test PASSED"),          # PYEMU_DEVICE_COUNT=2 by itself
+    ("warp_reduce.py", ["100003"], "Test PASSED"),        # last block padded with 0
+    ("vote.py", ["100003"], "Test PASSED"),
+    ("warp_scan.py", ["100003"], "Test PASSED"),
 ]
 
 

@@ -1,0 +1,34 @@
+/* <cooperative_groups/reduce.h>: cg::reduce(tile, value, op) over a
+ * thread_block_tile<N>: every thread of the tile gets op over the tile's
+ * values (one collective for 32-bit integers with cg's operators, else a
+ * butterfly of shuffles, log2(N) steps). */
+#ifndef PYEMU_CG_REDUCE_H
+#define PYEMU_CG_REDUCE_H
+#include "functional.h"
+
+namespace cooperative_groups {
+/* 32-bit integers with cg's own operators reduce in one collective, as
+ * redux.sync does on sm_80 and later (lanes past a partial warp left out) */
+template <class pyemu_T, class pyemu_Op> struct pyemu_redux { static const int op = -1; };
+#define PYEMU_REDUX(F, T, OP) template <> struct pyemu_redux<T, F<T> > { static const int op = OP; };
+PYEMU_REDUX(plus, int, PYEMU_WARP_ADD) PYEMU_REDUX(plus, unsigned, PYEMU_WARP_ADD)
+PYEMU_REDUX(less, int, PYEMU_WARP_MIN) PYEMU_REDUX(less, unsigned, PYEMU_WARP_UMIN)
+PYEMU_REDUX(greater, int, PYEMU_WARP_MAX) PYEMU_REDUX(greater, unsigned, PYEMU_WARP_UMAX)
+PYEMU_REDUX(bit_and, int, PYEMU_WARP_AND) PYEMU_REDUX(bit_and, unsigned, PYEMU_WARP_AND)
+PYEMU_REDUX(bit_or, int, PYEMU_WARP_OR) PYEMU_REDUX(bit_or, unsigned, PYEMU_WARP_OR)
+PYEMU_REDUX(bit_xor, int, PYEMU_WARP_XOR) PYEMU_REDUX(bit_xor, unsigned, PYEMU_WARP_XOR)
+#undef PYEMU_REDUX
+
+template <unsigned pyemu_N, class pyemu_P, class pyemu_T, class pyemu_Op>
+static inline pyemu_T reduce(const thread_block_tile<pyemu_N, pyemu_P> &g, pyemu_T value, pyemu_Op op, PYEMU_WLOC) {
+    if (pyemu_redux<pyemu_T, pyemu_Op>::op >= 0)
+        return (pyemu_T)(unsigned)pyemu_warp_op(pyemu_redux<pyemu_T, pyemu_Op>::op, g.pyemu_tile_mask(),
+                                          (unsigned)value, 0, 32, PYEMU_WARGS);
+    /* other types and operators: a butterfly of shuffles, as the GPU's;
+     * a lane past the end of a partial warp gives 0, as an H100's does */
+    for (unsigned m = pyemu_N / 2; m > 0; m /= 2)
+        value = op(value, g.shfl_xor(value, m, pyemu_f, pyemu_l));
+    return value;
+}
+}  // namespace cooperative_groups
+#endif

@@ -1,0 +1,128 @@
+/* OpenCL sub-groups (cl_khr_subgroups, OpenCL 2.1/3.0): sub-groups of 32
+ * work-items, the warps of pyemu's executor, in linear local id order.
+ * get_sub_group_size/id/local_id, get_num_sub_groups, get_max_sub_group_size,
+ * sub_group_barrier, sub_group_all/any/broadcast, sub_group_reduce_* and
+ * sub_group_scan_{inclusive,exclusive}_{add,min,max}.  Each is a warp
+ * collective of the core (csrc/warp.c): every work-item of the sub-group
+ * must reach it, or the launch fails. */
+#ifndef PYEMU_DETAIL_INSIDE
+#error "include <pyemu/opencl_device.h>, not this file"
+#endif
+
+#define PYEMU_SGLOC const char *pyemu_f = __builtin_FILE(), unsigned pyemu_l = __builtin_LINE()
+#define PYEMU_SGARGS pyemu_f, pyemu_l, 0u
+
+static inline unsigned pyemu_sg_linear(void)
+{
+    return pyemu_tctx.threadIdx.x +
+           pyemu_tctx.blockDim.x * (pyemu_tctx.threadIdx.y + pyemu_tctx.blockDim.y * pyemu_tctx.threadIdx.z);
+}
+static inline unsigned pyemu_sg_wg_size(void)
+{
+    return pyemu_tctx.blockDim.x * pyemu_tctx.blockDim.y * pyemu_tctx.blockDim.z;
+}
+static inline uint get_sub_group_local_id(void) { return pyemu_sg_linear() & 31u; }
+static inline uint get_sub_group_id(void) { return pyemu_sg_linear() >> 5; }
+static inline uint get_num_sub_groups(void) { return (pyemu_sg_wg_size() + 31u) >> 5; }
+static inline uint get_enqueued_num_sub_groups(void) { return get_num_sub_groups(); }
+static inline uint get_max_sub_group_size(void) { return pyemu_sg_wg_size() < 32u ? pyemu_sg_wg_size() : 32u; }
+static inline uint get_sub_group_size(void)
+{
+    unsigned pyemu_rest = pyemu_sg_wg_size() - (get_sub_group_id() << 5);
+    return pyemu_rest < 32u ? pyemu_rest : 32u;
+}
+
+static inline void sub_group_barrier(int pyemu_flags = 0, int pyemu_scope = 0, PYEMU_SGLOC)
+{
+    (void)pyemu_flags;
+    (void)pyemu_scope;
+    pyemu_warp_op(PYEMU_WARP_SYNC, 0xffffffffu, 0, 0, 32, PYEMU_SGARGS);
+}
+static inline int sub_group_all(int predicate, PYEMU_SGLOC)
+{
+    return (int)pyemu_warp_op(PYEMU_WARP_ALL, 0xffffffffu, predicate != 0, 0, 32, PYEMU_SGARGS);
+}
+static inline int sub_group_any(int predicate, PYEMU_SGLOC)
+{
+    return (int)pyemu_warp_op(PYEMU_WARP_ANY, 0xffffffffu, predicate != 0, 0, 32, PYEMU_SGARGS);
+}
+
+template <class pyemu_T>
+static inline pyemu_T pyemu_sg_shfl(int pyemu_op, pyemu_T pyemu_x, unsigned pyemu_a,
+                                    const char *pyemu_f, unsigned pyemu_l)
+{
+    unsigned long long pyemu_b = 0;
+    __builtin_memcpy(&pyemu_b, &pyemu_x, sizeof pyemu_x);
+    pyemu_b = pyemu_warp_op(pyemu_op, 0xffffffffu, pyemu_b, (int)pyemu_a, 32, PYEMU_SGARGS);
+    pyemu_T pyemu_r;
+    __builtin_memcpy(&pyemu_r, &pyemu_b, sizeof pyemu_r);
+    return pyemu_r;
+}
+
+template <class pyemu_T> struct pyemu_sg_id;
+#define PYEMU_SG_ID(pyemu_T, MIN_ID, MAX_ID)                                                           \
+    template <> struct pyemu_sg_id<pyemu_T> {                                                          \
+        static pyemu_T add() { return (pyemu_T)0; }                                                          \
+        static pyemu_T min() { return MIN_ID; }                                                        \
+        static pyemu_T max() { return MAX_ID; }                                                        \
+    };
+PYEMU_SG_ID(int, INT_MAX, INT_MIN)
+PYEMU_SG_ID(uint, UINT_MAX, 0u)
+PYEMU_SG_ID(long, (long)LLONG_MAX, (long)LLONG_MIN)
+PYEMU_SG_ID(ulong, (ulong)ULLONG_MAX, (ulong)0)
+PYEMU_SG_ID(float, __builtin_inff(), -__builtin_inff())
+PYEMU_SG_ID(double, __builtin_inf(), -__builtin_inf())
+#undef PYEMU_SG_ID
+
+/* the operators, each with its identity (the exclusive scan's first value) */
+struct pyemu_sg_add { template <class pyemu_T> static pyemu_T pyemu_op(pyemu_T pyemu_a2, pyemu_T pyemu_b2) { return pyemu_a2 + pyemu_b2; } template <class pyemu_T> static pyemu_T pyemu_id() { return pyemu_sg_id<pyemu_T>::add(); } };
+struct pyemu_sg_min { template <class pyemu_T> static pyemu_T pyemu_op(pyemu_T pyemu_a2, pyemu_T pyemu_b2) { return pyemu_b2 < pyemu_a2 ? pyemu_b2 : pyemu_a2; } template <class pyemu_T> static pyemu_T pyemu_id() { return pyemu_sg_id<pyemu_T>::min(); } };
+struct pyemu_sg_max { template <class pyemu_T> static pyemu_T pyemu_op(pyemu_T pyemu_a2, pyemu_T pyemu_b2) { return pyemu_a2 < pyemu_b2 ? pyemu_b2 : pyemu_a2; } template <class pyemu_T> static pyemu_T pyemu_id() { return pyemu_sg_id<pyemu_T>::max(); } };
+
+/* a reduction in lane order, each lane's value broadcast in turn: exact for
+ * any size of sub-group, the last one included */
+template <class pyemu_O, class pyemu_T>
+static inline pyemu_T pyemu_sg_reduce(pyemu_T pyemu_x, const char *pyemu_f, unsigned pyemu_l)
+{
+    const unsigned pyemu_n = get_sub_group_size();
+    pyemu_T pyemu_acc = pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, 0, pyemu_f, pyemu_l);
+    for (unsigned pyemu_i = 1; pyemu_i < pyemu_n; pyemu_i++)
+        pyemu_acc = pyemu_O::pyemu_op(pyemu_acc, pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, pyemu_i, pyemu_f, pyemu_l));
+    return pyemu_acc;
+}
+template <class pyemu_O, class pyemu_T>
+static inline pyemu_T pyemu_sg_scan(pyemu_T pyemu_x, bool pyemu_incl, const char *pyemu_f, unsigned pyemu_l)
+{
+    const unsigned pyemu_me = get_sub_group_local_id(), pyemu_n = get_sub_group_size();
+    pyemu_T pyemu_acc = pyemu_O::template pyemu_id<pyemu_T>();
+    pyemu_T pyemu_r = pyemu_acc;
+    for (unsigned pyemu_i = 0; pyemu_i < pyemu_n; pyemu_i++) {
+        pyemu_T pyemu_v = pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, pyemu_i, pyemu_f, pyemu_l);
+        if (pyemu_i == pyemu_me && !pyemu_incl)
+            pyemu_r = pyemu_acc;
+        pyemu_acc = pyemu_i == 0 ? pyemu_v : pyemu_O::pyemu_op(pyemu_acc, pyemu_v);
+        if (pyemu_i == pyemu_me && pyemu_incl)
+            pyemu_r = pyemu_acc;
+    }
+    return pyemu_r;
+}
+
+#define PYEMU_SG_TYPE(pyemu_T)                                                                          \
+    static inline pyemu_T sub_group_broadcast(pyemu_T x, uint sub_group_local_id, PYEMU_SGLOC)                \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, x, sub_group_local_id, pyemu_f, pyemu_l); }        \
+    static inline pyemu_T sub_group_reduce_add(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_add>(x, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_reduce_min(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_min>(x, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_reduce_max(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_max>(x, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_inclusive_add(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_add>(x, true, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_inclusive_min(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_min>(x, true, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_inclusive_max(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_max>(x, true, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_exclusive_add(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_add>(x, false, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_exclusive_min(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_min>(x, false, pyemu_f, pyemu_l); } \
+    static inline pyemu_T sub_group_scan_exclusive_max(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_scan<pyemu_sg_max>(x, false, pyemu_f, pyemu_l); }
+PYEMU_SG_TYPE(int)
+PYEMU_SG_TYPE(uint)
+PYEMU_SG_TYPE(long)
+PYEMU_SG_TYPE(ulong)
+PYEMU_SG_TYPE(float)
+PYEMU_SG_TYPE(double)
+#undef PYEMU_SG_TYPE

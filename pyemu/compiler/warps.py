@@ -1,0 +1,41 @@
+"""Does a kernel unit use warp collectives (pyemu/compiler/driver.py asks)?
+
+Warp collectives (__shfl_sync, __ballot_sync, __syncwarp, cooperative
+groups, OpenCL sub-groups) are rendezvous of the lanes of a warp, which
+only the fiber path runs (csrc/warp.c): a unit that uses any of them gets
+no block functions (pyemu/compiler/regions/), and its blocks run their
+threads after thread 0 as fibers (pyemu_first_thread_done_warp, abi.h).
+The test looks at the preprocessed text of the user's own files (not
+pyemu's headers), so a collective in a header of the user's counts too.
+"""
+from __future__ import annotations
+
+import re
+
+_MARKER = re.compile(r'^# \d+ "((?:[^"\\]|\\.)*)"([ \d]*)$', re.M)
+_NAMES = re.compile(
+    r"\b(?:__shfl\w*|__ballot_sync|__any_sync|__all_sync|__uni_sync|__activemask"
+    r"|__match_(?:any|all)_sync"
+    r"|__reduce_\w+_sync|__syncwarp|cooperative_groups|pyemu_warp_\w+|sub_group_\w+"
+    r"|get_sub_group_\w+|get_num_sub_groups|get_max_sub_group_size|get_enqueued_num_sub_groups)\b")
+
+VERSION = 1   # in the cache key: change it when the test changes
+
+REASON = "the unit uses warp collectives, which run on fibers"
+
+# Put before a unit that uses them: run_block's call after thread 0 becomes
+# the warp form, which runs the other threads as fibers.
+PRELUDE = "#define pyemu_first_thread_done pyemu_first_thread_done_warp\n"
+
+
+def uses_warps(pre: str, internal_root: str) -> bool:
+    """True when a user file of the preprocessed unit `pre` names a warp
+    collective; files under `internal_root` (pyemu's headers) do not count."""
+    pos, user = 0, True
+    for m in _MARKER.finditer(pre):
+        if user and _NAMES.search(pre, pos, m.start()):
+            return True
+        name, flags = m.group(1), m.group(2).split()
+        user = not (name.startswith(internal_root) or name.startswith("<") or "3" in flags)
+        pos = m.end()
+    return user and _NAMES.search(pre, pos) is not None

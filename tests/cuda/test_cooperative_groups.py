@@ -1,0 +1,144 @@
+"""<cooperative_groups.h> (issue 13): this_thread_block, tiled_partition
+(template and runtime), tile shuffles/votes/match, cg::reduce and the scans
+over tiles of 4/8/16/32, coalesced_threads; kernels written as in
+cuda-samples (this_thread_block().sync() only) build and run."""
+import numpy as np
+import pytest
+
+from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
+                        cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemset)
+
+pytestmark = pytest.mark.usefixtures("cuda_clean_state")
+
+SRC = r"""
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+namespace cg = cooperative_groups;
+
+__global__ void block_info(unsigned *o) {
+  cg::thread_block b = cg::this_thread_block();
+  unsigned t = b.thread_rank();
+  o[t * 8 + 0] = b.size();
+  o[t * 8 + 1] = b.num_threads();
+  o[t * 8 + 2] = b.group_index().x;
+  o[t * 8 + 3] = b.thread_index().y;
+  o[t * 8 + 4] = b.dim_threads().x;
+  b.sync();
+  cg::thread_group g = cg::tiled_partition(b, 8);
+  o[t * 8 + 5] = g.thread_rank();
+  o[t * 8 + 6] = g.size();
+  g.sync();
+  o[t * 8 + 7] = t;
+}
+
+template <unsigned N>
+__device__ void tile_ops(int *o, const int *in) {
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<N> tile = cg::tiled_partition<N>(b);
+  unsigned t = b.thread_rank(), n = b.size();
+  int v = in[t];
+  o[0 * n + t] = cg::reduce(tile, v, cg::plus<int>());
+  o[1 * n + t] = cg::reduce(tile, v, cg::less<int>());
+  o[2 * n + t] = cg::reduce(tile, v, cg::greater<int>());
+  o[3 * n + t] = cg::reduce(tile, (unsigned)v, cg::bit_xor<unsigned>());
+  o[4 * n + t] = cg::inclusive_scan(tile, v, cg::plus<int>());
+  o[5 * n + t] = cg::exclusive_scan(tile, v);
+  o[6 * n + t] = tile.shfl(v, 1);
+  o[7 * n + t] = tile.shfl_down(v, 1);
+  o[8 * n + t] = tile.ballot(v & 1);
+  o[9 * n + t] = tile.any(v == 7);
+  o[10 * n + t] = tile.all(v >= 0);
+  o[11 * n + t] = tile.meta_group_rank();
+  o[12 * n + t] = tile.meta_group_size();
+  o[13 * n + t] = tile.thread_rank();
+  o[14 * n + t] = tile.match_any(v & 3);
+  tile.sync();
+}
+__global__ void tiles4(int *o, const int *in) { tile_ops<4>(o, in); }
+__global__ void tiles8(int *o, const int *in) { tile_ops<8>(o, in); }
+__global__ void tiles16(int *o, const int *in) { tile_ops<16>(o, in); }
+__global__ void tiles32(int *o, const int *in) { tile_ops<32>(o, in); }
+
+__global__ void coalesced(int *o) {
+  cg::coalesced_group g = cg::coalesced_threads();
+  int first = g.shfl((int)threadIdx.x * 10, 0);
+  o[threadIdx.x] = g.size() * 1000 + g.thread_rank() + first * 100000;
+}
+
+// cuda-samples style: the include only for this_thread_block().sync()
+__global__ void reverse(int *o, const int *in) {
+  cg::thread_block cta = cg::this_thread_block();
+  __shared__ int s[256];
+  s[threadIdx.x] = in[threadIdx.x];
+  cg::sync(cta);
+  o[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+"""
+
+
+def _run(mod, name, nout, ins, grid, block, dtype=np.int32):
+    ptrs = []
+    for a in ins:
+        p = cudaMalloc(a.nbytes)
+        cudaMemcpy(p, a, a.nbytes, cudaMemcpyHostToDevice)
+        ptrs.append(p)
+    out = np.zeros(nout, dtype)
+    d = cudaMalloc(out.nbytes)
+    cudaMemset(d, 0, out.nbytes)
+    mod.get_function(name)[grid, block](d, *ptrs)
+    cudaDeviceSynchronize()
+    cudaMemcpy(out, d, out.nbytes, cudaMemcpyDeviceToHost)
+    for p in ptrs + [d]:
+        cudaFree(p)
+    return out
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return SourceModule(SRC)
+
+
+def test_this_thread_block_and_runtime_tiled_partition(mod):
+    got = _run(mod, "block_info", 8 * 64, [], 3, 64, np.uint32).reshape(64, 8)
+    t = np.arange(64)
+    assert (got[:, 0] == 64).all() and (got[:, 1] == 64).all() and (got[:, 4] == 64).all()
+    assert (got[:, 5] == t % 8).all() and (got[:, 6] == 8).all() and (got[:, 7] == t).all()
+
+
+@pytest.mark.parametrize("N", [4, 8, 16, 32])
+@pytest.mark.parametrize("n", [64, 48])
+def test_tile_reduce_scan_shfl_vote_every_size(mod, N, n):
+    rng = np.random.default_rng(N * n)
+    v = rng.integers(0, 1000, n).astype(np.int32)
+    v[2] = 7
+    got = _run(mod, f"tiles{N}", 15 * n, [v], 1, n).reshape(15, n)
+    for t in range(n):
+        base = t // N * N
+        tile = v[base:base + N]          # a partial last warp cuts the last tile short
+        r = t - base
+        assert got[0, t] == tile.sum() and got[1, t] == tile.min() and got[2, t] == tile.max()
+        assert got[3].view(np.uint32)[t] == np.bitwise_xor.reduce(tile)
+        assert got[4, t] == tile[:r + 1].sum()
+        assert got[5, t] == tile[:r].sum()
+        assert got[6, t] == (tile[1] if len(tile) > 1 else v[t])
+        # a lane past the end of a partial warp gives 0 (as an H100)
+        assert got[7, t] == (tile[r + 1] if r + 1 < len(tile) else 0 if r + 1 < N else v[t])
+        assert got[8].view(np.uint32)[t] == sum(1 << i for i, x in enumerate(tile) if x & 1)
+        assert got[9, t] == int((tile == 7).any()) and got[10, t] == 1
+        assert got[11, t] == t // N and got[12, t] == (n + N - 1) // N and got[13, t] == r
+        assert got[14].view(np.uint32)[t] == sum(1 << i for i, x in enumerate(tile) if x & 3 == v[t] & 3)
+
+
+def test_coalesced_threads_is_the_warp_in_converged_code(mod):
+    """In converged code (no lane returned yet) the coalesced group is the
+    warp; pyemu cannot tell a branch's lanes (see cooperative_groups.h)."""
+    got = _run(mod, "coalesced", 40, [], 1, 40)
+    assert list(got[:32]) == [32000 + i for i in range(32)]
+    assert list(got[32:]) == [8000 + i + 320 * 100000 for i in range(8)]
+
+
+def test_cuda_samples_style_this_thread_block_sync(mod):
+    v = np.arange(256, dtype=np.int32) * 3
+    got = _run(mod, "reverse", 256, [v], 1, 256)
+    assert np.array_equal(got, v[::-1])

@@ -1,0 +1,108 @@
+"""OpenCL sub-groups (cl_khr_subgroups, issue 13): sub-groups of 32 work-items
+in linear local id order, the same warp collectives as CUDA's (csrc/warp.c);
+clGetKernelSubGroupInfo and the device info."""
+import numpy as np
+import pytest
+
+from pyemu.opencl import (CL_DEVICE_EXTENSIONS, CL_DEVICE_MAX_NUM_SUB_GROUPS,
+                          CL_INVALID_VALUE, CL_KERNEL_COMPILE_NUM_SUB_GROUPS,
+                          CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, CL_KERNEL_MAX_NUM_SUB_GROUPS,
+                          CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                          CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, CL_MEM_READ_WRITE, CL_TRUE,
+                          clBuildProgram, clCreateBuffer, clCreateKernel,
+                          clCreateProgramWithSource, clEnqueueNDRangeKernel,
+                          clEnqueueReadBuffer, clEnqueueWriteBuffer, clFinish, clGetDeviceInfo,
+                          clGetKernelSubGroupInfo, clSetKernelArg)
+
+SRC = r"""
+__kernel void sg(__global int *out, __global const int *in, __global float *fout) {
+  uint t = get_local_linear_id(), n = get_local_size(0) * get_local_size(1);
+  int v = in[get_global_id(0) + get_global_id(1) * get_global_size(0)];
+  int k = 0;
+  out[k++ * n + t] = get_sub_group_size();
+  out[k++ * n + t] = get_max_sub_group_size();
+  out[k++ * n + t] = get_num_sub_groups();
+  out[k++ * n + t] = get_sub_group_id();
+  out[k++ * n + t] = get_sub_group_local_id();
+  out[k++ * n + t] = sub_group_all(v >= 0);
+  out[k++ * n + t] = sub_group_any(v == 7);
+  out[k++ * n + t] = sub_group_broadcast(v, 2);
+  out[k++ * n + t] = sub_group_reduce_add(v);
+  out[k++ * n + t] = sub_group_reduce_min(v);
+  out[k++ * n + t] = sub_group_reduce_max(v);
+  out[k++ * n + t] = sub_group_scan_inclusive_add(v);
+  out[k++ * n + t] = sub_group_scan_exclusive_add(v);
+  out[k++ * n + t] = sub_group_scan_exclusive_min(v);
+  out[k++ * n + t] = sub_group_scan_inclusive_max(v);
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  fout[t] = sub_group_reduce_add((float)v * 0.5f);
+  fout[n + t] = sub_group_scan_exclusive_max((float)v);
+}
+"""
+ROWS = 15
+
+
+@pytest.fixture(scope="module")
+def kernel(context):
+    p = clCreateProgramWithSource(context, [SRC])
+    clBuildProgram(p)
+    return clCreateKernel(p, "sg")
+
+
+def _run(context, queue, kernel, local):
+    n = local[0] * local[1]
+    rng = np.random.default_rng(n)
+    v = rng.integers(0, 100, n).astype(np.int32)
+    v[1] = 7
+    out = np.zeros(ROWS * n, np.int32)
+    fout = np.zeros(2 * n, np.float32)
+    b_in = clCreateBuffer(context, CL_MEM_READ_WRITE, v.nbytes)
+    b_out = clCreateBuffer(context, CL_MEM_READ_WRITE, out.nbytes)
+    b_f = clCreateBuffer(context, CL_MEM_READ_WRITE, fout.nbytes)
+    clEnqueueWriteBuffer(queue, b_in, CL_TRUE, 0, v.nbytes, v)
+    for i, b in enumerate((b_out, b_in, b_f)):
+        clSetKernelArg(kernel, i, b)
+    clEnqueueNDRangeKernel(queue, kernel, 2, None, list(local), list(local))
+    clFinish(queue)
+    clEnqueueReadBuffer(queue, b_out, CL_TRUE, 0, out.nbytes, out)
+    clEnqueueReadBuffer(queue, b_f, CL_TRUE, 0, fout.nbytes, fout)
+    return v, out.reshape(ROWS, n), fout.reshape(2, n)
+
+
+@pytest.mark.parametrize("local", [(64, 1), (16, 3), (8, 2)], ids=["64", "48_as_16x3", "16_as_8x2"])
+def test_sub_group_functions_against_numpy(context, queue, kernel, local):
+    v, got, f = _run(context, queue, kernel, local)
+    n = len(v)
+    for t in range(n):
+        s0 = t // 32 * 32
+        sg = v[s0:s0 + 32]
+        r = t - s0
+        assert list(got[:5, t]) == [len(sg), min(32, n), (n + 31) // 32, t // 32, r]
+        assert got[5, t] == 1 and got[6, t] == int((sg == 7).any())
+        assert got[7, t] == sg[2]
+        assert (got[8, t], got[9, t], got[10, t]) == (sg.sum(), sg.min(), sg.max())
+        assert got[11, t] == sg[:r + 1].sum() and got[12, t] == sg[:r].sum()
+        assert got[13, t] == (sg[:r].min() if r else np.iinfo(np.int32).max)
+        assert got[14, t] == sg[:r + 1].max()
+        assert f[0, t] == np.float32(sum(np.float32(x) * np.float32(0.5) for x in sg))
+        assert f[1, t] == (np.float32(sg[:r].max()) if r else -np.inf)
+
+
+def test_device_reports_cl_khr_subgroups(device):
+    assert "cl_khr_subgroups" in clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS).split()
+    assert clGetDeviceInfo(device, CL_DEVICE_MAX_NUM_SUB_GROUPS) == 32
+
+
+def test_clGetKernelSubGroupInfo(kernel, device, code_of):
+    g = clGetKernelSubGroupInfo
+    assert g(kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, [48]) == 32
+    assert g(kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, [4, 2]) == 8
+    assert g(kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, [16, 3]) == 2
+    assert g(kernel, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 3) == [96, 1, 1]
+    assert g(kernel, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 33) == [0, 0, 0]
+    assert g(kernel, device, CL_KERNEL_MAX_NUM_SUB_GROUPS) == 32
+    assert g(kernel, device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS) == 0
+    assert code_of(g, kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE) == CL_INVALID_VALUE
+    assert code_of(g, kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, [0]) == CL_INVALID_VALUE
+    assert code_of(g, kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, "x") == CL_INVALID_VALUE
+    assert code_of(g, kernel, device, 0x1234) == CL_INVALID_VALUE
