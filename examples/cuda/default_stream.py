@@ -30,14 +30,12 @@ from pyemu.cuda import *
 
 # ---------------------------------------------------------------- device code
 mod = SourceModule(r"""
-#include <time.h>
-// runs for `ms` milliseconds, then marks itself done
-__global__ void busy(int ms, int *done)
+// runs for `ms` milliseconds of the device clock (clock_khz ticks a
+// millisecond: cudaDevAttrClockRate), then marks itself done
+__global__ void busy(int ms, long long clock_khz, int *done)
 {
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do clock_gettime(CLOCK_MONOTONIC, &t);
-    while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+    long long start = clock64();
+    while (clock64() - start < ms * clock_khz) { }
     *(volatile int *)done = 1;
 }
 // records whether the first long kernel had finished when it ran
@@ -52,9 +50,10 @@ def run(flags, ms):
     flag = cudaMallocManaged(12, cudaMemAttachGlobal, np.int32)   # done1, done2, seen
     cudaDeviceSynchronize()
     t0 = time.perf_counter()
-    busy[1, 1, 0, s1](ms, flag.device_ptr)
+    khz = cudaDeviceGetAttribute(cudaDevAttrClockRate, 0)
+    busy[1, 1, 0, s1](ms, khz, flag.device_ptr)
     tiny[1, 1](flag.device_ptr, flag.device_ptr + 8)
-    busy[1, 1, 0, s2](ms, flag.device_ptr + 4)
+    busy[1, 1, 0, s2](ms, khz, flag.device_ptr + 4)
     cudaDeviceSynchronize()
     elapsed = (time.perf_counter() - t0) * 1000
     seen = int(flag[2])

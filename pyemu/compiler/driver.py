@@ -322,9 +322,14 @@ def _base_flags(dialect: _Dialect, root: Path, opts: _Options) -> list:
     # -ffp-contract=fast: a*b+c becomes one FMA, as nvcc's default -fmad=true
     # does (and the same way in every path a block may take: loop, fibers,
     # block function); -fmad=false turns it off
+    # -fno-gnu-unique: a variable template or an inline function's static
+    # (tv<float>) is the module's own, as each CUDA module has its own; a GNU
+    # unique symbol would bind every later module to the first one's copy (a
+    # host write through get_global then misses) and pin modules in memory
     own = [f"-I{root / dialect.include_subdir}"] if dialect.include_subdir else []
     return [f"-std={opts.std}", opts.opt, "-march=native", "-fPIC", "-shared",
             "-ffp-contract=fast", "-fno-exceptions", "-fno-math-errno", "-fvisibility=hidden",
+            "-fno-gnu-unique",
             "-fdiagnostics-color=never", *dialect.flags, f"-I{root}", *own,
             "-include", dialect.device_header]
 

@@ -369,3 +369,23 @@ def test_two_modules_of_one_source_share_their_variables():
     finally:
         cudaFree(d)
     assert o.tolist() == [1, 2, 3, 4]
+
+
+def test_template_variables_are_each_modules_own():
+    """Two modules with the same variable template: each has its own instance
+    (g++'s GNU unique symbols would bind the second to the first's copy)."""
+    src = r"""
+template <typename T> __device__ T tvar = T(3);
+__global__ void get(float *out) { out[0] = tvar<float>; }
+"""
+    a, b = SourceModule(src), SourceModule(src + "__global__ void other(int *p) { *p = 1; }\n")
+    cudaMemcpyToSymbol(b.get_global("tvar<float>"), np.array([9], np.float32), 4)
+    d = cudaMalloc(8)
+    try:
+        a.get[1, 1](d)
+        b.get[1, 1](d + 4)
+        out = np.empty(2, np.float32)
+        cudaMemcpy(out, d, 8, cudaMemcpyDeviceToHost)
+    finally:
+        cudaFree(d)
+    assert out.tolist() == [3.0, 9.0]
