@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 import json
 import os
 import platform
@@ -266,15 +265,12 @@ def _abi_version(root: str) -> int:
     return int(re.search(r"#define\s+PYEMU_ABI_VERSION\s+(\d+)", text).group(1))
 
 
-@functools.lru_cache(maxsize=None)
 def _swizzle_rules(root: str):
-    """include/pyemu/detail/gen_cl.py, which wrote the vector classes: it
-    says how a swizzle they have no member for is spelled."""
-    path = Path(root) / "pyemu" / "detail" / "gen_cl.py"
-    spec = importlib.util.spec_from_file_location("pyemu_gen_cl", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """The swizzle spelling rules of the vector classes in cl_vectors_gen.h
+    (pyemu/compiler/gen_cl.py wrote them; imported here, not at package
+    import, so that `python -m pyemu.compiler.gen_cl` runs it fresh)."""
+    from . import gen_cl
+    return gen_cl
 
 
 @functools.lru_cache(maxsize=None)

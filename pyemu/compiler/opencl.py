@@ -111,7 +111,7 @@ _TYPEDEF_RE = re.compile(r"\btypedef\s+(?:(?:const|volatile|__attribute__\s*\(\(
 def rewrite_opencl(source: str, swizzles=None, vectors=frozenset(), kernels=None) -> str:
     """OpenCL C source as g++ can read it, line for line (see the module doc).
 
-    `swizzles`: include/pyemu/detail/gen_cl.py as a module, whose
+    `swizzles`: pyemu/compiler/gen_cl.py (the module), whose
     swizzle_member() says how a swizzle that is no member of the vector
     classes is spelled (v.s3c5 -> v.pyemu_sw3<0x3c5>()); without it swizzles
     are left as written."""

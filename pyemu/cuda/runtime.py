@@ -335,10 +335,14 @@ def cudaThreadExit() -> cudaError_t:
 # ---- memory ----
 
 def _size(value, call, what="size"):
+    """value as a size_t: an int, a NumPy integer, or a float (C converts it,
+    truncating); a string, inf or NaN is cudaErrorInvalidValue."""
+    if isinstance(value, (str, bytes, bytearray)):
+        E.fail(E.cudaErrorInvalidValue, f"{what} must be an int, not {type(value).__name__}", call)
     try:
         n = int(value)
-    except (TypeError, ValueError):
-        E.fail(E.cudaErrorInvalidValue, f"{what} must be an int, not {type(value).__name__}", call)
+    except (TypeError, ValueError, OverflowError):
+        E.fail(E.cudaErrorInvalidValue, f"{what} must be an int, not {value!r}", call)
     if n < 0:
         E.fail(E.cudaErrorInvalidValue, f"{what} {n} is negative", call)
     return n
@@ -381,7 +385,11 @@ def cudaMallocManaged(size, flags=cudaMemAttachGlobal, dtype=None):
         E.fail(E.cudaErrorInvalidValue, f"flags must be cudaMemAttachGlobal or cudaMemAttachHost, "
                f"not {flags!r}", "cudaMallocManaged")
     if dtype is not None:
-        dt = np.dtype(dtype)
+        try:
+            dt = np.dtype(dtype)
+        except (TypeError, ValueError) as exc:
+            E.fail(E.cudaErrorInvalidValue, f"dtype {dtype!r} is not a NumPy dtype ({exc})",
+                   "cudaMallocManaged")
         if n % dt.itemsize:
             E.fail(E.cudaErrorInvalidValue, f"{n} bytes is not a whole number of {dt} items",
                    "cudaMallocManaged")

@@ -118,13 +118,8 @@ def test_kernel_info_without_kernels():
 
 
 def _gen_cl():
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "include" / "pyemu" / "detail" / "gen_cl.py"
-    spec = importlib.util.spec_from_file_location("gen_cl_for_test", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    from pyemu.compiler import gen_cl
+    return gen_cl
 
 
 def test_work_item_calls_with_a_literal_dimension_read_the_field():

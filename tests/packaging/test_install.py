@@ -79,7 +79,7 @@ def test_sdist_holds_what_a_wheel_is_built_from(built):
     with tarfile.open(built[0]) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     for needed in ("csrc/build_core.py", "csrc/engine.c", "csrc/pyemu_core.h",
-                   "include/pyemu/abi.h", "include/pyemu/detail/gen_cl.py",
+                   "include/pyemu/abi.h", "pyemu/compiler/gen_cl.py",
                    "include/pyemu/detail/kernel_entry.hpp", "examples/cuda/vector_add.py",
                    "examples/opencl/vector_add.py", "README.md", "setup.py", "pyproject.toml",
                    "MANIFEST.in", "pyemu/tools/conformance/corpus/kernels/vector_add.cl"):
