@@ -332,7 +332,7 @@ R["message"] = _errors.sticky()[1]     # the fault's message, kept until cudaDev
 
 
 @pytest.mark.parametrize("launch,words", [
-    ("m.early_return[2, 64](o)", ["early_return", "block (0,0,0)", "warp 0: lane 5 returns", "__shfl_down_sync"]),
+    ("m.early_return[2, 64](o)", ["early_return", "failed in block (", "warp 0: lane 5 returns", "__shfl_down_sync"]),
     ("m.two_sites[1, 32](o)", ["two_sites", "__shfl_xor_sync", "lane(s) 1 reaches __shfl_xor_sync"]),
     ("m.not_in_mask[1, 32](o)", ["does not name the calling lane"]),
     ("m.barrier_instead[1, 64](o)", ["barrier_instead", "warp 1", "lane 8", "barrier"]),
