@@ -90,10 +90,11 @@ CASES = [
       -36),
     C("clCommandQueue_after_cudaDeviceReset", "cudaDeviceReset(); cl.clFinish(q)", -36),
     C("clReleaseCommandQueue_with_commands_pending",
-      USER + W + "cl.clEnqueueWriteBuffer(q, b, cl.CL_FALSE, 0, 16, w, [u])\n"
+      USER + W + "e = cl.clEnqueueWriteBuffer(q, b, cl.CL_FALSE, 0, 16, w, [u])\n"
       "cl.clReleaseCommandQueue(q); cl.clSetUserEventStatus(u, cl.CL_COMPLETE)\n"
       "r = np.zeros(4, np.int32); q2 = cl.clCreateCommandQueue(ctx, dev, 0)\n"
-      "cl.clEnqueueReadBuffer(q2, b, cl.CL_TRUE, 0, 16, r); assert (r == 1).all()", "ok"),
+      # another queue: ordered after the write only through its event
+      "cl.clEnqueueReadBuffer(q2, b, cl.CL_TRUE, 0, 16, r, [e]); assert (r == 1).all()", "ok"),
     # ---- events
     C("clWaitForEvents_an_int", "cl.clWaitForEvents(5)", -30),
     C("clWaitForEvents_empty", "cl.clWaitForEvents([])", -30),
