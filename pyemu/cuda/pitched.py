@@ -20,13 +20,10 @@ are the one place that moves rectangles.
 """
 from __future__ import annotations
 
-import ctypes
-
 import numpy as np
 
-from ..runtime import core as _core
-from ..runtime import sync as _sync
-from ..runtime.core import CoreError, ffi, lib
+from ..runtime import rect as _rect
+from ..runtime.core import CoreError, ffi
 from ..runtime.host import host_buffer
 from . import _errors as E
 from . import runtime as _rt
@@ -38,40 +35,26 @@ from .symbols import _count, _queue
 PITCH_ALIGNMENT = 512      # cudaMallocPitch's row alignment on an H100 (CUDA 13.0)
 
 
-# ---- the rectangle: one copy, one fill ----
-
-def _wait(queue, call):
-    """Wait for the commands queued before on `queue`; a fault among them is raised."""
-    ev = ffi.new("pyemu_cmd **")
-    try:
-        _core.check(lib.pyemu_enqueue_marker(queue, 0, ffi.NULL, 0, ev))
-    except CoreError as exc:
-        E.raise_core(exc, call)
-    _sync.wait_command(ev[0])
-    lib.pyemu_cmd_release(ev[0])
-    _rt._after_wait(call)
-
-
-def _view(addr, pitch, slice_, width, height, depth):
-    span = (depth - 1) * slice_ + (height - 1) * pitch + width
-    flat = np.frombuffer((ctypes.c_ubyte * span).from_address(addr), np.uint8)
-    return np.lib.stride_tricks.as_strided(flat, (depth, height, width), (slice_, pitch, 1))
-
+# ---- the rectangle: one copy, one fill (the engine's commands, runtime/rect.py) ----
 
 def copy_rect(queue, dst, dpitch, dslice, src, spitch, sslice, width, height, depth, call):
     """Copy `depth` slices of `height` rows of `width` bytes from address src
-    (rows spitch apart, slices sslice apart) to dst, once the earlier commands
-    of `queue` are done.  The addresses are checked by the caller.  (The place
-    for a core command, pyemu_enqueue_copy_rect, once the engine has one.)"""
-    _wait(queue, call)
-    np.copyto(_view(dst, dpitch, dslice, width, height, depth),
-              _view(src, spitch, sslice, width, height, depth))
+    (rows spitch apart, slices sslice apart) to dst, after the earlier
+    commands of `queue`, and wait for it.  The caller checked the addresses."""
+    try:
+        _rect.copy_rect(queue, dst, dpitch, dslice, src, spitch, sslice, width, height, depth)
+    except CoreError as exc:
+        E.raise_core(exc, call)
+    _rt._after_wait(call)
 
 
 def fill_rect(queue, dst, pitch, slice_, value, width, height, depth, call):
     """Set the bytes of the rectangle at dst to `value`, as copy_rect copies."""
-    _wait(queue, call)
-    _view(dst, pitch, slice_, width, height, depth)[...] = value
+    try:
+        _rect.fill_rect(queue, dst, pitch, slice_, value, width, height, depth)
+    except CoreError as exc:
+        E.raise_core(exc, call)
+    _rt._after_wait(call)
 
 
 # ---- one side of a rectangle, checked ----

@@ -12,6 +12,7 @@ from __future__ import annotations
 import struct
 
 from . import core as _core
+from . import rect as _rect
 from . import sync as _sync
 from . import views as _views
 from .core import ffi, lib
@@ -61,17 +62,11 @@ def copy_rect(dst: int, dpitch: int, src: int, spitch: int, width: int, height: 
               depth: int = 1, dslice: int = 0, sslice: int = 0) -> None:
     """Copy a width x height x depth box of bytes between two addresses of
     this process (device memory or a host buffer's pointer), after the device
-    finished its work.  Callers check every bound first."""
+    finished its work: the engine's rectangle copy (runtime/rect.py) on the
+    runtime's own queue.  Callers check every bound first (raises CoreError)."""
     _sync.wait_device()
-    if width <= 0 or height <= 0 or depth <= 0:
-        return
-    if dpitch == spitch == width and (depth == 1 or dslice == sslice == width * height):
-        ffi.memmove(ffi.cast("char *", dst), ffi.cast("char *", src), width * height * depth)
-        return
-    for z in range(depth):
-        for y in range(height):
-            ffi.memmove(ffi.cast("char *", dst + z * dslice + y * dpitch),
-                        ffi.cast("char *", src + z * sslice + y * spitch), width)
+    _rect.copy_rect(_rect.private_queue(), dst, dpitch, dslice, src, spitch, sslice,
+                    width, height, depth)
 
 
 def address_of(cdata) -> int:
