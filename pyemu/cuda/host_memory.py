@@ -31,7 +31,7 @@ from ..runtime import sync as _sync
 from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from ..runtime.host import host_buffer
-from ..tools import trace as _trace
+from ..runtime import trace as _trace
 from . import _errors as E
 from . import runtime as _rt
 from ._errors import cudaSuccess

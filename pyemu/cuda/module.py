@@ -23,6 +23,7 @@ from ._memory import DevicePointer, device_address, is_device_address
 from ._types import as_dim3, cudaFuncAttribute, cudaFuncAttributes, dim3
 from .runtime import default_queue
 from .devices import same_device as _same_device
+from .stream import queue_of as _stream_queue
 
 
 class KernelArgumentError(CudaError, TypeError, ValueError):
@@ -135,8 +136,7 @@ class Function:
 def _queue_of(stream):
     """The engine queue of a launch's stream (pyemu/cuda/stream.py decides:
     0/None the default stream, cudaStreamLegacy, cudaStreamPerThread, a live stream)."""
-    from .stream import queue_of
-    q = queue_of(stream, "kernel launch")
+    q = _stream_queue(stream, "kernel launch")
     _same_device(getattr(stream, "device", None), "kernel launch", "the stream")  # devices.py
     return q
 

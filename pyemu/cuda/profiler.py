@@ -1,4 +1,4 @@
-"""cudaProfilerStart / cudaProfilerStop: pyemu's timeline (pyemu/tools/trace.py).
+"""cudaProfilerStart / cudaProfilerStop: pyemu's timeline (pyemu/runtime/trace.py).
 
 With PYEMU_TRACE=file.json the timeline records from the start and is
 written at exit; cudaProfilerStop stops it early (and writes the file),
@@ -7,13 +7,13 @@ cudaProfilerStart starts it (again): as with nvprof's
 """
 from __future__ import annotations
 
-from ..tools import trace as _trace
+from ..runtime import trace as _trace
 from ._errors import cudaSuccess
 
 
 def cudaProfilerStart() -> cudaError_t:  # noqa: F821
     """cudaProfilerStart: start recording the timeline (written where
-    PYEMU_TRACE says, or returned by pyemu.tools.trace.stop())."""
+    PYEMU_TRACE says, or returned by pyemu.runtime.trace.stop())."""
     _trace.start()
     return cudaSuccess
 

@@ -77,7 +77,7 @@ def _new_queue(flags, name):
     _core.ensure_started()
     out = ffi.new("pyemu_queue **")
     _core.check(lib.pyemu_queue_create(flags | _dev.queue_flags(), out))
-    from ..tools import trace
+    from ..runtime import trace
     trace.name_queue(out[0], name)
     return out[0]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 
 from ..runtime import core as _core
-from ..tools import trace as _trace
+from ..runtime import trace as _trace
 from ..runtime import sync as _sync
 from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib

@@ -1,6 +1,6 @@
 """`python -m pyemu timeline FILE.json -o timeline.png`: a Gantt chart of a trace.
 
-Reads a trace that PYEMU_TRACE (pyemu/tools/trace.py) wrote, in the Chrome
+Reads a trace that PYEMU_TRACE (pyemu/runtime/trace.py) wrote, in the Chrome
 trace-event format, and draws one lane per stream or queue (what ran on it,
 from start to end) and one per worker thread (which worker ran the blocks
 or copy slices of what), coloured by kind: kernels, copies, fills, host

@@ -18,8 +18,8 @@ import json
 import os
 import threading
 
-from ..runtime import core as _core
-from ..runtime.core import ffi, lib
+from . import core as _core
+from .core import ffi, lib
 
 KINDS = {1: "kernel", 2: "copy", 3: "fill", 4: "marker", 5: "user event", 64: "host function"}
 
