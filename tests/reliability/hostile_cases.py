@@ -44,12 +44,13 @@ def _gather():
     from hostile_cuda_device import CASES as cuda_device
     from hostile_cuda_launch import CASES as cuda_launch
     from hostile_cuda_memory import CASES as cuda_memory
+    from hostile_cuda_streams import CASES as cuda_streams
     from hostile_faults import CASES as faults
     from hostile_opencl_kernel import CASES as opencl_kernel
     from hostile_opencl_memory import CASES as opencl_memory
     from hostile_opencl_setup import CASES as opencl_setup
     return (cuda_memory + cuda_device + cuda_launch + faults + opencl_setup + opencl_memory +
-            opencl_kernel + compiler)
+            opencl_kernel + compiler + cuda_streams)
 
 
 CASES = _gather()
