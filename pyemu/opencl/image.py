@@ -190,8 +190,9 @@ class cl_image(cl_mem):
     def _destroy(self):
         desc = self.addr if self.buffer is not None and self.handle is not None else None
         super()._destroy()
-        if desc is not None and _img is not None:
-            _img.free(desc, b"clReleaseMemObject")      # after the work that may read it
+        if desc is not None and lib is not None:
+            _graveyard.append(desc)
+            _bury()
             clReleaseMemObject(self.buffer)
 
     @property
@@ -200,6 +201,21 @@ class cl_image(cl_mem):
         if self.image_type in (K.CL_MEM_OBJECT_IMAGE3D, K.CL_MEM_OBJECT_IMAGE2D_ARRAY):
             return self.slice_pitch
         return self.row_pitch if self.image_type == K.CL_MEM_OBJECT_IMAGE1D_ARRAY else 0
+
+
+# Descriptors of released 1-D buffer images, freed once the device is idle: a
+# kernel still queued may read one (it holds the buffer's memory, not the
+# descriptor's), and a release must not wait for the device (the kernel may
+# wait on a user event the caller sets later).  Freed at the next buffer
+# image's creation or release that finds the device idle.
+_graveyard = []
+
+
+def _bury():
+    if _graveyard and lib.pyemu_device_synchronize(0) == 0:
+        from ..runtime import views as _views
+        while _graveyard:
+            _views.free(_graveyard.pop(), b"clReleaseMemObject")
 
 
 def check_image(image, call) -> cl_image:
@@ -355,6 +371,7 @@ def _create(context, flags, fmt, desc, host_ptr, call) -> cl_image:
         if buf is None:
             _core.check(lib.pyemu_buffer_alloc(DATA_OFFSET + nbytes, handle, addr))
         else:
+            _bury()
             addr[0] = _img.alloc(_img.SIZE)
     except CoreError as exc:
         raise_core(exc, call, {lib.PYEMU_E_OUT_OF_MEMORY: CL_MEM_OBJECT_ALLOCATION_FAILURE})
