@@ -229,3 +229,17 @@ def test_command_errors(context, queue, code_of):
         CL_INVALID_MEM_OBJECT                                # the image is over that buffer
     for m in (im, no_host, ro_host, bim, buf):
         clReleaseMemObject(m)
+
+
+def test_rect_commands_refuse_images(context, queue, code_of):
+    im = image2d(context, F4, 4, 4)
+    buf = clCreateBuffer(context, 0, 256)
+    host = np.zeros(64, np.float32)
+    args = ((0, 0, 0), (0, 0, 0), (16, 2, 1), 0, 0, 0, 0)
+    assert code_of(clEnqueueReadBufferRect, queue, im, CL_TRUE, *args, host) == \
+        CL_INVALID_MEM_OBJECT
+    assert code_of(clEnqueueWriteBufferRect, queue, im, CL_TRUE, *args, host) == \
+        CL_INVALID_MEM_OBJECT
+    assert code_of(clEnqueueCopyBufferRect, queue, buf, im, *args) == CL_INVALID_MEM_OBJECT
+    clReleaseMemObject(im)
+    clReleaseMemObject(buf)
