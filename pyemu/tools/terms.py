@@ -194,12 +194,14 @@ TEXTURES = Table("textures", "Textures, images, constant and pitched memory", (
              "removed in CUDA 12; bound to memory by the host before the launch",
              ("SourceModule.get_texref", "cudaBindTexture", "cudaBindTexture2D",
               "cudaBindTextureToArray", "cudaUnbindTexture"), ("clSetKernelArg",)),
-    HostCall("cudaTextureDesc (addressMode, filterMode, normalizedCoords)", "sampler_t / cl_sampler",
+    HostCall("cudaTextureDesc (addressMode, filterMode, normalizedCoords)",
+             "sampler_t / cl_sampler",
              "CUDA puts the modes in the texture, OpenCL in a separate sampler (host object or "
              "a CLK_* constant in the kernel)",
              ("cudaTextureDesc", "cudaCreateTextureObject"),
              ("clCreateSampler", "clCreateSamplerWithProperties")),
-    HostCall("tex1Dfetch / tex2D / tex3D / tex2DLayered", "read_imagef / read_imagei / read_imageui",
+    HostCall("tex1Dfetch / tex2D / tex3D / tex2DLayered",
+             "read_imagef / read_imagei / read_imageui",
              "CUDA's element type is a template argument, OpenCL's is in the function's name; "
              "a layer is an int in CUDA, an rint()ed float coordinate in OpenCL",
              ("cudaCreateTextureObject",), ("clCreateImage",)),

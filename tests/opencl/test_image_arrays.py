@@ -31,7 +31,8 @@ __kernel void rd2(__read_only image2d_array_t im, sampler_t s, __global const fl
     out[i] = read_imagef(im, s, c[i]);
 }
 __kernel void rd2i(__read_only image2d_array_t im, __global uint4 *out) {
-    const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+    const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |
+                        CLK_FILTER_NEAREST;
     int x = get_global_id(0), y = get_global_id(1), l = get_global_id(2);
     int w = get_image_width(im), h = get_image_height(im);
     out[(l * h + y) * w + x] = read_imageui(im, s, (int4)(x, y, l, 0));
