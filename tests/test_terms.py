@@ -24,7 +24,8 @@ def _resolve(module, dotted):
 
 
 def _named(side):
-    return sorted({n for r in terms.table("host").rows for n in getattr(r, f"{side}_calls")})
+    return sorted({n for t in terms.TABLES for r in t.rows
+                   for n in getattr(r, f"{side}_calls", ())})
 
 
 @pytest.mark.parametrize("side,module,missing", FACADES, ids=[f[0] for f in FACADES])
@@ -57,9 +58,10 @@ def test_not_yet_lists_are_current(side, module, missing):
 
 
 def test_opencl_host_rows_name_cl_calls_and_cuda_rows_cuda_names():
-    for row in terms.table("host").rows:
+    for row in terms.table("host").rows + terms.table("textures").rows:
         assert all(n.startswith("cl") or n == "CLError" for n in row.opencl_calls), row
-        assert all(n.startswith(("cuda", "SourceModule", "CudaError")) for n in row.cuda_calls), row
+        assert all(n.startswith(("cuda", "SourceModule", "CudaError", "make_cuda"))
+                   for n in row.cuda_calls), row
 
 
 # The pairs the issue asks for, table by table (CUDA term, OpenCL term).
@@ -80,6 +82,13 @@ REQUIRED = {
              ("cudaMemcpy", "clEnqueueReadBuffer"), ("cudaLaunchKernel", "clEnqueueNDRangeKernel"),
              ("cudaDeviceSynchronize", "clFinish"), ("stream", "command queue"),
              ("event", "event")],
+    "textures": [("texture object", "image"), ("texture reference", "(none"),
+                 ("cudaTextureDesc", "sampler_t"), ("CUDA array", "image"),
+                 ("surface object", "write_image"), ("__constant__ variable + cudaMemcpyToSymbol",
+                                                     "__constant argument or program-scope"),
+                 ("pitch (cudaMallocPitch)", "row pitch"),
+                 ("cudaMemcpy2D / cudaMemcpy3D", "BufferRect"),
+                 ("tex2D", "read_imagef")],
 }
 
 
@@ -99,7 +108,7 @@ def test_rows_are_complete_one_line_and_unique():
         for r in t.rows:
             for text in (r.cuda, r.opencl, r.note):
                 assert text.strip() and "\n" not in text, r
-            assert isinstance(r, terms.HostCall) == (t.name == "host"), r
+            assert isinstance(r, terms.HostCall) == (t.name in ("host", "textures")), r
 
 
 def test_table_rejects_unknown_name():
@@ -127,6 +136,43 @@ def test_cli_terms_one_table_markdown(capsys):
     assert any(l.startswith("| cudaMalloc | clCreateBuffer | cudaMalloc | clCreateBuffer, "
                             "clCreateSubBuffer |") for l in rows)
     assert not any("Indexing" in l for l in lines)
+
+
+def test_cli_terms_textures_markdown_names_the_calls(capsys):
+    assert cli_main(["terms", "--markdown", "textures"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "### Textures, images, constant and pitched memory"
+    assert lines[2] == "| CUDA | OpenCL | pyemu.cuda | pyemu.opencl | note |"
+    rows = [l for l in lines[4:] if l.startswith("| ")]
+    assert len(rows) == len(terms.table("textures").rows)
+    row = next(l for l in rows if l.startswith("| cudaTextureDesc"))
+    assert "clCreateSampler, clCreateSamplerWithProperties" in row
+    row = next(l for l in rows if l.startswith("| pitch (cudaMallocPitch)"))
+    assert "cudaMallocPitch, cudaMalloc3D" in row
+
+
+def test_pitch_row_means_the_same_bytes():
+    """The pitch row, run: a cudaMallocPitch rectangle copied with cudaMemcpy2D
+    and a buffer rectangle copied with clEnqueueReadBufferRect at that row
+    pitch pick the same bytes of the same host layout."""
+    import pyemu.cuda as cu
+    import pyemu.opencl as cl
+    w, h = 5, 3
+    src = np.arange(64 * h, dtype=np.float32).reshape(h, 64)
+    d, pitch = cu.cudaMallocPitch(w * 4, h)
+    cu.cudaMemcpy2D(d, pitch, src, 256, w * 4, h, cu.cudaMemcpyHostToDevice)
+    got_cuda = np.zeros((h, w), np.float32)
+    cu.cudaMemcpy2D(got_cuda, w * 4, d, pitch, w * 4, h, cu.cudaMemcpyDeviceToHost)
+    cu.cudaFree(d)
+    device = cl.clGetDeviceIDs(cl.clGetPlatformIDs()[0], cl.CL_DEVICE_TYPE_GPU)[0]
+    ctx = cl.clCreateContext(None, [device])
+    q = cl.clCreateCommandQueue(ctx, device, 0)
+    buf = cl.clCreateBuffer(ctx, cl.CL_MEM_COPY_HOST_PTR, src.nbytes, src)
+    got_cl = np.zeros((h, w), np.float32)
+    cl.clEnqueueReadBufferRect(q, buf, cl.CL_TRUE, (0, 0, 0), (0, 0, 0), (w * 4, h, 1), 256, 0,
+                               w * 4, 0, got_cl)
+    np.testing.assert_array_equal(got_cuda, src[:, :w])
+    np.testing.assert_array_equal(got_cl, src[:, :w])
 
 
 def test_cli_terms_unknown_table(capsys):

@@ -1,47 +1,36 @@
-"""Images: clCreateImage (1-D, 2-D, 3-D), clCreateImage2D/3D (OpenCL 1.1),
-clGetSupportedImageFormats, clGetImageInfo, clEnqueueRead/Write/Copy/FillImage,
-clEnqueueCopyImageToBuffer, clEnqueueCopyBufferToImage, clEnqueueMapImage.
+"""Images: clCreateImage (1-D, 1-D buffer, 1-D array, 2-D, 2-D array, 3-D),
+clCreateImage2D/3D (OpenCL 1.1), clGetSupportedImageFormats, clGetImageInfo;
+the commands on images are in image_cmd.py.
 
 An image is one device allocation: its 128-byte descriptor (the
 pyemu_image of include/pyemu/detail/sampler.h, the layout a CUDA texture
 object has) and, 256 bytes on, the elements row after row without padding.
-A kernel's image2d_t argument is the descriptor's address: a cl_image is a
+A 1-D buffer image is a descriptor of its own over its buffer's bytes, so a
+write through either is seen through the other.  An array is stored as the
+box one dimension up (a 1-D array's layers are rows, a 2-D array's slices).
+A kernel's image argument is the descriptor's address: a cl_image is a
 cl_mem whose address is the descriptor, so clSetKernelArg takes it as it
 takes a buffer.  Reads sample through the sampler CUDA textures use.
-
-The image commands wait for their wait list and every command before them
-in the queue, then copy on the host (one function, runtime.image.copy_rect):
-each returns a complete event, whatever its blocking flag says.
 CL_MEM_USE_HOST_PTR copies host_ptr in at creation (as buffers do) and does
 not write back.
 """
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 from enum import IntEnum
 
-import numpy as np
-
 from ..runtime import core as _core
 from ..runtime import image as _img
-from ..runtime import sync as _sync
-from ..runtime import views as _views
 from ..runtime.core import CoreError, ffi, lib
 from ..runtime.host import host_buffer
 from . import _constants as K
 from ._base import as_int, info
-from ._errors import (CL_IMAGE_FORMAT_MISMATCH, CL_IMAGE_FORMAT_NOT_SUPPORTED, CL_INVALID_CONTEXT,
-                      CL_INVALID_HOST_PTR,
+from ._errors import (CL_IMAGE_FORMAT_NOT_SUPPORTED, CL_INVALID_CONTEXT, CL_INVALID_HOST_PTR,
                       CL_INVALID_IMAGE_DESCRIPTOR, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
-                      CL_INVALID_IMAGE_SIZE, CL_INVALID_MEM_OBJECT, CL_INVALID_OPERATION,
-                      CL_INVALID_VALUE, CL_MEM_COPY_OVERLAP, CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                      fail, raise_core)
-from .event import _marker, _raise_failed
-from .memory import _flags, check_mem, cl_mem
+                      CL_INVALID_IMAGE_SIZE, CL_INVALID_MEM_OBJECT, CL_INVALID_VALUE,
+                      CL_MEM_OBJECT_ALLOCATION_FAILURE, fail, raise_core)
+from .memory import _flags, check_mem, cl_mem, clReleaseMemObject, clRetainMemObject
 from .platform import check_context
-from ..runtime.sync import flush_printf
-from .queue import check_queue
 
 
 class cl_channel_order(IntEnum):
@@ -145,37 +134,88 @@ def supported_formats():
             if o != cl_channel_order.CL_BGRA or t in _BGRA_TYPES]
 
 
+# image type -> dimensions of the storage (an array's layers are its last dimension)
+_STORAGE = {K.CL_MEM_OBJECT_IMAGE1D: 1, K.CL_MEM_OBJECT_IMAGE1D_BUFFER: 1,
+            K.CL_MEM_OBJECT_IMAGE1D_ARRAY: 2, K.CL_MEM_OBJECT_IMAGE2D: 2,
+            K.CL_MEM_OBJECT_IMAGE2D_ARRAY: 3, K.CL_MEM_OBJECT_IMAGE3D: 3}
+_ARRAYS = (K.CL_MEM_OBJECT_IMAGE1D_ARRAY, K.CL_MEM_OBJECT_IMAGE2D_ARRAY)
+
+
 class cl_image(cl_mem):
-    """An image: a cl_mem whose address is its descriptor (what a kernel gets)."""
+    """An image: a cl_mem whose address is its descriptor (what a kernel gets).
+
+    Stored as a 1-, 2- or 3-D box of elements (`dims`, `size3`, `row_pitch`,
+    `slice_pitch`): a 1-D array is a 2-D box of one row a layer, a 2-D array
+    a 3-D box of one slice a layer; origins and regions of the commands index
+    that box, as OpenCL's do.  A 1-D buffer image's elements are its buffer's
+    bytes (`buffer`): its descriptor is an allocation of its own."""
 
     _kind = "image"
 
-    def __init__(self, context, flags, fmt, image_type, dims, w, h, d, addr, handle, nbytes,
-                 host_ptr):
-        super().__init__(context, flags, DATA_OFFSET + nbytes, addr, handle)
-        self.format = fmt
-        self.image_type = image_type
-        self.dims = dims
-        self.width, self.height, self.depth = w, h, d
+    def __init__(self, context, flags, fmt, image_type, size3, array_size, addr, handle,
+                 host_ptr, buffer=None):
         kind, self.bytes, self.normalized = _TYPES[fmt.image_channel_data_type]
         self.channels = _ORDERS[fmt.image_channel_order]
         self.elem = self.bytes * self.channels
+        w, h, d = size3
+        self.size3 = size3
         self.row_pitch = w * self.elem
-        self.slice_pitch = self.row_pitch * max(h, 1)
-        self.data = addr + DATA_OFFSET
-        self.nbytes = nbytes
+        self.slice_pitch = self.row_pitch * h
+        self.nbytes = self.slice_pitch * d
+        if buffer is None:
+            super().__init__(context, flags, DATA_OFFSET + self.nbytes, addr, handle)
+            self.data = addr + DATA_OFFSET
+        else:
+            super().__init__(context, flags, buffer.size, addr, buffer.handle, parent=buffer)
+            self.origin = 0
+            self.data = buffer.addr
+        self.buffer = buffer
+        self.format = fmt
+        self.image_type = image_type
+        self.dims = _STORAGE[image_type]
+        self.array_size = array_size
+        self.width = w
+        self.height = h if image_type in (K.CL_MEM_OBJECT_IMAGE2D, K.CL_MEM_OBJECT_IMAGE3D,
+                                          K.CL_MEM_OBJECT_IMAGE2D_ARRAY) else 0
+        self.depth = d if image_type == K.CL_MEM_OBJECT_IMAGE3D else 0
         self.user_host_ptr = host_ptr
-        blob = _img.pack(dims=dims, kind=kind, channels=self.channels, nbytes=self.bytes,
+        blob = _img.pack(dims=self.dims, kind=kind, channels=self.channels, nbytes=self.bytes,
                          flags=_img.OPENCL | (_img.NORM_FORMAT if self.normalized else 0),
-                         data=self.data, width=w, height=max(h, 1), depth=max(d, 1),
-                         pitch=self.row_pitch, slice_=self.slice_pitch, size=nbytes,
+                         data=self.data, width=w, height=h, depth=d, pitch=self.row_pitch,
+                         slice_=self.slice_pitch, size=self.nbytes,
                          cl_order=int(fmt.image_channel_order),
                          cl_type=int(fmt.image_channel_data_type))
         _img.write(addr, blob)
 
+    def _destroy(self):
+        desc = self.addr if self.buffer is not None and self.handle is not None else None
+        super()._destroy()
+        if desc is not None and lib is not None:
+            _graveyard.append(desc)
+            _bury()
+            clReleaseMemObject(self.buffer)
+
     @property
-    def size3(self):
-        return (self.width, max(self.height, 1), max(self.depth, 1))
+    def info_slice_pitch(self):
+        """CL_IMAGE_SLICE_PITCH: a 3-D image's or 2-D array's slice, a 1-D array's row."""
+        if self.image_type in (K.CL_MEM_OBJECT_IMAGE3D, K.CL_MEM_OBJECT_IMAGE2D_ARRAY):
+            return self.slice_pitch
+        return self.row_pitch if self.image_type == K.CL_MEM_OBJECT_IMAGE1D_ARRAY else 0
+
+
+# Descriptors of released 1-D buffer images, freed once the device is idle: a
+# kernel still queued may read one (it holds the buffer's memory, not the
+# descriptor's), and a release must not wait for the device (the kernel may
+# wait on a user event the caller sets later).  Freed at the next buffer
+# image's creation or release that finds the device idle.
+_graveyard = []
+
+
+def _bury():
+    if _graveyard and lib.pyemu_device_synchronize(0) == 0:
+        from ..runtime import views as _views
+        while _graveyard:
+            _views.free(_graveyard.pop(), b"clReleaseMemObject")
 
 
 def check_image(image, call) -> cl_image:
@@ -204,81 +244,153 @@ def _format(fmt, call):
     return cl_image_format(cl_channel_order(o), cl_channel_type(t))
 
 
-def _create(context, flags, fmt, desc, host_ptr, call) -> cl_image:
-    ctx = check_context(context, call)
-    f = _flags(flags, call)
-    fmt = _format(fmt, call)
+def _read_desc(desc, call):
+    """The fields of a cl_image_desc, checked to be integers."""
     if desc is None:
         fail(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc is NULL", call)
     try:
         itype = int(desc.image_type)
-        w, h, d = (as_int(desc.image_width, call, "image_width"),
-                   as_int(desc.image_height, call, "image_height"),
-                   as_int(desc.image_depth, call, "image_depth"))
-        rp, sp = (as_int(desc.image_row_pitch, call, "image_row_pitch"),
-                  as_int(desc.image_slice_pitch, call, "image_slice_pitch"))
-        mips, samples = int(desc.num_mip_levels), int(desc.num_samples)
+        vals = [as_int(getattr(desc, f), call, f, CL_INVALID_IMAGE_DESCRIPTOR) for f in
+                ("image_width", "image_height", "image_depth", "image_array_size",
+                 "image_row_pitch", "image_slice_pitch", "num_mip_levels", "num_samples")]
+        buf = desc.buffer
     except (AttributeError, TypeError, ValueError):
         fail(CL_INVALID_IMAGE_DESCRIPTOR, f"{desc!r} is not a cl_image_desc", call)
-    dims = {K.CL_MEM_OBJECT_IMAGE1D: 1, K.CL_MEM_OBJECT_IMAGE2D: 2, K.CL_MEM_OBJECT_IMAGE3D: 3}
-    if itype not in dims:
-        if itype in (K.CL_MEM_OBJECT_IMAGE1D_BUFFER, K.CL_MEM_OBJECT_IMAGE1D_ARRAY,
-                     K.CL_MEM_OBJECT_IMAGE2D_ARRAY):
-            fail(CL_INVALID_IMAGE_DESCRIPTOR, "image arrays and 1-D buffer images are not "
-                 "supported by pyemu", call)
+    if itype not in _STORAGE:
         fail(CL_INVALID_IMAGE_DESCRIPTOR, f"image_type 0x{itype:x} is not an image type", call)
-    n = dims[itype]
-    if mips or samples or desc.buffer is not None:
-        fail(CL_INVALID_IMAGE_DESCRIPTOR, "num_mip_levels and num_samples must be 0 and buffer "
-             "NULL", call)
-    h = h if n >= 2 else 1
-    d = d if n >= 3 else 1
-    limits = (MAX_2D[0], 1, 1) if n == 1 else (MAX_2D + (1,) if n == 2 else MAX_3D)
-    if not (w and h and d) or w > limits[0] or h > limits[1] or d > limits[2]:
-        fail(CL_INVALID_IMAGE_SIZE, f"{w} x {h} x {d} is not within 1 and the device's "
-             f"limits {limits}", call)
+    return (itype, *vals, buf)
+
+
+def _buffer_flags(f, buf, call):
+    """clCreateImage's flags for a 1-D buffer image: checked against the
+    buffer's, the missing ones inherited from it (OpenCL 1.2, 5.3.1)."""
+    from .memory import _ACCESS, _HOSTACC, _HOSTPTR
+    if f & _HOSTPTR:
+        fail(CL_INVALID_VALUE, "a 1-D buffer image takes none of CL_MEM_USE_HOST_PTR, "
+             "CL_MEM_ALLOC_HOST_PTR, CL_MEM_COPY_HOST_PTR", call)
+    bf = int(buf.flags)
+    acc, bacc = f & int(_ACCESS), bf & int(_ACCESS)
+    if (bacc == K.CL_MEM_WRITE_ONLY and acc in (K.CL_MEM_READ_WRITE, K.CL_MEM_READ_ONLY) or
+            bacc == K.CL_MEM_READ_ONLY and acc in (K.CL_MEM_READ_WRITE, K.CL_MEM_WRITE_ONLY)):
+        fail(CL_INVALID_VALUE, f"flags {K.cl_mem_flags(acc)!r} are not allowed on a buffer "
+             f"created {K.cl_mem_flags(bacc)!r}", call)
+    hacc, bhacc = f & int(_HOSTACC), bf & int(_HOSTACC)
+    if (bhacc == K.CL_MEM_HOST_WRITE_ONLY and hacc == K.CL_MEM_HOST_READ_ONLY or
+            bhacc == K.CL_MEM_HOST_READ_ONLY and hacc == K.CL_MEM_HOST_WRITE_ONLY or
+            bhacc == K.CL_MEM_HOST_NO_ACCESS and hacc in (K.CL_MEM_HOST_READ_ONLY,
+                                                          K.CL_MEM_HOST_WRITE_ONLY)):
+        fail(CL_INVALID_VALUE, f"host access {K.cl_mem_flags(hacc)!r} is not allowed on a "
+             f"buffer created {K.cl_mem_flags(bhacc)!r}", call)
+    return (acc or bacc) | (hacc or bhacc)
+
+
+def _create(context, flags, fmt, desc, host_ptr, call) -> cl_image:
+    ctx = check_context(context, call)
+    f = _flags(flags, call)
+    fmt = _format(fmt, call)
+    itype, w, h, d, n_arr, rp, sp, mips, samples, buf = _read_desc(desc, call)
+    n = _STORAGE[itype]
+    if mips or samples:
+        fail(CL_INVALID_IMAGE_DESCRIPTOR, f"num_mip_levels ({mips}) and num_samples "
+             f"({samples}) must be 0", call)
+    if itype == K.CL_MEM_OBJECT_IMAGE1D_BUFFER:
+        if buf is None:
+            fail(CL_INVALID_IMAGE_DESCRIPTOR, "a CL_MEM_OBJECT_IMAGE1D_BUFFER image needs "
+                 "image_desc.buffer", call)
+        buf = check_mem(buf, call)
+        if isinstance(buf, cl_image):
+            fail(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc.buffer is an image, not a buffer",
+                 call)
+        if buf.context is not ctx:
+            fail(CL_INVALID_CONTEXT, "image_desc.buffer is of another context", call)
+        f = _buffer_flags(f, buf, call)
+    elif buf is not None:
+        fail(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc.buffer must be NULL except for a "
+             "CL_MEM_OBJECT_IMAGE1D_BUFFER image", call)
+    # the storage box: (width, height or layers, depth or layers)
+    layers = n_arr if itype in _ARRAYS else 1
+    size3 = {K.CL_MEM_OBJECT_IMAGE1D: (w, 1, 1), K.CL_MEM_OBJECT_IMAGE1D_BUFFER: (w, 1, 1),
+             K.CL_MEM_OBJECT_IMAGE1D_ARRAY: (w, layers, 1), K.CL_MEM_OBJECT_IMAGE2D: (w, h, 1),
+             K.CL_MEM_OBJECT_IMAGE2D_ARRAY: (w, h, layers),
+             K.CL_MEM_OBJECT_IMAGE3D: (w, h, d)}[itype]
+    wmax = MAX_BUFFER if itype == K.CL_MEM_OBJECT_IMAGE1D_BUFFER else \
+        MAX_3D[0] if itype == K.CL_MEM_OBJECT_IMAGE3D else MAX_2D[0]
+    hmax = MAX_3D[1] if itype == K.CL_MEM_OBJECT_IMAGE3D else MAX_2D[1]
+    if not 1 <= w <= wmax:
+        fail(CL_INVALID_IMAGE_SIZE, f"image_width {w} is not 1 to {wmax}", call)
+    if itype in (K.CL_MEM_OBJECT_IMAGE2D, K.CL_MEM_OBJECT_IMAGE3D,
+                 K.CL_MEM_OBJECT_IMAGE2D_ARRAY) and not 1 <= h <= hmax:
+        fail(CL_INVALID_IMAGE_SIZE, f"image_height {h} is not 1 to {hmax}", call)
+    if itype == K.CL_MEM_OBJECT_IMAGE3D and not 1 <= d <= MAX_3D[2]:
+        fail(CL_INVALID_IMAGE_SIZE, f"image_depth {d} is not 1 to {MAX_3D[2]}", call)
+    if itype in _ARRAYS and not 1 <= n_arr <= MAX_ARRAY_SIZE:
+        fail(CL_INVALID_IMAGE_SIZE, f"image_array_size {n_arr} is not 1 to "
+             f"CL_DEVICE_IMAGE_MAX_ARRAY_SIZE ({MAX_ARRAY_SIZE})", call)
     elem = _ORDERS[fmt.image_channel_order] * _TYPES[fmt.image_channel_data_type][1]
-    row, sl = w * elem, w * elem * h
+    row = w * elem
+    if buf is not None and row > buf.size:
+        fail(CL_INVALID_IMAGE_SIZE, f"{w} elements of {elem} bytes do not fit the "
+             f"{buf.size}-byte buffer", call)
     if host_ptr is None and (rp or sp):
         fail(CL_INVALID_IMAGE_DESCRIPTOR, "image_row_pitch and image_slice_pitch must be 0 "
              "without host_ptr", call)
+    # the host's layout: rows rp apart, slices (a 1-D array's rows too) sp apart
     rp = rp or row
-    sp = sp or rp * h
-    if rp < row or rp % elem or (n == 3 and (sp < rp * h or sp % rp)):
-        fail(CL_INVALID_IMAGE_DESCRIPTOR, f"row pitch {rp} / slice pitch {sp} are smaller "
-             "than a row / slice or not multiples of the element and row", call)
+    if rp < row or rp % elem:
+        fail(CL_INVALID_IMAGE_DESCRIPTOR, f"image_row_pitch {rp} is less than a row ({row} "
+             f"bytes) or not a multiple of the element size {elem}", call)
+    if itype in (K.CL_MEM_OBJECT_IMAGE3D, K.CL_MEM_OBJECT_IMAGE2D_ARRAY,
+                 K.CL_MEM_OBJECT_IMAGE1D_ARRAY):
+        rows = 1 if itype == K.CL_MEM_OBJECT_IMAGE1D_ARRAY else h
+        sp = sp or rp * rows
+        if sp < rp * rows or sp % rp:
+            fail(CL_INVALID_IMAGE_DESCRIPTOR, f"image_slice_pitch {sp} is less than "
+                 f"{rp * rows} (image_row_pitch x the rows of a slice) or not a multiple of "
+                 "image_row_pitch", call)
     wants = f & (K.CL_MEM_USE_HOST_PTR | K.CL_MEM_COPY_HOST_PTR)
     if bool(wants) != (host_ptr is not None):
         fail(CL_INVALID_HOST_PTR, "host_ptr goes with CL_MEM_USE_HOST_PTR or "
              "CL_MEM_COPY_HOST_PTR, and only with them", call)
-    nbytes = sl * d
-    src = None
+    src, hrow, hslice = None, rp, sp
+    if itype == K.CL_MEM_OBJECT_IMAGE1D_ARRAY:
+        hrow, hslice = sp, sp       # a layer is a row of the storage
     if host_ptr is not None:
         try:
             src, have = host_buffer(host_ptr, False)
         except (TypeError, ValueError) as exc:
             fail(CL_INVALID_HOST_PTR, str(exc), call)
-        need = sp * (d - 1) + rp * (h - 1) + row
+        need = hslice * (size3[2] - 1) + hrow * (size3[1] - 1) + row
         if have < need:
             fail(CL_INVALID_HOST_PTR, f"host_ptr holds {have} bytes; the image needs {need}",
                  call)
+    nbytes = row * size3[1] * size3[2]
     addr = ffi.new("unsigned long long *")
     handle = ffi.new("pyemu_buffer **")     # a reference-counted core buffer, as a cl_mem's
     try:
         _core.ensure_started()
-        _core.check(lib.pyemu_buffer_alloc(DATA_OFFSET + nbytes, handle, addr))
+        if buf is None:
+            _core.check(lib.pyemu_buffer_alloc(DATA_OFFSET + nbytes, handle, addr))
+        else:
+            _bury()
+            addr[0] = _img.alloc(_img.SIZE)
     except CoreError as exc:
         raise_core(exc, call, {lib.PYEMU_E_OUT_OF_MEMORY: CL_MEM_OBJECT_ALLOCATION_FAILURE})
-    img = cl_image(ctx, f, fmt, itype, n, w, h if n >= 2 else 0, d if n >= 3 else 0, addr[0],
-                   handle[0], nbytes, host_ptr)
+    if buf is not None:
+        clRetainMemObject(buf)               # the image holds its buffer, as drivers do
+    img = cl_image(ctx, f, fmt, itype, size3, n_arr if itype in _ARRAYS else 0, addr[0],
+                   handle[0], host_ptr, buf)
     if src is not None:
-        _img.copy_rect(img.data, row, _img.address_of(src), rp, row, h, d, sl, sp)
+        _img.copy_rect(img.data, img.row_pitch, _img.address_of(src), hrow, row, size3[1],
+                       size3[2], img.slice_pitch, hslice)
     return img
 
 
 def clCreateImage(context, flags, image_format, image_desc, host_ptr=None) -> cl_image:
     """clCreateImage(context, flags, image_format, image_desc, host_ptr=None) (OpenCL 1.2):
-    1-D, 2-D and 3-D images of the formats clGetSupportedImageFormats lists."""
+    1-D, 1-D buffer, 1-D array, 2-D, 2-D array and 3-D images of the formats
+    clGetSupportedImageFormats lists, with every check of OpenCL 1.2 5.3.1.
+    A 1-D buffer image (image_desc.buffer) shares its buffer's memory and
+    holds a reference on it, as drivers do."""
     return _create(context, flags, image_format, image_desc, host_ptr, "clCreateImage")
 
 
@@ -299,22 +411,21 @@ def clCreateImage3D(context, flags, image_format, image_width, image_height, ima
 
 
 def clGetSupportedImageFormats(context, flags, image_type) -> list:
-    """clGetSupportedImageFormats(context, flags, image_type) -> [cl_image_format, ...]."""
+    """clGetSupportedImageFormats(context, flags, image_type) -> [cl_image_format, ...]:
+    the same formats for every image type (1-D, 1-D buffer, 1-D array, 2-D,
+    2-D array, 3-D)."""
     call = "clGetSupportedImageFormats"
     check_context(context, call)
     _flags(flags, call)
     t = as_int(image_type, call, "image_type")
-    if t not in (K.CL_MEM_OBJECT_IMAGE1D, K.CL_MEM_OBJECT_IMAGE2D, K.CL_MEM_OBJECT_IMAGE3D,
-                 K.CL_MEM_OBJECT_IMAGE1D_BUFFER, K.CL_MEM_OBJECT_IMAGE1D_ARRAY,
-                 K.CL_MEM_OBJECT_IMAGE2D_ARRAY):
+    if t not in _STORAGE:
         fail(CL_INVALID_VALUE, f"image_type 0x{t:x} is not an image type", call)
-    if t not in (K.CL_MEM_OBJECT_IMAGE1D, K.CL_MEM_OBJECT_IMAGE2D, K.CL_MEM_OBJECT_IMAGE3D):
-        return []
     return supported_formats()
 
 
 def clGetImageInfo(image, param_name):
-    """clGetImageInfo(image, param_name)."""
+    """clGetImageInfo(image, param_name).  CL_IMAGE_BUFFER is the cl_mem of a
+    1-D buffer image (None for the others)."""
     call = "clGetImageInfo"
     m = check_image(image, call)
     return info({
@@ -322,239 +433,19 @@ def clGetImageInfo(image, param_name):
                                                                m.format.image_channel_data_type),
         cl_image_info.CL_IMAGE_ELEMENT_SIZE: lambda: m.elem,
         cl_image_info.CL_IMAGE_ROW_PITCH: lambda: m.row_pitch,
-        cl_image_info.CL_IMAGE_SLICE_PITCH: lambda: m.slice_pitch if m.dims == 3 else 0,
+        cl_image_info.CL_IMAGE_SLICE_PITCH: lambda: m.info_slice_pitch,
         cl_image_info.CL_IMAGE_WIDTH: lambda: m.width,
         cl_image_info.CL_IMAGE_HEIGHT: lambda: m.height,
         cl_image_info.CL_IMAGE_DEPTH: lambda: m.depth,
-        cl_image_info.CL_IMAGE_ARRAY_SIZE: lambda: 0,
-        cl_image_info.CL_IMAGE_BUFFER: lambda: None,
+        cl_image_info.CL_IMAGE_ARRAY_SIZE: lambda: m.array_size,
+        cl_image_info.CL_IMAGE_BUFFER: lambda: m.buffer,
         cl_image_info.CL_IMAGE_NUM_MIP_LEVELS: lambda: 0,
         cl_image_info.CL_IMAGE_NUM_SAMPLES: lambda: 0,
     }, param_name, call, "cl_image_info")
 
-
-# ---- commands ----
-
-def _triple(v, call, what, fill_with):
-    try:
-        t = [as_int(x, call, what) for x in v]
-    except TypeError:
-        fail(CL_INVALID_VALUE, f"{what} must be a list of up to 3 ints", call)
-    if not 1 <= len(t) <= 3:
-        fail(CL_INVALID_VALUE, f"{what} has 1 to 3 values", call)
-    return tuple(t + [fill_with] * (3 - len(t)))
-
-
-def _box(img, origin, region, call, what=""):
-    o = _triple(origin, call, what + "origin", 0)
-    r = _triple(region, call, what + "region", 1)
-    if 0 in r:
-        fail(CL_INVALID_VALUE, f"{what}region {r} has a 0", call)
-    if img.dims < 3 and (o[2] or r[2] != 1) or img.dims < 2 and (o[1] or r[1] != 1):
-        fail(CL_INVALID_VALUE, f"a {img.dims}-D image takes origin[k] = 0 and region[k] = 1 "
-             f"beyond its dimensions (origin {o}, region {r})", call)
-    if any(a + b > s for a, b, s in zip(o, r, img.size3)):
-        fail(CL_INVALID_VALUE, f"{what}origin {o} + region {r} runs past the image's {img.size3}",
-             call)
-    return o, r
-
-
-def _at(img, o):
-    return img.data + o[2] * img.slice_pitch + o[1] * img.row_pitch + o[0] * img.elem
-
-
-def _run(q, wait, call, ctype, work):
-    """Wait for the wait list and everything before in the queue, do the copy, return the event."""
-    ev = _marker(q, wait, 1, call, ctype)
-    _sync.wait_command(ev._cmd)
-    flush_printf()
-    _raise_failed(ev, call)
-    work()
-    return ev
-
-
-def _queue_image(command_queue, image, call):
-    q = check_queue(command_queue, call)
-    m = check_image(image, call)
-    if m.context is not q.context:
-        fail(CL_INVALID_CONTEXT, "the queue and the image are of different contexts", call)
-    return q, m
-
-
-def _host_pitches(img, r, row_pitch, slice_pitch, call):
-    row = r[0] * img.elem
-    rp = as_int(row_pitch, call, "row_pitch") or row
-    sp = as_int(slice_pitch, call, "slice_pitch") or rp * r[1]
-    if rp < row or sp < rp * r[1]:
-        fail(CL_INVALID_VALUE, f"row_pitch {rp} / slice_pitch {sp} are smaller than a row "
-             f"({row}) / slice", call)
-    return row, rp, sp, sp * (r[2] - 1) + rp * (r[1] - 1) + row
-
-
-def _host(ptr, need, writable, call):
-    if ptr is None:
-        fail(CL_INVALID_VALUE, "ptr is NULL", call)
-    try:
-        p, have = host_buffer(ptr, writable)
-    except (TypeError, ValueError) as exc:
-        fail(CL_INVALID_VALUE, f"ptr: {exc}", call)
-    if have < need:
-        fail(CL_INVALID_VALUE, f"ptr holds {have} bytes; the region needs {need}", call)
-    return p
-
-
-def clEnqueueReadImage(command_queue, image, blocking_read, origin, region, row_pitch,
-                       slice_pitch, ptr, event_wait_list=None):
-    """clEnqueueReadImage(command_queue, image, blocking_read, origin, region, row_pitch,
-    slice_pitch, ptr, event_wait_list=None) -> event (complete: see the module's note)."""
-    call = "clEnqueueReadImage"
-    q, m = _queue_image(command_queue, image, call)
-    o, r = _box(m, origin, region, call)
-    row, rp, sp, need = _host_pitches(m, r, row_pitch, slice_pitch, call)
-    p = _host(ptr, need, True, call)
-    return _run(q, event_wait_list, call, K.CL_COMMAND_READ_IMAGE, lambda: _img.copy_rect(
-        _img.address_of(p), rp, _at(m, o), m.row_pitch, row, r[1], r[2], sp, m.slice_pitch))
-
-
-def clEnqueueWriteImage(command_queue, image, blocking_write, origin, region, input_row_pitch,
-                        input_slice_pitch, ptr, event_wait_list=None):
-    """clEnqueueWriteImage(command_queue, image, blocking_write, origin, region,
-    input_row_pitch, input_slice_pitch, ptr, event_wait_list=None) -> event."""
-    call = "clEnqueueWriteImage"
-    q, m = _queue_image(command_queue, image, call)
-    o, r = _box(m, origin, region, call)
-    row, rp, sp, need = _host_pitches(m, r, input_row_pitch, input_slice_pitch, call)
-    p = _host(ptr, need, False, call)
-    return _run(q, event_wait_list, call, K.CL_COMMAND_WRITE_IMAGE, lambda: _img.copy_rect(
-        _at(m, o), m.row_pitch, _img.address_of(p), rp, row, r[1], r[2], m.slice_pitch, sp))
-
-
-def clEnqueueCopyImage(command_queue, src_image, dst_image, src_origin, dst_origin, region,
-                       event_wait_list=None):
-    """clEnqueueCopyImage(command_queue, src_image, dst_image, src_origin, dst_origin, region,
-    event_wait_list=None) -> event: the formats must be the same."""
-    call = "clEnqueueCopyImage"
-    q, s = _queue_image(command_queue, src_image, call)
-    _, d = _queue_image(command_queue, dst_image, call)
-    if s.format != d.format:
-        fail(CL_IMAGE_FORMAT_MISMATCH, "the two images have different formats", call)
-    so, r = _box(s, src_origin, region, call, "src_")
-    do, _ = _box(d, dst_origin, region, call, "dst_")
-    if s is d and all(a < b + n and b < a + n for a, b, n in zip(so, do, r)):
-        fail(CL_MEM_COPY_OVERLAP, "the source and destination regions overlap", call)
-    return _run(q, event_wait_list, call, K.CL_COMMAND_COPY_IMAGE, lambda: _img.copy_rect(
-        _at(d, do), d.row_pitch, _at(s, so), s.row_pitch, r[0] * s.elem, r[1], r[2],
-        d.slice_pitch, s.slice_pitch))
-
-
-def _fill_bytes(img, color, call):
-    """The bytes of one element of img holding `color` (4 values, as write_image* converts)."""
-    kind, nb, norm = _TYPES[img.format.image_channel_data_type]
-    try:
-        vals = [float(v) if kind == _img.KIND_FLOAT or norm else int(v) for v in list(color)[:4]]
-    except (TypeError, ValueError):
-        fail(CL_INVALID_VALUE, "fill_color is 4 numbers (float4, int4 or uint4)", call)
-    if len(vals) != 4:
-        fail(CL_INVALID_VALUE, "fill_color is 4 numbers", call)
-    if img.format.image_channel_order == cl_channel_order.CL_BGRA:
-        vals = [vals[2], vals[1], vals[0], vals[3]]
-    out = b""
-    for c in range(img.channels):
-        v = vals[c]
-        if kind == _img.KIND_FLOAT:
-            out += struct.pack("<f", v) if nb == 4 else np.float16(v).tobytes()
-            continue
-        bits = nb * 8
-        lo, hi = ((-(1 << bits - 1), (1 << bits - 1) - 1) if kind == _img.KIND_SIGNED
-                  else (0, (1 << bits) - 1))
-        if norm:
-            v = int(np.rint(v * (hi if kind == _img.KIND_UNSIGNED else hi)))
-        v = min(max(int(v), lo), hi)
-        out += int(v).to_bytes(nb, "little", signed=kind == _img.KIND_SIGNED)
-    return out
-
-
-def clEnqueueFillImage(command_queue, image, fill_color, origin, region, event_wait_list=None):
-    """clEnqueueFillImage(command_queue, image, fill_color, origin, region,
-    event_wait_list=None) -> event."""
-    call = "clEnqueueFillImage"
-    q, m = _queue_image(command_queue, image, call)
-    o, r = _box(m, origin, region, call)
-    elem = _fill_bytes(m, fill_color, call)
-    row = np.frombuffer(elem * r[0], np.uint8).copy()
-    p = ffi.from_buffer(row)
-
-    def work():
-        for z in range(r[2]):
-            for y in range(r[1]):
-                _img.copy_rect(_at(m, (o[0], o[1] + y, o[2] + z)), row.nbytes,
-                               _img.address_of(p), row.nbytes, row.nbytes, 1)
-    return _run(q, event_wait_list, call, K.CL_COMMAND_FILL_IMAGE, work)
-
-
-def _buffer(buf, call):
-    b = check_mem(buf, call)
-    if isinstance(b, cl_image):
-        fail(CL_INVALID_MEM_OBJECT, "the memory object is an image, not a buffer", call)
-    return b
-
-
-def clEnqueueCopyImageToBuffer(command_queue, src_image, dst_buffer, src_origin, region,
-                               dst_offset, event_wait_list=None):
-    """clEnqueueCopyImageToBuffer(command_queue, src_image, dst_buffer, src_origin, region,
-    dst_offset, event_wait_list=None) -> event: the region, packed, at dst_offset."""
-    call = "clEnqueueCopyImageToBuffer"
-    q, s = _queue_image(command_queue, src_image, call)
-    b = _buffer(dst_buffer, call)
-    o, r = _box(s, src_origin, region, call)
-    off = as_int(dst_offset, call, "dst_offset")
-    row = r[0] * s.elem
-    if off + row * r[1] * r[2] > b.size:
-        fail(CL_INVALID_VALUE, "the region runs past the end of the buffer", call)
-    return _run(q, event_wait_list, call, K.CL_COMMAND_COPY_IMAGE_TO_BUFFER,
-                lambda: _img.copy_rect(b.addr + off, row, _at(s, o), s.row_pitch, row, r[1], r[2],
-                                       row * r[1], s.slice_pitch))
-
-
-def clEnqueueCopyBufferToImage(command_queue, src_buffer, dst_image, src_offset, dst_origin,
-                               region, event_wait_list=None):
-    """clEnqueueCopyBufferToImage(command_queue, src_buffer, dst_image, src_offset,
-    dst_origin, region, event_wait_list=None) -> event."""
-    call = "clEnqueueCopyBufferToImage"
-    q, d = _queue_image(command_queue, dst_image, call)
-    b = _buffer(src_buffer, call)
-    o, r = _box(d, dst_origin, region, call)
-    off = as_int(src_offset, call, "src_offset")
-    row = r[0] * d.elem
-    if off + row * r[1] * r[2] > b.size:
-        fail(CL_INVALID_VALUE, "the region runs past the end of the buffer", call)
-    return _run(q, event_wait_list, call, K.CL_COMMAND_COPY_BUFFER_TO_IMAGE,
-                lambda: _img.copy_rect(_at(d, o), d.row_pitch, b.addr + off, row, row, r[1], r[2],
-                                       d.slice_pitch, row * r[1]))
-
-
-def clEnqueueMapImage(command_queue, image, blocking_map, map_flags, origin, region,
-                      event_wait_list=None):
-    """clEnqueueMapImage(command_queue, image, blocking_map, map_flags, origin, region,
-    event_wait_list=None) -> (mapped, image_row_pitch, image_slice_pitch, event).
-
-    `mapped` is a writable NumPy uint8 view of the image's memory from the
-    origin to the region's last byte (rows image_row_pitch apart); unmap it with
-    clEnqueueUnmapMemObject."""
-    call = "clEnqueueMapImage"
-    q, m = _queue_image(command_queue, image, call)
-    f = as_int(map_flags, call, "map_flags")
-    if f & ~int(K.CL_MAP_READ | K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION):
-        fail(CL_INVALID_VALUE, f"0x{f:x} has bits that are not cl_map_flags", call)
-    o, r = _box(m, origin, region, call)
-    start = _at(m, o)
-    n = (r[2] - 1) * m.slice_pitch + (r[1] - 1) * m.row_pitch + r[0] * m.elem
-    ev = _run(q, event_wait_list, call, K.CL_COMMAND_MAP_IMAGE, lambda: None)
-    mapped = np.frombuffer(ffi.buffer(ffi.cast("char *", start), n), np.uint8)
-    _views.add_view(m.addr, mapped)
-    m.maps.append([start, n, f, start - m.addr])
-    return mapped, m.row_pitch, m.slice_pitch if m.dims == 3 else 0, ev
-
+# the commands live in image_cmd.py, which builds on the objects above
+from .image_cmd import *  # noqa: E402,F401,F403
+from .image_cmd import __all__ as _cmd_all  # noqa: E402
 
 _ENUMS = (cl_channel_order, cl_channel_type, cl_image_info)
 for _e in _ENUMS:
@@ -562,7 +453,5 @@ for _e in _ENUMS:
 
 __all__ = ["cl_image", "cl_image_format", "cl_image_desc", "clCreateImage", "clCreateImage2D",
            "clCreateImage3D", "clGetSupportedImageFormats", "clGetImageInfo",
-           "clEnqueueReadImage", "clEnqueueWriteImage", "clEnqueueCopyImage",
-           "clEnqueueFillImage", "clEnqueueCopyImageToBuffer", "clEnqueueCopyBufferToImage",
-           "clEnqueueMapImage", "cl_channel_order", "cl_channel_type", "cl_image_info"] + [
+           "cl_channel_order", "cl_channel_type", "cl_image_info"] + _cmd_all + [
     n for _e in _ENUMS for n in _e.__members__]

@@ -17,6 +17,7 @@ past the host memory (which the C call cannot check: here it is checked).
 clEnqueueCopyBufferRect within one memory (the same buffer, or sub-buffers
 of one) whose rectangles share a byte is CL_MEM_COPY_OVERLAP (found exactly,
 row by row), and one buffer with both pitches different is CL_INVALID_VALUE.
+An image is not a buffer: CL_INVALID_MEM_OBJECT.
 """
 from __future__ import annotations
 
@@ -27,11 +28,18 @@ import numpy as np
 from ..runtime.core import ffi, lib
 from . import _constants as K
 from ._base import as_int
-from ._errors import CL_INVALID_CONTEXT, CL_INVALID_OPERATION, CL_INVALID_VALUE, \
-    CL_MEM_COPY_OVERLAP, fail
+from ._errors import CL_INVALID_CONTEXT, CL_INVALID_MEM_OBJECT, CL_INVALID_OPERATION, \
+    CL_INVALID_VALUE, CL_MEM_COPY_OVERLAP, fail
 from .event import enqueue
 from .memory import _blocking, _host, _queue_and_mem, check_mem
 from .queue import check_queue
+
+
+def _buffer(m, call):
+    """m itself; CL_INVALID_MEM_OBJECT for an image (its bytes are no buffer's)."""
+    if getattr(m, "_kind", "") == "image":
+        fail(CL_INVALID_MEM_OBJECT, "the memory object is an image, not a buffer", call)
+    return m
 
 
 def _triple(value, call, what) -> tuple:
@@ -126,6 +134,7 @@ def _read_or_write(command_queue, buffer, blocking, buffer_origin, host_origin, 
                    buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                    event_wait_list, call, write):
     q, m = _queue_and_mem(command_queue, buffer, call)
+    _buffer(m, call)
     block = _blocking(blocking, call, "blocking_write" if write else "blocking_read")
     borg = _triple(buffer_origin, call, "buffer_origin")
     horg = _triple(host_origin, call, "host_origin")
@@ -193,8 +202,8 @@ def clEnqueueCopyBufferRect(command_queue, src_buffer, dst_buffer, src_origin, d
     another (or of the same one, where they do not overlap)."""
     call = "clEnqueueCopyBufferRect"
     q = check_queue(command_queue, call)
-    s = check_mem(src_buffer, call)
-    d = check_mem(dst_buffer, call)
+    s = _buffer(check_mem(src_buffer, call), call)
+    d = _buffer(check_mem(dst_buffer, call), call)
     if s.context is not q.context or d.context is not q.context:
         fail(CL_INVALID_CONTEXT, "the queue and the buffers are of different contexts", call)
     sorg = _triple(src_origin, call, "src_origin")

@@ -3,7 +3,7 @@
 ``python -m pyemu terms`` prints them (``--markdown`` for Markdown, a section
 name or two to print only those).  Each table is a :class:`Table` of rows;
 a :class:`Term` row holds the CUDA term, the OpenCL term and a one-line note;
-a :class:`HostCall` row (the host API table) also names the real functions
+a :class:`HostCall` row (the host API and textures tables) also names the real functions
 each of pyemu's facades has for it (``pyemu.cuda`` / ``pyemu.opencl``), so a
 test can check that every one exists.  Dotted names (``SourceModule.get_function``)
 are attributes of a facade's name.
@@ -183,18 +183,78 @@ HOST_API = Table("host", "Host API", (
              ("cudaGetLastError", "cudaGetErrorString", "CudaError"), ("CLError",)),
 ))
 
-TABLES: tuple[Table, ...] = (EXECUTION, MEMORY, QUALIFIERS, INDEXING, SYNC, HOST_API)
+TEXTURES = Table("textures", "Textures, images, constant and pitched memory", (
+    HostCall("texture object (cudaTextureObject_t)", "image (image2d_t ... argument)",
+             "one read-only view of data with its sampling modes / a memory object; the same "
+             "sampler code in pyemu",
+             ("cudaCreateTextureObject", "cudaDestroyTextureObject",
+              "cudaGetTextureObjectResourceDesc"),
+             ("clCreateImage", "clGetImageInfo", "clReleaseMemObject")),
+    HostCall("texture reference (texture<T, dim, mode> at file scope)", "(none: an image argument)",
+             "removed in CUDA 12; bound to memory by the host before the launch",
+             ("SourceModule.get_texref", "cudaBindTexture", "cudaBindTexture2D",
+              "cudaBindTextureToArray", "cudaUnbindTexture"), ("clSetKernelArg",)),
+    HostCall("cudaTextureDesc (addressMode, filterMode, normalizedCoords)",
+             "sampler_t / cl_sampler",
+             "CUDA puts the modes in the texture, OpenCL in a separate sampler (host object or "
+             "a CLK_* constant in the kernel)",
+             ("cudaTextureDesc", "cudaCreateTextureObject"),
+             ("clCreateSampler", "clCreateSamplerWithProperties")),
+    HostCall("tex1Dfetch / tex2D / tex3D / tex2DLayered",
+             "read_imagef / read_imagei / read_imageui",
+             "CUDA's element type is a template argument, OpenCL's is in the function's name; "
+             "a layer is an int in CUDA, an rint()ed float coordinate in OpenCL",
+             ("cudaCreateTextureObject",), ("clCreateImage",)),
+    HostCall("CUDA array (cudaMallocArray, cudaMalloc3DArray)", "image (clCreateImage)",
+             "opaque storage with a channel format (cudaCreateChannelDesc / cl_image_format); "
+             "layered arrays are image arrays",
+             ("cudaMallocArray", "cudaMalloc3DArray", "cudaFreeArray", "cudaCreateChannelDesc",
+              "cudaMemcpy2DToArray", "cudaMemcpy2DFromArray", "cudaArrayGetInfo"),
+             ("clCreateImage", "clGetSupportedImageFormats", "clEnqueueWriteImage",
+              "clEnqueueReadImage")),
+    HostCall("surface object (surf2Dwrite / surf2Dread)", "write_image* (__write_only image)",
+             "CUDA's x coordinate is in bytes, OpenCL's in elements; out of range: "
+             "cudaBoundaryMode* / nothing written",
+             ("cudaCreateSurfaceObject", "cudaDestroySurfaceObject"), ("clCreateImage",)),
+    HostCall("__constant__ variable + cudaMemcpyToSymbol", "__constant argument or program-scope "
+             "__constant variable",
+             "CUDA: set by the host through the symbol; OpenCL: a buffer passed as a __constant "
+             "pointer, or a constant initialised in the source",
+             ("cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaGetSymbolAddress",
+              "SourceModule.get_global"), ("clCreateBuffer", "clSetKernelArg")),
+    HostCall("pitch (cudaMallocPitch)", "row pitch (image_row_pitch, buffer_row_pitch)",
+             "bytes from one row to the next; CUDA picks it (512-byte aligned), OpenCL takes "
+             "the caller's or packs the rows",
+             ("cudaMallocPitch", "cudaMalloc3D"), ("clCreateImage", "clEnqueueReadBufferRect")),
+    HostCall("cudaMemcpy2D / cudaMemcpy3D / cudaMemset2D", "clEnqueue{Read,Write,Copy}BufferRect / "
+             "clEnqueueFillImage",
+             "a box of bytes between pitched memories: widths in bytes in both, origins in "
+             "cudaPos / origin arrays",
+             ("cudaMemcpy2D", "cudaMemcpy2DAsync", "cudaMemcpy3D", "cudaMemset2D", "cudaMemset3D",
+              "make_cudaPitchedPtr", "make_cudaExtent", "make_cudaPos"),
+             ("clEnqueueReadBufferRect", "clEnqueueWriteBufferRect", "clEnqueueCopyBufferRect",
+              "clEnqueueFillImage")),
+    HostCall("cudaMemcpy2DToArray / cudaMemcpy3D to an array", "clEnqueueWriteImage / "
+             "clEnqueueCopyBufferToImage",
+             "into a texture's storage; OpenCL's origins and regions count elements, not bytes",
+             ("cudaMemcpy2DToArray", "cudaMemcpy3D"),
+             ("clEnqueueWriteImage", "clEnqueueCopyBufferToImage", "clEnqueueCopyImageToBuffer",
+              "clEnqueueCopyImage", "clEnqueueMapImage")),
+))
+
+TABLES: tuple[Table, ...] = (EXECUTION, MEMORY, QUALIFIERS, INDEXING, SYNC, HOST_API, TEXTURES)
 """Every table, in the order ``python -m pyemu terms`` prints them."""
 
 NOT_IN_PYEMU_CUDA: frozenset[str] = frozenset()
-"""CUDA runtime calls named in HOST_API that pyemu.cuda does not have yet."""
+"""CUDA runtime calls named in HostCall rows that pyemu.cuda does not have yet."""
 
 NOT_IN_PYEMU_OPENCL: frozenset[str] = frozenset()
-"""OpenCL calls named in HOST_API that pyemu.opencl does not have yet."""
+"""OpenCL calls named in HostCall rows that pyemu.opencl does not have yet."""
 
 
 def table(name: str) -> Table:
-    """The table called ``name`` (execution, memory, qualifiers, indexing, sync, host)."""
+    """The table called ``name`` (execution, memory, qualifiers, indexing, sync, host,
+    textures)."""
     for t in TABLES:
         if t.name == name:
             return t
@@ -206,7 +266,7 @@ def _calls(names: tuple[str, ...], missing: frozenset[str]) -> str:
 
 
 def _cells(t: Table, calls: bool) -> tuple[list[str], list[list[str]]]:
-    if t is HOST_API and calls:
+    if calls and all(isinstance(r, HostCall) for r in t.rows):
         head = ["CUDA", "OpenCL", "pyemu.cuda", "pyemu.opencl", "note"]
         body = [[r.cuda, r.opencl, _calls(r.cuda_calls, NOT_IN_PYEMU_CUDA),
                  _calls(r.opencl_calls, NOT_IN_PYEMU_OPENCL), r.note] for r in t.rows]
@@ -242,7 +302,7 @@ def format_tables(tables: tuple[Table, ...] = TABLES, markdown: bool = False) ->
             out += [fmt(row) for row in body]
         out.append("")
     missing = sorted(NOT_IN_PYEMU_CUDA) + sorted(NOT_IN_PYEMU_OPENCL)
-    if HOST_API in tables and missing:
+    if missing and any(isinstance(r, HostCall) for t in tables for r in t.rows):
         out.append("(*) real API that pyemu's facade does not have yet: " + ", ".join(missing))
     return "\n".join(out).rstrip() + "\n"
 

@@ -40,7 +40,9 @@ def test_clGetSupportedImageFormats(context, code_of):
                 (CL_RGBA, CL_UNSIGNED_INT16), (CL_RGBA, CL_UNSIGNED_INT32), (CL_RGBA, CL_HALF_FLOAT),
                 (CL_RGBA, CL_FLOAT), (CL_BGRA, CL_UNORM_INT8)]:
         assert req in pairs
-    assert clGetSupportedImageFormats(context, 0, CL_MEM_OBJECT_IMAGE2D_ARRAY) == []
+    for t in (CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_MEM_OBJECT_IMAGE1D_ARRAY,
+              CL_MEM_OBJECT_IMAGE2D_ARRAY):
+        assert clGetSupportedImageFormats(context, 0, t) == fmts
     assert code_of(clGetSupportedImageFormats, context, 0, CL_MEM_OBJECT_BUFFER) == CL_INVALID_VALUE
     assert code_of(clGetSupportedImageFormats, context, 1 << 40, CL_MEM_OBJECT_IMAGE2D) == CL_INVALID_VALUE
     assert code_of(clGetSupportedImageFormats, "ctx", 0, CL_MEM_OBJECT_IMAGE2D) == CL_INVALID_CONTEXT

@@ -1,6 +1,6 @@
-/* OpenCL images and samplers on the device: image1d_t, image2d_t,
- * image3d_t, sampler_t and the CLK_* sampler bits, read_imagef/i/ui,
- * write_imagef/i/ui, get_image_width/height/depth/dim,
+/* OpenCL images and samplers on the device: image1d_t, image1d_buffer_t,
+ * image1d_array_t, image2d_t, image2d_array_t, image3d_t, sampler_t and the CLK_* sampler bits,
+ * write_imagef/i/ui, get_image_width/height/depth/dim/array_size,
  * get_image_channel_data_type/order.
  *
  * An image argument is the device address of its pyemu_image (the same
@@ -19,10 +19,16 @@
 struct pyemu_image1d_s : pyemu_image {};
 struct pyemu_image2d_s : pyemu_image {};
 struct pyemu_image3d_s : pyemu_image {};
+struct pyemu_image1d_array_s : pyemu_image {};
+struct pyemu_image2d_array_s : pyemu_image {};
 typedef pyemu_image1d_s *image1d_t;
 typedef pyemu_image1d_s *image1d_buffer_t;
 typedef pyemu_image2d_s *image2d_t;
 typedef pyemu_image3d_s *image3d_t;
+/* An array is stored one dimension up (the host's image.py): a 1-D array's
+ * layers are the rows of a 2-D box, a 2-D array's the slices of a 3-D one. */
+typedef pyemu_image1d_array_s *image1d_array_t;
+typedef pyemu_image2d_array_s *image2d_array_t;
 
 typedef unsigned int sampler_t;
 #define CLK_NORMALIZED_COORDS_FALSE 0x0
@@ -140,6 +146,47 @@ static inline pyemu_texel pyemu_cl_at(const pyemu_image *pyemu_im, sampler_t pye
     else
         return pyemu_cl_read_int(pyemu_im, pyemu_smp, (int)pyemu_x, (int)pyemu_y, (int)pyemu_z);
 }
+
+/* The layer an array coordinate names: round to nearest even, clamped to
+ * [0, layers - 1] (OpenCL C 6.13.14.2; an integer coordinate is clamped too). */
+static inline long long pyemu_cl_layer(float pyemu_l, unsigned long long pyemu_n)
+{
+    float pyemu_r = nearbyintf(pyemu_l);       /* the default rounding: to nearest even */
+    if (!(pyemu_r > 0.0f)) return 0;           /* NaN and below 0 */
+    return pyemu_r >= (float)pyemu_n ? (long long)pyemu_n - 1 : (long long)pyemu_r;
+}
+
+/* A read of one layer of an array image: the layer as an image of its own
+ * (the descriptor copied with its dimension dropped), sampled at the rest. */
+template <class pyemu_C>
+static inline pyemu_texel pyemu_cl_at_layer(const pyemu_image *pyemu_im, sampler_t pyemu_smp,
+                                            const pyemu_C &pyemu_c, unsigned int pyemu_dims)
+{
+    pyemu_image_of((unsigned long long)(uintptr_t)pyemu_im, "image");
+    pyemu_image pyemu_one = *pyemu_im;
+    float pyemu_x = pyemu_cl_co(pyemu_c, 0), pyemu_y = pyemu_cl_co(pyemu_c, 1);
+    if (pyemu_dims == 1) {
+        long long pyemu_l = pyemu_cl_layer(pyemu_y, pyemu_im->height);
+        pyemu_one.texels += (unsigned long long)pyemu_l * pyemu_im->pitch;
+        pyemu_one.height = 1;
+        pyemu_y = 0.0f;
+    } else {
+        long long pyemu_l = pyemu_cl_layer(pyemu_cl_co(pyemu_c, 2), pyemu_im->depth);
+        pyemu_one.texels += (unsigned long long)pyemu_l * pyemu_im->slice;
+    }
+    pyemu_one.dims = pyemu_dims;
+    pyemu_one.depth = 1;
+    if constexpr (pyemu_is_fp<typename pyemu_vt<pyemu_C>::pyemu_elem>::pyemu_v)
+        return pyemu_cl_read(&pyemu_one, pyemu_smp, pyemu_x, pyemu_y, 0.0f);
+    else
+        return pyemu_cl_read_int(&pyemu_one, pyemu_smp, (int)pyemu_x, (int)pyemu_y, 0);
+}
+template <class pyemu_C>
+static inline pyemu_texel pyemu_cl_at(image1d_array_t pyemu_im, sampler_t pyemu_smp, const pyemu_C &pyemu_c)
+{ return pyemu_cl_at_layer(pyemu_im, pyemu_smp, pyemu_c, 1); }
+template <class pyemu_C>
+static inline pyemu_texel pyemu_cl_at(image2d_array_t pyemu_im, sampler_t pyemu_smp, const pyemu_C &pyemu_c)
+{ return pyemu_cl_at_layer(pyemu_im, pyemu_smp, pyemu_c, 2); }
 #define PYEMU_CL_READS(NAME, RT, CONV)                                                          \
     template <class pyemu_Img, class pyemu_C, class pyemu_R = RT>                              \
     static inline pyemu_R NAME(pyemu_Img pyemu_im, sampler_t pyemu_s, const pyemu_C &pyemu_c)   \
@@ -243,8 +290,11 @@ static inline int get_image_height(const pyemu_image *pyemu_i) { return (int)pye
 static inline int get_image_depth(image3d_t pyemu_i) { return (int)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->depth; }
 static inline int get_image_channel_data_type(const pyemu_image *pyemu_i) { return (int)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->cl_type; }
 static inline int get_image_channel_order(const pyemu_image *pyemu_i) { return (int)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->cl_order; }
+static inline size_t get_image_array_size(image1d_array_t pyemu_i) { return (size_t)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->height; }
+static inline size_t get_image_array_size(image2d_array_t pyemu_i) { return (size_t)pyemu_image_of((unsigned long long)(uintptr_t)pyemu_i, "image")->depth; }
 template <class pyemu_Img> struct pyemu_dim_of;
 template <> struct pyemu_dim_of<image2d_t> { typedef int2 pyemu_type; static const int pyemu_n = 2; };
+template <> struct pyemu_dim_of<image2d_array_t> { typedef int2 pyemu_type; static const int pyemu_n = 2; };
 template <> struct pyemu_dim_of<image3d_t> { typedef int4 pyemu_type; static const int pyemu_n = 3; };
 template <class pyemu_Img, class pyemu_R = typename pyemu_dim_of<pyemu_Img>::pyemu_type>
 static inline pyemu_R get_image_dim(pyemu_Img pyemu_i)

@@ -344,7 +344,11 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
         for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) pyemu_acc[pyemu_ch] += (long double)pyemu_w8[pyemu_k] * (long double)pyemu_t[pyemu_ch];
     }
     long double pyemu_div = 256.0L;
-    if (pyemu_im->chan_kind != PYEMU_KIND_FLOAT) pyemu_div *= (long double)pyemu_norm_max(pyemu_im);
+    /* integer data: [0, 1] / [-1, 1] for a normalized read; an OpenCL read_imagef of an
+     * unnormalized integer image (undefined there) filters the values themselves, as its
+     * nearest read returns them (CUDA refuses linear filtering of element-type integers) */
+    if (pyemu_im->chan_kind != PYEMU_KIND_FLOAT && pyemu_s.read_normalized)
+        pyemu_div *= (long double)pyemu_norm_max(pyemu_im);
     for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
         pyemu_out->pyemu_f[pyemu_ch] = pyemu_round_away(pyemu_acc[pyemu_ch] / pyemu_div);
         pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_out->pyemu_f[pyemu_ch];
