@@ -111,6 +111,15 @@ def check_mem(memobj, call) -> cl_mem:
     return check(memobj, cl_mem, CL_INVALID_MEM_OBJECT, call)
 
 
+def check_buffer(memobj, call) -> cl_mem:
+    """A buffer or sub-buffer; an image is CL_INVALID_MEM_OBJECT (the buffer
+    calls would otherwise read or write its descriptor)."""
+    m = check(memobj, cl_mem, CL_INVALID_MEM_OBJECT, call)
+    if m._kind == "image":
+        fail(CL_INVALID_MEM_OBJECT, "the memory object is an image, not a buffer", call)
+    return m
+
+
 def _flags(flags, call):
     f = as_int(flags, call, "flags")
     if f & ~_ALL:
@@ -169,7 +178,7 @@ def clCreateSubBuffer(buffer, flags, buffer_create_type, buffer_create_info) -> 
     origin is a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN bits (128 bytes);
     flags left out of `flags` are the parent's."""
     call = "clCreateSubBuffer"
-    b = check_mem(buffer, call)
+    b = check_buffer(buffer, call)
     if b.parent is not None:
         fail(CL_INVALID_MEM_OBJECT, "a sub-buffer cannot have sub-buffers", call)
     f = _flags(flags, call)
@@ -220,7 +229,7 @@ def clGetMemObjectInfo(memobj, param_name):
     """clGetMemObjectInfo(memobj, param_name)."""
     m = check_mem(memobj, "clGetMemObjectInfo")
     return info({
-        K.CL_MEM_TYPE: lambda: K.CL_MEM_OBJECT_BUFFER,
+        K.CL_MEM_TYPE: lambda: getattr(m, "image_type", K.CL_MEM_OBJECT_BUFFER),
         K.CL_MEM_FLAGS: lambda: m.flags,
         K.CL_MEM_SIZE: lambda: m.size,
         K.CL_MEM_HOST_PTR: lambda: m.host_ptr,
@@ -247,9 +256,9 @@ def clReleaseMemObject(memobj):
 
 # ---- commands ----
 
-def _queue_and_mem(command_queue, memobj, call):
+def _queue_and_mem(command_queue, memobj, call, buffer=True):
     q = check_queue(command_queue, call)
-    m = check_mem(memobj, call)
+    m = check_buffer(memobj, call) if buffer else check_mem(memobj, call)
     if m.context is not q.context:
         fail(CL_INVALID_CONTEXT, "the queue and the buffer are of different contexts", call)
     return q, m
@@ -331,8 +340,8 @@ def clEnqueueCopyBuffer(command_queue, src_buffer, dst_buffer, src_offset, dst_o
     size, event_wait_list=None) -> event."""
     call = "clEnqueueCopyBuffer"
     q = check_queue(command_queue, call)
-    s = check_mem(src_buffer, call)
-    d = check_mem(dst_buffer, call)
+    s = check_buffer(src_buffer, call)
+    d = check_buffer(dst_buffer, call)
     if s.context is not q.context or d.context is not q.context:
         fail(CL_INVALID_CONTEXT, "the queue and the buffers are of different contexts", call)
     so, n = _range(s, src_offset, size, call, "source region")
@@ -443,7 +452,7 @@ def clEnqueueUnmapMemObject(command_queue, memobj, mapped_ptr, event_wait_list=N
     """clEnqueueUnmapMemObject(command_queue, memobj, mapped_ptr, event_wait_list=None)
     -> event.  mapped_ptr is what clEnqueueMapBuffer returned for memobj."""
     call = "clEnqueueUnmapMemObject"
-    q, m = _queue_and_mem(command_queue, memobj, call)
+    q, m = _queue_and_mem(command_queue, memobj, call, buffer=False)
     addr = _address_of(mapped_ptr) if mapped_ptr is not None else None
     entry = next((e for e in m.maps if e[0] == addr), None)
     if entry is None:
