@@ -20,6 +20,15 @@
 #include <limits.h>
 #include <float.h>
 
+/* Names that pyemu's headers use as members and parameters, out of the
+ * way of the user's -D macros (`-D width=64` is common in OpenCL hosts)
+ * while the headers are read; the user's definitions come back after. */
+#pragma push_macro("width")
+#undef width
+#pragma push_macro("height")
+#undef height
+#pragma push_macro("depth")
+#undef depth
 #include "abi.h"
 #include "detail/cuda_qualifiers.h"   /* __global__, __device__, __shared__, ... */
 #include "detail/smem.h"             /* static __shared__ in the block's arena */
@@ -29,6 +38,9 @@
 #include "detail/cuda_atomics.h"      /* atomicAdd and friends */
 #include "detail/cuda_texture.h"      /* texture and surface objects (detail/sampler.h) */
 #include "detail/cuda_warp.h"         /* __shfl_sync, __ballot_sync, __syncwarp, ... */
+#pragma pop_macro("depth")
+#pragma pop_macro("height")
+#pragma pop_macro("width")
 #undef PYEMU_DETAIL_INSIDE
 
 #endif /* PYEMU_CUDA_DEVICE_H */

@@ -30,6 +30,15 @@
 #undef MAXFLOAT
 #undef HUGE_VALF
 
+/* Names that pyemu's headers use as members and parameters, out of the
+ * way of the user's -D macros (`-D width=64` is common in OpenCL hosts)
+ * while the headers are read; the user's definitions come back after. */
+#pragma push_macro("width")
+#undef width
+#pragma push_macro("height")
+#undef height
+#pragma push_macro("depth")
+#undef depth
 #include "abi.h"
 #include "detail/cl_qualifiers.h"    /* __kernel, __global, __local, uint, ... */
 #include "detail/smem.h"             /* kernel-scope __local in the block's arena */
@@ -47,6 +56,10 @@
 #include "detail/cl_printf.h"        /* printf, with vector formats */
 #include "detail/cl_image.h"         /* images and samplers (detail/sampler.h) */
 #include "detail/cl_subgroup.h"      /* sub-groups of 32: sub_group_reduce_add, ... */
+
+#pragma pop_macro("depth")
+#pragma pop_macro("height")
+#pragma pop_macro("width")
 
 /* The spellings without underscores come last: the headers above are read
  * with the C++ meaning of `private`. */

@@ -121,6 +121,24 @@ def test_clBuildProgram_options_reach_the_source(context, queue, two):
         CL_PROGRAM_BINARY_TYPE_EXECUTABLE
 
 
+def test_clBuildProgram_options_named_like_header_members(context, queue):
+    # -D width=... is common in OpenCL hosts (Rodinia's leukocyte); pyemu's own
+    # headers use width/height/depth as member and parameter names
+    p = _built(context, "__kernel void k(__global int *o, image2d_t im)"
+               "{ o[0] = width * 100 + height * 10 + depth; }",
+               "-D width=4 -D height=3 -Ddepth=2")
+    k = clCreateKernel(p, "k")
+    out = clCreateBuffer(context, CL_MEM_READ_WRITE, 4)
+    im = clCreateImage(context, 0, cl_image_format(CL_R, CL_FLOAT),
+                       cl_image_desc(CL_MEM_OBJECT_IMAGE2D, 2, 2))
+    clSetKernelArg(k, 0, out)
+    clSetKernelArg(k, 1, im)
+    clEnqueueTask(queue, k)
+    got = np.zeros(1, np.int32)
+    clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 4, got)
+    assert got[0] == 432
+
+
 def test_clBuildProgram_syntax_error_log_has_the_line(context, device):
     p = clCreateProgramWithSource(context, [BROKEN])
     with pytest.raises(CLError) as info:
