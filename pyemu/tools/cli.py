@@ -21,9 +21,7 @@ import os
 import sys
 
 from .. import __version__
-from . import cache_command, examples, info
-
-PROG = "python -m pyemu"
+from . import cache_command, examples, info, prog
 
 DESCRIPTION = ("Run CUDA and OpenCL programs on the CPU. Commands: run the shipped "
                "examples, benchmark against PoCL, show the installation and the "
@@ -62,7 +60,7 @@ DELEGATED = {
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser: every command, its summary and (for those
     defined here) its options."""
-    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG)
+    parser = argparse.ArgumentParser(prog=prog(), description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"pyemu {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 

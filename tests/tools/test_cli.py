@@ -40,6 +40,13 @@ def test_top_level_help(flag, capsys):
         assert f"    {command}" in out, command
 
 
+def test_usage_names_the_installed_script(capsys, monkeypatch):
+    # run as the `pyemu` console script, the usage line says `pyemu`, not `python -m pyemu`
+    monkeypatch.setattr(sys, "argv", ["/usr/local/bin/pyemu", "--help"])
+    assert cli.main(["--help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: pyemu ")
+
+
 def test_no_command_is_a_usage_error(capsys):
     assert cli.main([]) == 2
     captured = capsys.readouterr()
