@@ -234,12 +234,14 @@ def _launch_of(k, work_dim, global_work_offset, global_work_size, local_work_siz
     return launch
 
 
-# The key of the common form (no offset, lists of sizes): work_dim, the
-# number of global sizes, and the sizes, packed as unsigned 64-bit integers.
-# struct packs exactly what operator.index takes (ints, NumPy integers, bool)
-# and raises for anything else (a float, a negative size), which then goes
-# the checked way; a bytes key cannot equal a _cache_key tuple.
-_FAST_KEY = {n: struct.Struct(f"<BB{n}Q") for n in range(2, 7)}
+# The key of the common form (no offset, as many local sizes as global
+# ones): work_dim and the sizes, packed as unsigned 64-bit integers by the
+# packer of that many sizes (n global sizes, then n local ones: the length
+# of the key says n).  struct packs exactly what operator.index takes (ints,
+# NumPy integers, bool) and raises for anything else (a float, a negative
+# size, a work_dim over 255, local sizes of another count, None), which then
+# goes the checked way; a bytes key cannot equal a _cache_key tuple.
+_FAST_KEY = {n: struct.Struct(f"<B{2 * n}Q").pack for n in range(1, 4)}
 _NDRANGE = K.CL_COMMAND_NDRANGE_KERNEL
 _CALL = "clEnqueueNDRangeKernel"
 _new = object.__new__
@@ -269,8 +271,7 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
         fast = _validate(command_queue, kernel)
         st = k.state
     try:
-        key = _FAST_KEY[len(global_work_size) + len(local_work_size)].pack(
-            work_dim, len(global_work_size), *global_work_size, *local_work_size) \
+        key = _FAST_KEY[len(global_work_size)](work_dim, *global_work_size, *local_work_size) \
             if global_work_offset is None else None
     except (TypeError, KeyError, struct.error):
         key = None
