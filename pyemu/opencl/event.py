@@ -52,12 +52,15 @@ class cl_event(CLObject):
         if cmd is not None and lib is not None:
             lib.pyemu_cmd_release(cmd)
 
-    def __del__(self, _getattr=getattr):
-        cmd = _getattr(self, "_cmd", None)
-        if cmd is not None:
-            self._cmd = None
-            if _release is not None:
-                _release(cmd)
+    def __del__(self):
+        # the object goes: nothing to clear (_destroy has cleared _cmd when
+        # clReleaseEvent let go of the command already)
+        try:
+            cmd = self._cmd
+        except AttributeError:      # made by object.__new__ and dropped unfilled
+            return
+        if cmd is not None and _release is not None:
+            _release(cmd)
 
     def status(self) -> int:
         """The execution status as OpenCL numbers it (negative: the error)."""
