@@ -24,6 +24,10 @@ from ._errors import fail
 class CLObject:
     """Base of the cl_* handles: a reference count, as clRetain*/clRelease* see it."""
 
+    # the count and the generation in slots; a subclass without __slots__
+    # of its own gets a __dict__ as usual (cl_event has slots: it is made on
+    # every enqueue)
+    __slots__ = ("_refs", "_gen")
     _kind = "object"
     _lock = threading.Lock()
     _survives_reset = False      # platforms and devices: what the device is, not state

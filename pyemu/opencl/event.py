@@ -31,6 +31,8 @@ _release = lib.pyemu_cmd_release
 class cl_event(CLObject):
     """An OpenCL event: one command of the core's engine (or a user event)."""
 
+    # slots: every enqueue makes one, and most are dropped at once
+    __slots__ = ("_cmd", "queue", "context", "command_type", "__weakref__")
     _kind = "event"
 
     def __init__(self, cmd, queue, context, command_type):
@@ -50,12 +52,15 @@ class cl_event(CLObject):
         if cmd is not None and lib is not None:
             lib.pyemu_cmd_release(cmd)
 
-    def __del__(self, _getattr=getattr):
-        cmd = _getattr(self, "_cmd", None)
-        if cmd is not None:
-            self._cmd = None
-            if _release is not None:
-                _release(cmd)
+    def __del__(self):
+        # the object goes: nothing to clear (_destroy has cleared _cmd when
+        # clReleaseEvent let go of the command already)
+        try:
+            cmd = self._cmd
+        except AttributeError:      # made by object.__new__ and dropped unfilled
+            return
+        if cmd is not None and _release is not None:
+            _release(cmd)
 
     def status(self) -> int:
         """The execution status as OpenCL numbers it (negative: the error)."""

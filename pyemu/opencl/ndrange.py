@@ -164,7 +164,7 @@ def _validate(command_queue, kernel):
     check_kernel, the same context, pack_args); then what a later enqueue of
     this pair needs, kept as kernel._fast: (id of the queue, the epoch, the
     argument bytes, the arguments' core buffers as a cffi array, their count,
-    len of the bytes, the generation).
+    len of the bytes, the generation, the queue's core handle, its context).
 
     It stays valid while nothing it checked can have changed: each
     clSetKernelArg makes a new ArgState.data (bytes, at least 8 of them when
@@ -177,7 +177,8 @@ def _validate(command_queue, kernel):
     st = pack_args(k, _CALL)
     mems, data = st.mems, st.data
     fast = k._fast = (id(q), epoch, data, ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
-                      if mems else _NULL, len(mems), len(data), _generation[0])
+                      if mems else _NULL, len(mems), len(data), _generation[0], q.handle,
+                      q.context)
     return fast
 
 
@@ -234,12 +235,14 @@ def _launch_of(k, work_dim, global_work_offset, global_work_size, local_work_siz
     return launch
 
 
-# The key of the common form (no offset, lists of sizes): work_dim, the
-# number of global sizes, and the sizes, packed as unsigned 64-bit integers.
-# struct packs exactly what operator.index takes (ints, NumPy integers, bool)
-# and raises for anything else (a float, a negative size), which then goes
-# the checked way; a bytes key cannot equal a _cache_key tuple.
-_FAST_KEY = {n: struct.Struct(f"<BB{n}Q") for n in range(2, 7)}
+# The key of the common form (no offset, as many local sizes as global
+# ones): work_dim and the sizes, packed as unsigned 64-bit integers by the
+# packer of that many sizes (n global sizes, then n local ones: the length
+# of the key says n).  struct packs exactly what operator.index takes (ints,
+# NumPy integers, bool) and raises for anything else (a float, a negative
+# size, a work_dim over 255, local sizes of another count, None), which then
+# goes the checked way; a bytes key cannot equal a _cache_key tuple.
+_FAST_KEY = {n: struct.Struct(f"<B{2 * n}Q").pack for n in range(1, 4)}
 _NDRANGE = K.CL_COMMAND_NDRANGE_KERNEL
 _CALL = "clEnqueueNDRangeKernel"
 _new = object.__new__
@@ -269,20 +272,19 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
         fast = _validate(command_queue, kernel)
         st = k.state
     try:
-        key = _FAST_KEY[len(global_work_size) + len(local_work_size)].pack(
-            work_dim, len(global_work_size), *global_work_size, *local_work_size) \
+        key = _FAST_KEY[len(global_work_size)](work_dim, *global_work_size, *local_work_size) \
             if global_work_offset is None else None
     except (TypeError, KeyError, struct.error):
         key = None
-    launch = st.launches.get(key) if key is not None else None
+    launch = st.launches.get(key)       # never None: no key is
     if launch is None:
         launch = _launch_of(k, work_dim, global_work_offset, global_work_size, local_work_size,
                             key, _CALL)
     if event_wait_list is None:
         arr, n = _NULL, 0
     else:
-        arr, n, _ = wait_list(event_wait_list, q.context, _CALL)
-    cmd = _enqueue_kernel(q.handle, launch, fast[2], fast[5], fast[3], fast[4], arr, n)
+        arr, n, _ = wait_list(event_wait_list, fast[8], _CALL)
+    cmd = _enqueue_kernel(fast[7], launch, fast[2], fast[5], fast[3], fast[4], arr, n)
     if not cmd:
         raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
     e = _new(cl_event)          # event.new_event, inline
@@ -290,7 +292,7 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
     e._gen = fast[6]
     e._cmd = cmd
     e.queue = q
-    e.context = q.context
+    e.context = fast[8]
     e.command_type = _NDRANGE
     return e
 

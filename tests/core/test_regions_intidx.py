@@ -29,6 +29,13 @@ def test_transpose32_int_indices_and_recomputed_index_out(managed, w, h):
     text = blocks(TRANSPOSE32).text
     assert "(int)pyemu_rg_tx" in text                # the index computed in int
     assert "static_cast<int>(" in text               # index_out recomputed, not stored
+    # the counters' bound in unsigned int, which g++'s value ranges read: without
+    # it `(int)tx` may wrap, the store to odata is a scatter that may alias the
+    # tile in the shared arena, and both region loops stay scalar (1.2x PoCL)
+    # in a test of their own, before the doubles (at the end of that chain
+    # g++ loses them, and the OpenCL form's second region stayed scalar)
+    assert " if (!(pyemu_rg_bdx <= 2147483647u && pyemu_rg_bdy <= 2147483647u)) return false;" \
+        in text
     k, fib = both(TRANSPOSE32, "transpose32")
     a = np.arange(w * h, dtype=np.float32).reshape(h, w)
     outs = []

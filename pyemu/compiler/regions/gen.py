@@ -108,7 +108,13 @@ class _Gen:
         self.block(k.body, [{v.name: v for v in k.param_vars}])
         self.raw("return true; }")
         if self.guards:     # indices computed in int: decline the block when they may not fit
-            self.parts.insert(at, " if (!(" + " && ".join(sorted(self.guards)) + ")) return false;")
+            # the unsigned bounds (intidx.Poly.guard) in a test of their own,
+            # before the doubles: g++'s value ranges lose them at the end of
+            # that chain (transpose32.cl's second region stayed scalar)
+            ints = sorted(g for g in self.guards if g.endswith("u"))
+            flts = sorted(g for g in self.guards if not g.endswith("u"))
+            self.parts.insert(at, "".join(f" if (!({' && '.join(c)})) return false;"
+                                          for c in (ints, flts) if c))
         return "".join(self.parts)
 
     def prologue(self):

@@ -45,12 +45,21 @@ class Poly:
 
     def guard(self, prefix: str) -> set:
         """C++ conditions (as doubles, exact here) that every part of the
-        polynomial stays <= INT_MAX for every thread and block of the launch."""
+        polynomial stays <= INT_MAX for every thread and block of the launch,
+        and (in unsigned int) that the block's sizes it reads do."""
         out = set()
 
         def most(n):
             if n[0] == "dim":
                 c = n[2]
+                # the loop counters' bound also in unsigned int, which g++'s
+                # value ranges read (they cannot read the doubles): with it
+                # `(int)tx` of the counter cannot wrap, `a[i]` is an affine
+                # access, and a store through it is no longer a scatter that
+                # "may alias" a load from the shared arena (both region loops
+                # of transpose32 stayed scalar without it)
+                if n[1] in ("threadIdx", "blockDim"):
+                    out.add(f"{prefix}bd{c} <= {INT_MAX}u")
                 v = {"threadIdx": f"({prefix}bd{c} - 1u)", "blockIdx": f"({prefix}gd{c} - 1u)",
                      "blockDim": f"{prefix}bd{c}", "gridDim": f"{prefix}gd{c}",
                      "global_offset": f"{prefix}go{c}"}[n[1]]

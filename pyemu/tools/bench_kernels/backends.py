@@ -201,14 +201,17 @@ class PyemuOpenclBackend:
     def storm(self, kernel: Any, grid: int, block: int, args: Sequence[Any],
               count: int) -> Callable[[], None]:
         """Set the arguments once; the function calls clEnqueueNDRangeKernel
-        ``count`` times (the event each returns is dropped, as in C)."""
+        ``count`` times (the event each returns is dropped, as in C) with the
+        same size arrays, as a C program passes them (and as the PoCL side
+        passes its tuples)."""
         for i, a in enumerate(args):
             self.cl.clSetKernelArg(kernel, i, a.handle if isinstance(a, Buffer) else a)
         enqueue, queue, loop = self.cl.clEnqueueNDRangeKernel, self.queue, range(count)
+        gsize, lsize = [grid * block], [block]
 
         def go() -> None:
             for _ in loop:
-                enqueue(queue, kernel, 1, None, [grid * block], [block])
+                enqueue(queue, kernel, 1, None, gsize, lsize)
 
         return go
 
