@@ -317,6 +317,7 @@ static void soft_schedule(pyemu_worker *w)
         for (unsigned int i = 0; i < n; i++)
             soft_state[i] = ST_RUN;
         w->arrived = 0;
+        w->reduce_result = w->reduce_acc;
         first = 0;
     } else {
         first = 0; /* all exited: thread 0's first_thread_done returns */
@@ -325,15 +326,24 @@ static void soft_schedule(pyemu_worker *w)
         switch_to(w, first);
 }
 
-static void soft_arrive(pyemu_worker *w, const char *site, int hard)
+static int soft_arrive(pyemu_worker *w, const char *site, int hard, int pred, int op)
 {
     if (hard) {
         if (__builtin_expect(w->exited != 0, 0))
             barrier_after_return(w, site);
-        if (w->arrived == 0)
+        if (w->arrived == 0) {
             w->site = site;
-        else if (site != w->site && strcmp(site, w->site) != 0)
+            w->reduce_op = op;
+            w->reduce_acc = op == 1 ? 1 : 0;
+        } else if (site != w->site && strcmp(site, w->site) != 0) {
             soft_mismatch(w, site);
+        }
+        switch (op) { /* __syncthreads_count/_and/_or */
+        case 0: w->reduce_acc += pred != 0; break;
+        case 1: w->reduce_acc = w->reduce_acc && pred; break;
+        case 2: w->reduce_acc = w->reduce_acc || pred; break;
+        default: break;
+        }
         w->arrived++;
         soft_state[w->cur] = ST_HARD;
     } else {
@@ -341,6 +351,7 @@ static void soft_arrive(pyemu_worker *w, const char *site, int hard)
         soft_waiting++;
     }
     soft_schedule(w);
+    return w->reduce_result;
 }
 
 /* A thread of a variant block returned. */
@@ -385,13 +396,11 @@ static inline int arrive(pyemu_worker *w, const char *site, int pred, int op)
             return soft_run_block(w, (void (*)(const void *))(uintptr_t)site);
         if (!soft_mode) /* a soft barrier outside a variant block waits for nothing */
             return 0;
-        soft_arrive(w, site, 0);
+        soft_arrive(w, site, 0, 0, -1);
         return 0;
     }
-    if (__builtin_expect(soft_mode, 0)) {
-        soft_arrive(w, site, 1);
-        return 0;
-    }
+    if (__builtin_expect(soft_mode, 0))
+        return soft_arrive(w, site, 1, pred, op);
     if (__builtin_expect(!w->fiber_mode, 0) && first_barrier(w, site))
         return op < 0 ? 0 : pred != 0; /* one thread: its count, and and or are its own */
     if (__builtin_expect(pyemu_warp_busy, 0))
