@@ -401,6 +401,9 @@ def own_errors(stderr: str) -> bool:
             m = _DIAG_RE.match(line)
             if m and m.group(2) in ("error", "fatal error"):
                 (mine if rg else theirs).add((m.group(1), m.group(3)))
+    if mine - theirs and _flag(STRICT_ENV):
+        raise RegionsBug("a block function or fiber variant did not compile (a bug of "
+                         "pyemu.compiler.regions):\n" + stderr)
     return bool(mine - theirs)
 
 
