@@ -123,3 +123,10 @@ def test_force_fibers_is_part_of_the_cache_key(monkeypatch):
     a = _regions.VERSION
     monkeypatch.setenv(_regions.FORCE_ENV, "1")
     assert _regions.VERSION != a
+
+
+def test_info_kernel_paths_says_which_path_and_why():
+    from pyemu.tools import info
+    paths = info.kernel_paths(UNREACHED + RACY.replace("void k(", "void k2("), "cuda")
+    assert paths["k"][0] == "fiber variant" and "not provably uniform" in paths["k"][1]
+    assert paths["k2"] == ("block function", "")

@@ -79,8 +79,9 @@ print("\n".join(lines + ["OK"]))
 """
 
 
-def _run(name, launch, force):
+def _run(name, launch, force, cache):
     env = dict(os.environ, PYEMU_FORCE_FIBERS=force, PYEMU_REGIONS_STRICT="1",
+               PYEMU_CACHE_DIR=str(cache),     # a fresh cache: the pass runs, paths print
                PYEMU_DEBUG_PATHS="1", PYEMU_NUM_THREADS="1",
                PYEMU_STACK_SIZE="262144",   # for_bug: 60 KB of private array per work-item
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -103,8 +104,8 @@ def _by_item(lines):
 
 @pytest.mark.parametrize("force", ["0", "1"], ids=["picked", "fibers"])
 @pytest.mark.parametrize("name,launch,expected", CASES, ids=[c[0] for c in CASES])
-def test_pocl_workgroup_kernel_gives_expected_output(name, launch, expected, force):
-    got, paths = _run(name, launch, force)
+def test_pocl_workgroup_kernel_gives_expected_output(name, launch, expected, force, tmp_path):
+    got, paths = _run(name, launch, force, tmp_path)
     want = [ln for ln in (DATA / expected).read_text().splitlines() if ln.strip()]
     if name in SORTED:
         got, want = sorted(got), sorted(want)
