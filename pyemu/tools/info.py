@@ -101,7 +101,10 @@ def print_device() -> None:
 
 
 def run(args) -> int:
-    """Entry point of `python -m pyemu info`."""
+    """Entry point of `python -m pyemu info` (with --kernel FILE, once the
+    CLI passes it: each kernel's path and why, see print_kernel_paths)."""
+    if getattr(args, "kernel", None):
+        return print_kernel_paths(args.kernel, getattr(args, "options", None) or ())
     print_installation()
     print()
     print_device()
