@@ -130,3 +130,39 @@ def test_info_kernel_paths_says_which_path_and_why():
     paths = info.kernel_paths(UNREACHED + RACY.replace("void k(", "void k2("), "cuda")
     assert paths["k"][0] == "fiber variant" and "not provably uniform" in paths["k"][1]
     assert paths["k2"] == ("block function", "")
+
+
+PARTIAL = r"""
+__global__ void k(int *out, int n) {
+    for (int i = 0; i < threadIdx.x; i++) __syncthreads();   // thread 0 never gets there
+    out[threadIdx.x] = n;
+}
+__global__ void two(int *out) {
+    __shared__ int s[8];
+    s[threadIdx.x] = 1;
+    if (threadIdx.x < 4) __syncthreads(); else __syncthreads();
+    out[threadIdx.x] = s[7 - threadIdx.x];
+}"""
+PARTIAL_RUN = """
+m = SourceModule(SOURCE)
+o = cudaMalloc(4 * 8)
+m.get_function(KERNEL)[1, 8](*([o, np.int32(1)] if KERNEL == "k" else [o]))
+try:
+    cudaDeviceSynchronize()
+    R["code"] = 0
+except CudaError as e:
+    R["code"], R["message"] = int(e.code), str(e)
+"""
+
+
+@pytest.mark.parametrize("kernel,words", [("k", "returned without reaching it"),
+                                          ("two", "wait at another one at")])
+@pytest.mark.parametrize("mode", ["0", "1"], ids=["picked", "fibers"])
+def test_barrier_really_reached_by_part_of_the_block_fails(run_cuda, kernel, words, mode):
+    """A barrier that part of the block really reaches still fails the launch
+    (cudaErrorLaunchFailure, naming the barrier), on the variant too."""
+    run = run_cuda(PARTIAL_RUN, env={_regions.FORCE_ENV: mode, _regions.STRICT_ENV: "1"},
+                   consts={"SOURCE": PARTIAL, "KERNEL": kernel})
+    assert run.returncode == 0, run.explain()
+    assert run.R["code"] == 719, run.R
+    assert "__syncthreads() at kernel.cu:" in run.R["message"] and words in run.R["message"], run.R
