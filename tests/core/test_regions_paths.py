@@ -166,3 +166,34 @@ def test_barrier_really_reached_by_part_of_the_block_fails(run_cuda, kernel, wor
     assert run.returncode == 0, run.explain()
     assert run.R["code"] == 719, run.R
     assert "__syncthreads() at kernel.cu:" in run.R["message"] and words in run.R["message"], run.R
+
+
+NESTED_CALLS = r"""
+__device__ void swap_halves(int *s, int t, int n) {
+    int v = s[(t + n / 2) % n];          // `v` and `t` are the kernel's names too
+    __syncthreads();
+    s[t] = v;
+    __syncthreads();
+}
+__device__ void twice(int *s, int t, int n) {
+    swap_halves(s, t, n);
+    if (n > 0) swap_halves(s, (t + 0), n);      // no braces around the call
+}
+__global__ void k(int *out, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x, v = 7;
+    s[t] = t;
+    __syncthreads();
+    if (n > 1) twice(s, t, n);
+    __syncthreads();
+    out[t] = s[t] * 10 + v;
+}"""
+
+
+def test_nested_inlined_calls_keep_their_meaning(managed, force):
+    b = blocks(NESTED_CALLS, implicit=True)
+    assert b.paths["k"][0] == ("block function" if force == "0" else "fiber variant"), b.paths
+    out = managed(np.zeros(64, np.int32))
+    SourceModule(NESTED_CALLS).get_function("k")[1, 64](out, np.int32(64))
+    cudaDeviceSynchronize()
+    assert np.array_equal(out, np.arange(64) * 10 + 7)     # four half swaps: back where it was
