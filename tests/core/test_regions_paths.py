@@ -197,3 +197,32 @@ def test_nested_inlined_calls_keep_their_meaning(managed, force):
     SourceModule(NESTED_CALLS).get_function("k")[1, 64](out, np.int32(64))
     cudaDeviceSynchronize()
     assert np.array_equal(out, np.arange(64) * 10 + 7)     # four half swaps: back where it was
+
+
+ASSERTS = r"""
+#include <assert.h>
+__global__ void checked(int *out, int n) {
+    for (int i = 0; i < threadIdx.x; i++) {
+        if (threadIdx.x >= blockDim.x) __syncthreads();
+    }
+    assert(threadIdx.x != 3 || n != 1);
+    out[threadIdx.x] = n;
+}"""
+ASSERT_RUN = """
+m = SourceModule(SOURCE)
+o = cudaMalloc(4 * 8)
+m.get_function("checked")[1, 8](o, np.int32(1))
+try:
+    cudaDeviceSynchronize()
+    R["code"] = 0
+except CudaError as e:
+    R["code"], R["message"] = int(e.code), str(e)
+"""
+
+
+def test_assert_in_a_fiber_variant_names_the_kernel(run_cuda):
+    run = run_cuda(ASSERT_RUN, env={_regions.STRICT_ENV: "1"}, consts={"SOURCE": ASSERTS})
+    assert run.returncode == 0, run.explain()
+    assert run.R["code"] == 710, run.R
+    assert "checked" in run.R["message"] and "pyemu_fv_" not in run.R["message"], run.R
+    assert "thread (3,0,0)" in run.R["message"], run.R

@@ -57,9 +57,15 @@ class _Writer:
         self.parts.append(" " + (t.text if text is None else text))
         self.line += t.text.count("\n")
 
+    func = ""      # the kernel's name: what __func__ says in its variant
+
     def emit(self, lo: int, hi: int):
         for j in range(lo, hi):
-            self.tok(self.toks[j])
+            t = self.toks[j]
+            if self.func and t.kind == "id" and t.text in ("__func__", "__FUNCTION__"):
+                self.tok(t, _cstr(self.func))      # an assert names the kernel, not the variant
+            else:
+                self.tok(t)
 
 
 class _Variant:
@@ -157,6 +163,7 @@ def variant(toks: list, files: list, g: S.Group, params: set, barrier: str,
     body = S.BodyParser(toks, params, barrier).block(lo, hi)
     v = _Variant(toks, files, barrier, implicit_site, holders)
     w = v.w
+    w.func = g.name
     w.parts.append("\n")
     w.raw(f"static void {FV}{g.name} (")
     w.emit(plo, phi)
