@@ -16,10 +16,12 @@ the way PoCL runs OpenCL work-groups ("work-item loops"):
   gridDim, unmodified parameters, and changed only by increments of loops
   that hold barriers) or *recomputed* (never modified, set from threadIdx and
   uniform values: recomputed in each region);
-* a condition around a barrier is evaluated once when it is uniform, else by
-  every thread, and the launch fails if the threads disagree (the fiber path
-  fails when they then reach different barriers); loop inits and increments
-  run per thread, their uniform parts once;
+* a condition around a barrier is evaluated once; one that is not provably
+  uniform sends the kernel to the fiber path (its variant, variant.py),
+  which decides from what really runs whether part of the block reaches a
+  barrier (a loop whose trip count differs between threads may hold a
+  barrier that none reaches); loop inits and increments run per thread,
+  their uniform parts once;
 * `return` marks the thread as exited; a barrier reached by the others then
   fails the launch through pyemu_barrier_diverged (abi.h), like the fiber path.
 
@@ -27,12 +29,17 @@ The pass reads the preprocessed translation unit (what g++ -E printed for the
 kernel scan), so macros are expanded and __syncthreads() is the call
 `pyemu_barrier("file:line")`; it writes the block functions after the user's
 source, each identifier of the user's protected from the user's macros, with
-#line directives that keep diagnostics at the user's lines.  What it cannot
-place safely (goto, switch or break around a barrier, __syncthreads_count,
-barriers in device functions, recursion, lambdas, references or `auto`
-crossing a barrier, ...) raises Unsupported and the kernel keeps the fiber
-path; so does any internal error.  pyemu.compiler calls generate(); see
-block_expr, own_errors and drop_duplicates for the rest of its hook.
+#line directives that keep diagnostics at the user's lines.  Device functions
+that reach a barrier are inlined first (inline.py).  What it cannot place
+safely (goto, switch or break around a barrier, __syncthreads_count, a
+function that cannot be inlined, recursion, lambdas, references or `auto`
+crossing a barrier, ...) raises Unsupported and the kernel takes the fiber
+path through its variant, whose soft barriers sit where the block function
+would start regions, so both paths give the same result; Blocks.paths keeps
+each kernel's path and why (PYEMU_DEBUG_PATHS=1 prints it).  An internal
+error keeps the fiber path too, or raises RegionsBug under
+PYEMU_REGIONS_STRICT=1.  pyemu.compiler calls generate(); see block_expr,
+own_errors and drop_duplicates for the rest of its hook.
 """
 from __future__ import annotations
 
