@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -122,10 +123,37 @@ static inline void switch_to(pyemu_worker *w, unsigned int next)
     pyemu_ctx_switch(&w->fibers[prev].sp, w->fibers[next].sp);
 }
 
+/* ---- fiber variants: a kernel run with soft (implicit) barriers ----
+ *
+ * A kernel that takes the fiber path gets a variant from
+ * pyemu/compiler/regions/ (variant.py): its body with a soft barrier at each
+ * place where its block function would start a new region (before and after
+ * a branch or loop that holds a barrier, at the start and end of such a
+ * loop's body), so that both paths interleave the threads of a block the
+ * same way.  Its block function hands the core the variant's thread entry
+ * (barrier_reduce with op PYEMU_OP_FIBERS; abi.h has no entry of its own
+ * for it yet), and the block runs on fibers from its first instruction,
+ * scheduled by soft_schedule below instead of the strict round robin of
+ * arrive(): a soft barrier (op PYEMU_OP_SOFT) waits until no thread of the
+ * block can run (each has exited or waits at a barrier), then the threads at
+ * soft barriers go on, lowest first; a hard barrier releases once every
+ * thread waits at it.  A soft barrier never reports divergence: only a hard
+ * one that part of the block really reaches does. */
+#define PYEMU_OP_SOFT 3
+#define PYEMU_OP_FIBERS 4
+enum { ST_RUN = 0, ST_HARD = 1, ST_SOFT = 2, ST_EXIT = 3 };
+static __thread int soft_mode;               /* the block runs a variant */
+static __thread void (*soft_fn)(const void *);
+static __thread unsigned int soft_waiting;   /* threads at soft barriers */
+static __thread unsigned char *soft_state; /* per thread: ST_*, malloc'd once a worker */
+
 static PYEMU_KSUPPORT void fiber_main(void *arg)
 {
     pyemu_worker *w = arg;
-    w->desc->run_thread(w->args);
+    if (soft_mode)
+        soft_fn(w->args);
+    else
+        w->desc->run_thread(w->args);
     pyemu_first_thread_done(); /* the same bookkeeping as thread 0: never returns here */
     __builtin_unreachable();
 }
@@ -248,8 +276,131 @@ static __attribute__((noinline)) int first_barrier(pyemu_worker *w, const char *
     return 0;
 }
 
+static __attribute__((noinline, cold, noreturn)) void
+soft_mismatch(pyemu_worker *w, const char *site)
+{
+    barrier_fail(w, site, "this " THREAD " reached " SYNC " at %.*s while %u " THREAD "(s) of "
+                 "the " BLOCK " wait at %s one at %.*s" EVERY, SITE(site), w->arrived,
+                 site_len(site) == site_len(w->site) &&
+                         strncmp(site, w->site, (size_t)site_len(site)) == 0
+                     ? "another"
+                     : "the",
+                 SITE(w->site));
+}
+
+/* The current thread of a variant block stopped (it waits at a barrier or
+ * exited): run the next thread that can, else release the soft barriers,
+ * else the hard one, else (all exited) go back to thread 0's stack. */
+static void soft_schedule(pyemu_worker *w)
+{
+    const unsigned int n = w->nthreads, cur = w->cur;
+    for (unsigned int k = 1; k <= n; k++) {
+        unsigned int i = cur + k < n ? cur + k : cur + k - n;
+        if (soft_state[i] == ST_RUN) {
+            if (i != cur)
+                switch_to(w, i);
+            return;
+        }
+    }
+    unsigned int first = n;
+    if (soft_waiting) {
+        for (unsigned int i = 0; i < n; i++)
+            if (soft_state[i] == ST_SOFT) {
+                soft_state[i] = ST_RUN;
+                if (first == n)
+                    first = i;
+            }
+        soft_waiting = 0;
+    } else if (w->arrived) {
+        /* every thread waits at the hard barrier (one that returned while
+         * others waited failed the launch already) */
+        for (unsigned int i = 0; i < n; i++)
+            soft_state[i] = ST_RUN;
+        w->arrived = 0;
+        w->reduce_result = w->reduce_acc;
+        first = 0;
+    } else {
+        first = 0; /* all exited: thread 0's first_thread_done returns */
+    }
+    if (first != cur)
+        switch_to(w, first);
+}
+
+static int soft_arrive(pyemu_worker *w, const char *site, int hard, int pred, int op)
+{
+    if (hard) {
+        if (__builtin_expect(w->exited != 0, 0))
+            barrier_after_return(w, site);
+        if (w->arrived == 0) {
+            w->site = site;
+            w->reduce_op = op;
+            w->reduce_acc = op == 1 ? 1 : 0;
+        } else if (site != w->site && strcmp(site, w->site) != 0) {
+            soft_mismatch(w, site);
+        }
+        switch (op) { /* __syncthreads_count/_and/_or */
+        case 0: w->reduce_acc += pred != 0; break;
+        case 1: w->reduce_acc = w->reduce_acc && pred; break;
+        case 2: w->reduce_acc = w->reduce_acc || pred; break;
+        default: break;
+        }
+        w->arrived++;
+        soft_state[w->cur] = ST_HARD;
+    } else {
+        soft_state[w->cur] = ST_SOFT;
+        soft_waiting++;
+    }
+    soft_schedule(w);
+    return w->reduce_result;
+}
+
+/* A thread of a variant block returned. */
+static int soft_exit(pyemu_worker *w)
+{
+    if (w->arrived)
+        return_while_waiting(w);
+    w->exited++;
+    soft_state[w->cur] = ST_EXIT;
+    soft_schedule(w);
+    /* only thread 0 comes back here, once every thread has exited */
+    return 0;
+}
+
+/* Runs the block as fibers with `fn` as every thread's entry (a variant). */
+static int soft_run_block(pyemu_worker *w, void (*fn)(const void *))
+{
+    if (w->fiber_mode || soft_mode)
+        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "pyemu: a fiber variant started twice "
+                          "in one " BLOCK " (a bug of pyemu, please report it)");
+    if (w->nthreads == 1) {
+        fn(w->args); /* its barriers are its own: arrive() lets one thread pass */
+        return 1;
+    }
+    if (!soft_state && !(soft_state = malloc(PYEMU_MAX_THREADS_PER_BLOCK)))
+        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "out of host memory for the " BLOCK);
+    enter_fiber_mode(w);
+    soft_fn = fn;
+    soft_waiting = 0;
+    memset(soft_state, 0, w->nthreads);
+    soft_mode = 1;
+    fn(w->args); /* thread 0, on the worker's stack */
+    soft_exit(w);
+    soft_mode = 0;
+    return 1;
+}
+
 static inline int arrive(pyemu_worker *w, const char *site, int pred, int op)
 {
+    if (__builtin_expect(op >= PYEMU_OP_SOFT, 0)) {
+        if (op == PYEMU_OP_FIBERS)
+            return soft_run_block(w, (void (*)(const void *))(uintptr_t)site);
+        if (!soft_mode) /* a soft barrier outside a variant block waits for nothing */
+            return 0;
+        soft_arrive(w, site, 0, 0, -1);
+        return 0;
+    }
+    if (__builtin_expect(soft_mode, 0))
+        return soft_arrive(w, site, 1, pred, op);
     if (__builtin_expect(!w->fiber_mode, 0) && first_barrier(w, site))
         return op < 0 ? 0 : pred != 0; /* one thread: its count, and and or are its own */
     if (__builtin_expect(pyemu_warp_busy, 0))
@@ -298,6 +449,8 @@ PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done(void)
     pyemu_worker *w = pyemu_self;
     if (!w->fiber_mode)
         return 1;
+    if (soft_mode)
+        return soft_exit(w);
     if (w->arrived)
         return_while_waiting(w);
     pyemu_warp_exit(w);
@@ -361,6 +514,7 @@ static void start_block(pyemu_worker *w, pyemu_uint3 b)
     w->fiber_mode = 0;
     w->arrived = 0;
     w->exited = 0;
+    soft_mode = 0; /* a variant block that faulted left it set */
     w->desc->run_block(w->args);
 }
 

@@ -4,13 +4,21 @@ What a bug report needs: pyemu's version and location, the headers kernels
 are compiled against, the C++ compiler that compiles them (and its version),
 the kernel cache, the Python, NumPy, PyOpenCL and PoCL versions, and the
 device as cudaGetDeviceProperties describes it.
+
+`python -m pyemu.tools.info --kernel FILE [OPTION...]` (also
+print_kernel_paths) compiles a .cu or .cl file and prints, for each kernel,
+the path its blocks take (block function, fiber variant, fibers, plain loop;
+see README "How a thread block runs") and why.  PYEMU_DEBUG_PATHS=1 prints
+the same whenever a kernel is compiled.
 """
 from __future__ import annotations
 
+import os
 import platform
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 
@@ -93,8 +101,63 @@ def print_device() -> None:
 
 
 def run(args) -> int:
-    """Entry point of `python -m pyemu info`."""
+    """Entry point of `python -m pyemu info` (with --kernel FILE, once the
+    CLI passes it: each kernel's path and why, see print_kernel_paths)."""
+    if getattr(args, "kernel", None):
+        return print_kernel_paths(args.kernel, getattr(args, "options", None) or ())
     print_installation()
     print()
     print_device()
     return 0
+
+
+def kernel_paths(source: str, dialect: str, options=()) -> dict:
+    """{kernel: (path, reason)} for `source`, compiled in a private cache so
+    that the block-function pass runs (a cached module keeps no reasons)."""
+    from ..compiler import driver
+    from ..compiler.regions import blocks as regions
+    seen: dict = {}
+    original = regions.generate
+
+    def spy(*args, **kwargs):
+        out = original(*args, **kwargs)
+        seen.update(out.paths)
+        return out
+
+    old = os.environ.get("PYEMU_CACHE_DIR")
+    with tempfile.TemporaryDirectory(prefix="pyemu-info-") as tmp:
+        os.environ["PYEMU_CACHE_DIR"] = tmp
+        regions.generate = spy
+        try:
+            mod = driver.compile_source(source, dialect=dialect, options=list(options))
+        finally:
+            regions.generate = original
+            if old is None:
+                os.environ.pop("PYEMU_CACHE_DIR", None)
+            else:
+                os.environ["PYEMU_CACHE_DIR"] = old
+    if any(o.split("=")[0] == "-D" + regions.DISABLE_MACRO for o in options):
+        return {k: ("fibers", f"-D{regions.DISABLE_MACRO}") for k in mod.kernel_names}
+    out = {}
+    for name in mod.kernel_names:
+        base = name.split("<")[0]
+        path = seen.get(base) or seen.get("*") or ("plain loop", "")
+        if name not in mod.block_kernels and path[0] in ("block function", "fiber variant"):
+            path = ("fibers", "the unit uses warp collectives")
+        out[name] = path
+    return out
+
+
+def print_kernel_paths(file: str, options=()) -> int:
+    """Prints each kernel of `file` (.cl: OpenCL C, else CUDA) and its path."""
+    dialect = "opencl" if file.endswith(".cl") else "cuda"
+    for name, (path, why) in kernel_paths(Path(file).read_text(), dialect, options).items():
+        print(f"{name}: {path}" + (f" ({why})" if why else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3 or sys.argv[1] != "--kernel":
+        print("usage: python -m pyemu.tools.info --kernel FILE [OPTION...]", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(print_kernel_paths(sys.argv[2], sys.argv[3:]))

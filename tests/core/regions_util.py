@@ -37,7 +37,9 @@ def both(src, name, options=(), expect_block=True, **kw):
     one has one), as (block path, fiber path)."""
     m = SourceModule(src, options=list(options), **kw)
     f = SourceModule(src, options=list(options) + [NO_REGIONS], **kw)
-    assert (name in m.compiled.block_kernels) == expect_block, m.compiled.block_kernels
+    path = path_of(src, name, options)
+    assert (path == "block function") == expect_block, path
+    assert (name in m.compiled.block_kernels) == (path in ("block function", "fiber variant"))
     assert f.compiled.block_kernels == ()
     return m.get_function(name), f.get_function(name)
 
@@ -60,3 +62,10 @@ def blocks(src, options=(), implicit=False):
     implicit barriers and one-region functions for barrier-free kernels)."""
     pre, root = preprocessed(src, options)
     return _regions.generate(pre, "__pyemu_global__", root, implicit=implicit)
+
+
+def path_of(src, name, options=()):
+    """The path the pass gives kernel `name` ('block function', 'fiber
+    variant', 'fibers', 'plain loop'), as the compiler calls it."""
+    b = blocks(src, options, implicit=True)
+    return b.paths[name.split("<")[0]][0]

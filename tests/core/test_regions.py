@@ -214,7 +214,9 @@ def nested_reference(rounds, inner):
 
 @pytest.mark.parametrize("rounds,inner", [(0, 0), (1, 3), (4, 2), (3, 0)])
 def test_barriers_in_nested_for_while_do_loops_block_64(managed, rounds, inner):
-    k, fib = both(NESTED, "nested")
+    # `k` is modified in the do-while: its condition is not provably uniform,
+    # so the kernel takes the fiber path (with the same implicit barriers)
+    k, fib = both(NESTED, "nested", expect_block=False)
     want = nested_reference(rounds, inner)
     for fn in (k, fib):
         out = managed(np.zeros(2 * 64, np.int32))
@@ -253,7 +255,8 @@ __global__ void branchy(int *out, int n)
 
 @pytest.mark.parametrize("n", [3, 11, 12, 20])
 def test_if_with_uniform_condition_holding_barrier_block_128(managed, n):
-    k, fib = both(UNIFORM_IF, "branchy")
+    # `flag` is uniform only at run time: the fiber path decides from what runs
+    k, fib = both(UNIFORM_IF, "branchy", expect_block=False)
     t = np.arange(128)
     s = t * n
     s = s[127 - t] if n > 10 else s + 1
@@ -264,9 +267,7 @@ def test_if_with_uniform_condition_holding_barrier_block_128(managed, n):
         fn[1, 128](out, np.int32(n))
         cudaDeviceSynchronize()
         assert np.array_equal(out, s)
-    text = blocks(UNIFORM_IF).text
-    assert re.search(r"if \(\s*n > 10 \)", text)     # evaluated once, as written
-    assert "pyemu_barrier_diverged(" in text          # `flag` is checked thread by thread
+    assert "not provably uniform" in blocks(UNIFORM_IF).skipped["branchy"]
 
 
 EARLY_RETURN = r"""
@@ -579,7 +580,8 @@ __global__ void k(int *out) {
     }
     out[threadIdx.x] = s[threadIdx.x];
 }"""
-    k, _ = both(src, "k")
+    # not provably uniform: the fiber path (its variant) decides from what runs
+    k, _ = both(src, "k", expect_block=False)
     out = managed(np.zeros(32, np.int32))
     k[3, 32](out)
     cudaDeviceSynchronize()

@@ -16,10 +16,12 @@ the way PoCL runs OpenCL work-groups ("work-item loops"):
   gridDim, unmodified parameters, and changed only by increments of loops
   that hold barriers) or *recomputed* (never modified, set from threadIdx and
   uniform values: recomputed in each region);
-* a condition around a barrier is evaluated once when it is uniform, else by
-  every thread, and the launch fails if the threads disagree (the fiber path
-  fails when they then reach different barriers); loop inits and increments
-  run per thread, their uniform parts once;
+* a condition around a barrier is evaluated once; one that is not provably
+  uniform sends the kernel to the fiber path (its variant, variant.py),
+  which decides from what really runs whether part of the block reaches a
+  barrier (a loop whose trip count differs between threads may hold a
+  barrier that none reaches); loop inits and increments run per thread,
+  their uniform parts once;
 * `return` marks the thread as exited; a barrier reached by the others then
   fails the launch through pyemu_barrier_diverged (abi.h), like the fiber path.
 
@@ -27,17 +29,25 @@ The pass reads the preprocessed translation unit (what g++ -E printed for the
 kernel scan), so macros are expanded and __syncthreads() is the call
 `pyemu_barrier("file:line")`; it writes the block functions after the user's
 source, each identifier of the user's protected from the user's macros, with
-#line directives that keep diagnostics at the user's lines.  What it cannot
-place safely (goto, switch or break around a barrier, __syncthreads_count,
-barriers in device functions, recursion, lambdas, references or `auto`
-crossing a barrier, ...) raises Unsupported and the kernel keeps the fiber
-path; so does any internal error.  pyemu.compiler calls generate(); see
-block_expr, own_errors and drop_duplicates for the rest of its hook.
+#line directives that keep diagnostics at the user's lines.  Device functions
+that reach a barrier are inlined first (inline.py).  What it cannot place
+safely (goto, switch or break around a barrier, __syncthreads_count, a
+function that cannot be inlined, recursion, lambdas, references or `auto`
+crossing a barrier, ...) raises Unsupported and the kernel takes the fiber
+path through its variant, whose soft barriers sit where the block function
+would start regions, so both paths give the same result; Blocks.paths keeps
+each kernel's path and why (PYEMU_DEBUG_PATHS=1 prints it).  An internal
+error keeps the fiber path too, or raises RegionsBug under
+PYEMU_REGIONS_STRICT=1.  pyemu.compiler calls generate(); see block_expr,
+own_errors and drop_duplicates for the rest of its hook.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import sys
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -47,7 +57,8 @@ from . import syntax as S
 from .syntax import Unsupported
 
 __all__ = ["Blocks", "generate", "block_expr", "own_errors", "drop_duplicates", "VERSION",
-           "DISABLE_MACRO", "NO_IMPLICIT_MACRO"]
+           "DISABLE_MACRO", "NO_IMPLICIT_MACRO", "RegionsBug", "FORCE_ENV", "STRICT_ENV",
+           "DEBUG_ENV"]
 
 BARRIER = "pyemu_barrier"
 DISABLE_MACRO = "PYEMU_NO_REGIONS"   # -DPYEMU_NO_REGIONS keeps every kernel on fibers
@@ -59,8 +70,33 @@ PREFIX = "pyemu_rg_"
 # every path a block may take.
 NO_IMPLICIT_MACRO = "PYEMU_NO_IMPLICIT_BARRIERS"
 IMPLICIT_SITE = "<implicit barrier>"
-VERSION = hashlib.sha256(b"".join(
+_SOURCE_VERSION = hashlib.sha256(b"".join(
     p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
+# PYEMU_FORCE_FIBERS=1 (a test switch): every kernel that has a barrier (or
+# implicit barriers) runs its fiber variant (variant.py) instead of its block
+# function, so a corpus can be run both ways and compared.
+FORCE_ENV = "PYEMU_FORCE_FIBERS"
+# PYEMU_REGIONS_STRICT=1 (tests): a block function that g++ rejects, or an
+# internal error of this pass, raises RegionsBug instead of falling back.
+STRICT_ENV = "PYEMU_REGIONS_STRICT"
+# PYEMU_DEBUG_PATHS=1: print, at compile time, which path each kernel takes and why.
+DEBUG_ENV = "PYEMU_DEBUG_PATHS"
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip() not in ("", "0")
+
+
+def __getattr__(name):
+    # VERSION is part of the kernel cache key: it says whether fibers are forced
+    if name == "VERSION":
+        return _SOURCE_VERSION + ("-fibers" if _flag(FORCE_ENV) else "")
+    raise AttributeError(name)
+
+
+class RegionsBug(RuntimeError):
+    """A block function that does not compile, or an internal error of the
+    pass, under PYEMU_REGIONS_STRICT=1 (in tests: a bug must fail)."""
 
 # the block's indices as the headers spell them, and their short names in
 # generated code (global_offset: OpenCL's global work offset)
@@ -103,10 +139,28 @@ _PURE = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "ab
 @dataclass
 class Blocks:
     """What generate() made: the text to append after the user's source, and
-    for each kernel (qualified name) its block function or why it has none."""
+    for each kernel (qualified name) its block function or why it has none.
+
+    `paths` says for every kernel the pass saw which path it takes and why:
+    (path, reason) with path 'block function' (region by region), 'fiber
+    variant' (fibers with soft barriers, variant.py: its runner is in
+    `kernels` too), 'fibers' (the plain loop, fibers once a barrier is
+    reached) or 'plain loop' (no barrier: threads one after another)."""
     text: str = ""
     kernels: dict = field(default_factory=dict)   # qualified kernel -> qualified block function
     skipped: dict = field(default_factory=dict)   # qualified kernel -> reason
+    paths: dict = field(default_factory=dict)     # qualified kernel -> (path, reason)
+
+
+_DIVERGE = ("a branch or loop around a barrier has a condition that is not provably uniform "
+            "(the fiber path decides from what really runs whether part of the block reaches it)")
+
+
+def _internal(what: str, e: Exception) -> str:
+    """The reason for an internal error of the pass; under PYEMU_REGIONS_STRICT it raises."""
+    if _flag(STRICT_ENV):
+        raise RegionsBug(f"pyemu.compiler.regions: {what}: {e!r}") from e
+    return f"internal error: {e!r}"
 
 
 def generate(pre: str, marker: str, internal_root: Optional[str] = None,
@@ -116,13 +170,28 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None,
     `pre` is the g++ -E output in which __global__ became `marker`;
     `internal_root` is the directory of pyemu's own headers (functions
     defined there are not the user's); `implicit`: also barrier-free kernels
-    with uniform loops (_implicit)."""
+    with uniform loops (_implicit).  A kernel with barriers that cannot have
+    a block function gets a fiber variant (variant.py).  With
+    PYEMU_DEBUG_PATHS=1 the paths are printed to stderr."""
+    out = _generate(pre, marker, internal_root, implicit, _flag(FORCE_ENV))
+    if _flag(DEBUG_ENV):
+        for q, (path, why) in out.paths.items():
+            print(f"pyemu: kernel {q}: {path}" + (f" ({why})" if why else ""), file=sys.stderr)
+    return out
+
+
+def _generate(pre, marker, internal_root, implicit, force) -> Blocks:
+    from . import inline as _inline
+    from . import variant as _variant
     files: list = []
     try:
         toks = S.tokenize(pre, files)
         groups = S.scan_unit(toks, marker)
     except Exception as e:  # Unsupported, or a bug of this pass: no block functions
-        return Blocks(skipped={"*": f"cannot read the unit: {e}"})
+        why = f"cannot read the unit: {e}"
+        if not isinstance(e, Unsupported):
+            why = _internal("reading the unit", e)
+        return Blocks(skipped={"*": why}, paths={"*": ("fibers", why)})
     internal = (lambda f: internal_root is not None and files[f].startswith(str(internal_root)))
     holders, poison = _barrier_holders(toks, groups, internal)
     user_funcs = {g.name for g in groups if g.kind == "function" and not internal(toks[g.head[0]].file)}
@@ -133,35 +202,67 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None,
     for g in groups:
         if g.kind != "kernel" or g.name in ("", "::"):
             continue
+        q = g.qualified
+        gt = toks          # the tokens the kernel's text comes from
+        text, why, has_barrier = None, "", False
         try:
             if poison:
                 raise Unsupported(poison)
-            if any(t.text in holders for t in toks[g.body[0]:g.body[1]]):
-                raise Unsupported("it calls a function that reaches __syncthreads() or recurses")
-            k = _Kernel(toks, files, g, user_funcs)
+            calls = {t.text for t in toks[g.body[0]:g.body[1]] if t.kind == "id"} & holders
+            has_barrier = bool(calls) or any(t.text == BARRIER for t in toks[g.body[0]:g.body[1]])
+            if calls:
+                found = _inline.inline_calls(toks, groups, g, holders, internal)
+                if found is None:
+                    raise Unsupported("it calls a function that reaches __syncthreads() "
+                                      "and cannot be inlined, or recurses")
+                g, gt = found
+            k = _Kernel(gt, files, g, user_funcs)
             if unnamed and k.template:
                 raise Unsupported("the unit specializes a kernel template")
             text = k.generate()
+            if text is not None and "pyemu_barrier_diverged" in text:
+                raise Unsupported(_DIVERGE)
             if text is None and implicit and not holders & user_funcs:
-                found = _implicit(toks, files, g, user_funcs)
+                found = _implicit(gt, files, g, user_funcs)
                 if found is not None:
-                    g, text, gtoks[g.qualified, len(texts.get(g.qualified, ()))] = found
-                else:
-                    text = _single(toks, files, g, user_funcs)
+                    g, text, gt = found
+                    has_barrier = True
+                elif not force:
+                    text = _single(gt, files, g, user_funcs)
+            if text is not None and force:
+                raise Unsupported(f"{FORCE_ENV}=1")
         except Unsupported as e:
-            failed.add(g.qualified)
-            out.skipped[g.qualified] = str(e)
-            continue
+            why, text = str(e), None
         except Exception as e:  # a bug of this pass must never fail a build
-            failed.add(g.qualified)
-            out.skipped[g.qualified] = f"internal error: {e!r}"
+            why, text = _internal(f"kernel {q}", e), None
+        if text is None and has_barrier and not why.startswith("internal error"):
+            # the fiber path, with the implicit barriers the block function would have
+            try:
+                params = {v.name for v in _Kernel(gt, files, g, user_funcs)._parse_params()}
+                text = _variant.variant(gt, files, g, params, BARRIER, IMPLICIT_SITE,
+                                        holders if gt is toks else set(), PREFIX + g.name)
+                out.paths[q] = ("fiber variant", why)
+                out.skipped[q] = why
+            except Unsupported as e:
+                why = f"{why}; no fiber variant: {e}"
+            except Exception as e:
+                why = f"{why}; no fiber variant: {_internal(f'variant of {q}', e)}"
+        if text is None:
+            failed.add(q)
+            if has_barrier or why:
+                out.skipped[q] = why or "no barrier"
+            out.paths[q] = ("fibers" if has_barrier else "plain loop", why)
             continue
-        if text is not None:
-            texts.setdefault(g.qualified, []).append((g, text))
+        out.paths.setdefault(q, ("block function", ""))
+        n = len(texts.get(q, ()))
+        if gt is not toks:
+            gtoks[q, n] = gt
+        texts.setdefault(q, []).append((g, text))
     parts = []
     for q, items in texts.items():
         if q in failed:
             out.skipped[q] = "an overload of it cannot be transformed"
+            out.paths[q] = ("fibers", out.skipped[q])
             continue
         for n, (g, text) in enumerate(items):
             parts.append(_in_namespaces(gtoks.get((q, n), toks), g, text))
@@ -307,6 +408,9 @@ def own_errors(stderr: str) -> bool:
             m = _DIAG_RE.match(line)
             if m and m.group(2) in ("error", "fatal error"):
                 (mine if rg else theirs).add((m.group(1), m.group(3)))
+    if mine - theirs and _flag(STRICT_ENV):
+        raise RegionsBug("a block function or fiber variant did not compile (a bug of "
+                         "pyemu.compiler.regions):\n" + stderr)
     return bool(mine - theirs)
 
 
@@ -482,7 +586,7 @@ class _Kernel:
                 if not (prev.text in (")", "]") or prev.kind in ("num", "str", "chr", "raw")
                         or (prev.kind == "id" and prev.text not in _KEYWORDS)):
                     raise Unsupported(f"a lambda or attribute at line {t.line}")
-            elif t.kind == "pragma" and not re.match(r"#\s*pragma\s+(unroll|GCC\s+unroll|GCC\s+ivdep|omp\s+simd)\b", t.text):
+            elif t.kind == "pragma" and not re.match(r"#\s*pragma\s+(unroll|nounroll|GCC\s+unroll|GCC\s+ivdep|omp\s+simd)\b", t.text):
                 raise Unsupported(f"'{t.text}' in the kernel")
 
     def _parse_params(self) -> list:

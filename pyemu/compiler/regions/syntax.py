@@ -199,7 +199,8 @@ def scan_unit(toks: list, marker: str) -> list:
                     nss = [_ns_name(toks, *h) for h in g.namespaces]
                     g.qualified = "::".join([s for s in nss if s] + [g.name])
                 elif words and words[-1] != "=" and "(" in words and not (
-                        {"struct", "class", "union", "enum", "typedef", "using"} & set(words)):
+                        {"struct", "class", "union", "enum", "typedef", "using"}
+                        & set(words[:words.index("(")])):   # `void f(struct s *p)` is a function
                     g.kind = "function"
                     g.name = _function_name(toks, start, i)
                 groups.append(g)

@@ -1,0 +1,152 @@
+"""Inlining of the device functions that reach a barrier, as PoCL does.
+
+A kernel that calls `void f(params) { ...; __syncthreads(); ... }` as a
+statement of its own (`f(a, b);`) gets f's body in place of the call, so that
+its block function (and its fiber variant) cuts regions at f's barriers as if
+they were written in the kernel:
+
+    P0 pyemu_il3_p0 = (a); P1 pyemu_il3_p1 = (b); <f's body, its names renamed>
+
+(f's parameters and locals renamed pyemu_il<n>_<name>, so that no braces are
+needed and the regions run on across the call, as PoCL's do).  f's tokens keep their file and line, so diagnostics point
+at f.  What this cannot inline returns None and the kernel takes the fiber
+path: a function that returns a value or has a `return` statement, a
+template, an overloaded name, array or variadic parameters, a call that is
+not a statement of its own (`x = f(a);`, `if (f(a))`), recursion, or nesting
+deeper than _DEPTH.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from . import syntax as S
+from .syntax import Tok, Unsupported
+
+IL = "pyemu_il"
+_DEPTH = 8
+
+
+class _Func:
+    def __init__(self, toks, g: S.Group):
+        self.toks, self.g = toks, g
+        lo, hi = g.head
+        words = [t.text for t in toks[lo:hi]]
+        if "template" in words or "operator" in words:
+            raise Unsupported("a template or operator")
+        name_at = next(j for j in range(lo, hi) if toks[j].text == g.name
+                       and j + 1 < hi and toks[j + 1].text == "(")
+        close = S.match(toks, name_at + 1, hi)
+        ret = [t.text for t in toks[lo:name_at]]
+        if "void" not in ret or "*" in ret or "&" in ret:
+            raise Unsupported(f"'{g.name}' returns a value")
+        self.params = []          # (spec (lo, hi), declarator)
+        a, b = name_at + 2, close
+        if b > a and not (b - a == 1 and toks[a].text == "void"):
+            parser = S.BodyParser(toks, set())
+            for x, y in S.split_top(toks, a, b, ","):
+                d = parser.declaration(x, y)
+                if d is None or len(d.decls) != 1:
+                    raise Unsupported(f"cannot read a parameter of '{g.name}'")
+                dd = d.decls[0]
+                if dd.suffix[0] != dd.suffix[1] or dd.init_kind:
+                    raise Unsupported(f"an array or default parameter of '{g.name}'")
+                self.params.append((d.spec, dd))
+        if any(toks[j].text in ("return", "goto", "co_return", "...")
+               for j in range(g.body[0], g.body[1])):
+            raise Unsupported(f"'{g.name}' has a return statement")
+
+
+def inline_calls(toks: list, groups: list, g: S.Group, holders: set, internal) -> Optional[tuple]:
+    """(group, tokens) of kernel `g` with the calls of the functions in
+    `holders` inlined, or None when one cannot be."""
+    funcs, seen = {}, set()
+    for f in groups:
+        if f.kind == "function" and f.name in holders:
+            if f.name in seen or internal(toks[f.head[0]].file):
+                return None           # overloaded, or one of pyemu's own
+            seen.add(f.name)
+            try:
+                funcs[f.name] = _Func(toks, f)
+            except (Unsupported, StopIteration):
+                return None
+    if set(holders) - set(funcs) & _names(toks, *g.body):
+        return None
+    counter = [0]
+    try:
+        body = _expand(toks, g.body[0], g.body[1], funcs, holders, counter, 0)
+    except Unsupported:
+        return None
+    lo, hi = g.body
+    new = toks[:lo] + body + toks[hi:]
+    return replace(g, body=(lo, lo + len(body))), new
+
+
+def _names(toks, lo, hi) -> set:
+    return {t.text for t in toks[lo:hi] if t.kind == "id"}
+
+
+def _expand(toks: list, lo: int, hi: int, funcs: dict, holders: set, counter: list,
+            depth: int) -> list:
+    """toks[lo:hi] (a statement list) with the holders' calls inlined."""
+    if depth > _DEPTH:
+        raise Unsupported("nested too deep (or recursive)")
+    stmts = S.BodyParser(toks, set()).block(lo, hi)
+    listed = {st.lo for st in stmts} | {k.lo for st in S.walk(stmts) if st.kind == "compound"
+                                        for k in st.kids}
+    calls = {}                  # token index of a call statement -> its statement
+    for st in S.walk(stmts):
+        if st.kind == "expr" and toks[st.lo].text in funcs and st.hi - st.lo >= 4 \
+                and toks[st.lo + 1].text == "(" and S.match(toks, st.lo + 1, st.hi) == st.hi - 2:
+            calls[st.lo] = st
+    out, j = [], lo
+    while j < hi:
+        st = calls.get(j)
+        if st is None:
+            t = toks[j]
+            if t.kind == "id" and t.text in holders and toks[j - 1].text not in (".", "->", "::"):
+                raise Unsupported(f"'{t.text}' is called inside an expression")
+            out.append(t)
+            j += 1
+            continue
+        body = _call(toks, st, funcs[toks[st.lo].text], funcs, holders, counter, depth)
+        if st.lo not in listed:   # the body of an if or a loop: one statement
+            body = [Tok("op", "{", toks[st.lo].file, toks[st.lo].line)] + body + [
+                Tok("op", "}", toks[st.hi - 1].file, toks[st.hi - 1].line)]
+        out += body
+        j = st.hi
+    return out
+
+
+def _call(toks, st: S.Stmt, f: _Func, funcs, holders, counter, depth) -> list:
+    at = toks[st.lo]
+    args = [] if st.hi - 2 == st.lo + 2 else S.split_top(toks, st.lo + 2, st.hi - 2, ",")
+    if len(args) != len(f.params):
+        raise Unsupported(f"'{f.g.name}' called with {len(args)} arguments")
+    counter[0] += 1
+    n = counter[0]
+
+    def mk(kind, text, like=at):
+        return Tok(kind, text, like.file, like.line)
+
+    # f's parameters and locals get names of their own (no braces around the
+    # body: a block function's regions then run on across the call, as
+    # PoCL's do after inlining)
+    ft = f.toks
+    p = S.BodyParser(ft, {dd.name for _, dd in f.params})
+    p.block(*f.g.body)
+    rename = {dd.name: f"{IL}{n}_{dd.name}" for _, dd in f.params}
+    rename.update({dd.name: f"{IL}{n}_{dd.name}" for d in p.decls for dd in d.decls})
+    out = []
+    for i, ((slo, shi), dd) in enumerate(f.params):
+        out += [t for t in ft[slo:shi] if t.text not in S.STORAGE_WORDS]
+        out += list(ft[dd.ptr[0]:dd.ptr[1]]) + [mk("id", rename[dd.name], ft[dd.name_at]),
+                                                mk("op", "="), mk("op", "(")]
+        out += list(toks[args[i][0]:args[i][1]]) + [mk("op", ")"), mk("op", ";")]
+    body = _expand(ft, f.g.body[0], f.g.body[1], funcs, holders, counter, depth + 1)
+    for k, t in enumerate(body):
+        if t.kind == "id" and t.text in rename and (k == 0 or body[k - 1].text not in (
+                ".", "->", "::")) and (k + 1 >= len(body) or body[k + 1].text != "::"):
+            t = Tok("id", rename[t.text], t.file, t.line)
+        out.append(t)
+    return out
