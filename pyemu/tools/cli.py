@@ -85,6 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    "compiler and kernel cache it uses, the Python, NumPy, "
                                    "PyOpenCL and PoCL versions, and the emulated device's "
                                    "properties (as cudaGetDeviceProperties reports them).")
+    p.add_argument("--kernel", metavar="FILE",
+                   help="compile FILE (.cl: OpenCL C, else CUDA) and print, for each kernel, "
+                        "the path its blocks take (block function, fiber variant, fibers) "
+                        "and why")
+    p.add_argument("options", nargs="*", metavar="OPTION",
+                   help="compiler options for --kernel (-D..., -I...)")
     p.set_defaults(run=info.run, parser=p)
 
     for name, (summary, run) in DELEGATED.items():

@@ -101,10 +101,12 @@ def print_device() -> None:
 
 
 def run(args) -> int:
-    """Entry point of `python -m pyemu info` (with --kernel FILE, once the
-    CLI passes it: each kernel's path and why, see print_kernel_paths)."""
+    """Entry point of `python -m pyemu info` (with --kernel FILE [-- OPTION...]:
+    each kernel's path and why, see print_kernel_paths)."""
     if getattr(args, "kernel", None):
         return print_kernel_paths(args.kernel, getattr(args, "options", None) or ())
+    if getattr(args, "options", None):
+        args.parser.error("compiler options go with --kernel FILE")
     print_installation()
     print()
     print_device()
