@@ -3,8 +3,10 @@
  * template N), thread_block_tile's sync/shfl/vote/match, coalesced_threads.
  * Tiles are warp collectives of pyemu's core (csrc/warp.c, through
  * detail/cuda_warp.h); thread_block::sync() is __syncthreads().
- * Not here yet: this_grid()/grid.sync() (cudaLaunchCooperativeKernel),
- * cluster groups, labeled partitions. */
+ * this_grid() is the grid; its sync() is a barrier of every thread of the
+ * grid under cudaLaunchCooperativeKernel (csrc/grid.c) and fails the
+ * launch in a kernel launched the ordinary way.
+ * Not here yet: cluster groups, labeled partitions. */
 #ifndef PYEMU_COOPERATIVE_GROUPS_H
 #define PYEMU_COOPERATIVE_GROUPS_H
 
@@ -68,6 +70,29 @@ class thread_block : public thread_group {
     static bool is_valid() { return true; }
 };
 static inline thread_block this_thread_block() { return thread_block(); }
+
+/* this_grid(): every thread of the launch.  is_valid() is true in any
+ * launch, as on an H100 with CUDA 13 (tests/data/ground_truth/grid_probe.cu);
+ * sync() needs cudaLaunchCooperativeKernel. */
+class grid_group {
+  public:
+    void sync(PYEMU_WLOC) const { pyemu_warp_op(PYEMU_GRID_SYNC, 0u, 0ull, 0, 32, PYEMU_WARGS); }
+    static bool is_valid() { return true; }
+    static unsigned long long num_blocks() { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+    static unsigned long long block_rank() {
+        return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    }
+    static unsigned long long num_threads() { return num_blocks() * pyemu_detail::block_threads(); }
+    static unsigned long long size() { return num_threads(); }
+    static unsigned long long thread_rank() {
+        return block_rank() * pyemu_detail::block_threads() + pyemu_detail::linear_tid();
+    }
+    static dim3 dim_blocks() { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+    static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+    static dim3 dim_threads() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+    static dim3 group_dim() { return dim_threads(); }
+};
+static inline grid_group this_grid() { return grid_group(); }
 
 /* tiled_partition(parent, n): a thread_group of n threads (a power of 2 up to 32) */
 static inline thread_group tiled_partition(const thread_group &parent, unsigned tilesz) {
