@@ -24,6 +24,24 @@ static inline unsigned tile_mask(unsigned n) {
     unsigned m = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
     return n >= 32 ? m : m << (lane / n * n);
 }
+/* a tile's shfl moves any trivially copyable type, as CUDA's does: values
+ * over 8 bytes (uint4, a struct) go in 8-byte pieces, one collective each */
+template <class pyemu_T, bool pyemu_small = (sizeof(pyemu_T) <= 8)> struct shfl_any {
+    static pyemu_T run(int op, unsigned m, pyemu_T v, int a, int w, const char *f, unsigned l) {
+        return pyemu_detail::shfl_any<pyemu_T>::run(op, m, v, a, w, f, l);
+    }
+};
+template <class pyemu_T> struct shfl_any<pyemu_T, false> {
+    static pyemu_T run(int op, unsigned m, pyemu_T v, int a, int w, const char *f, unsigned l) {
+        enum { pieces = (sizeof(pyemu_T) + 7) / 8 };
+        unsigned long long p[pieces] = {};
+        __builtin_memcpy(p, &v, sizeof v);
+        for (unsigned k = 0; k < pieces; k++)
+            p[k] = pyemu_warp_op(op, m, p[k], a, w, f, l, 0u);
+        __builtin_memcpy(&v, p, sizeof v);
+        return v;
+    }
+};
 }  // namespace pyemu_detail
 
 /* A group of threads: the block, a tile of it, or the coalesced lanes. */
@@ -122,16 +140,16 @@ class thread_block_tile : public thread_group {
     unsigned long long meta_group_size() const { return pyemu_nmeta; }
     void sync(PYEMU_WLOC) const { pyemu_warp_op(PYEMU_WARP_SYNC, pyemu_mask, 0, 0, 32, PYEMU_WARGS); }
     template <class pyemu_T> pyemu_T shfl(pyemu_T v, int src, PYEMU_WLOC) const {
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_mask, v, src, (int)pyemu_N, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL, pyemu_mask, v, src, (int)pyemu_N, PYEMU_WFL);
     }
     template <class pyemu_T> pyemu_T shfl_up(pyemu_T v, unsigned d, PYEMU_WLOC) const {
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL_UP, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL_UP, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
     }
     template <class pyemu_T> pyemu_T shfl_down(pyemu_T v, unsigned d, PYEMU_WLOC) const {
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL_DOWN, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL_DOWN, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
     }
     template <class pyemu_T> pyemu_T shfl_xor(pyemu_T v, unsigned m, PYEMU_WLOC) const {
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL_XOR, pyemu_mask, v, (int)m, (int)pyemu_N, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL_XOR, pyemu_mask, v, (int)m, (int)pyemu_N, PYEMU_WFL);
     }
     /* votes and match: bit i is the tile's thread of rank i */
     unsigned ballot(int pred, PYEMU_WLOC) const {
@@ -176,7 +194,7 @@ class coalesced_group : public thread_group {
     unsigned long long meta_group_size() const { return 1; }
     template <class pyemu_T> pyemu_T shfl(pyemu_T v, int rank, PYEMU_WLOC) const {
         unsigned src = __fns(pyemu_mask, 0, rank + 1);
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_mask, v, (int)src, 32, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL, pyemu_mask, v, (int)src, 32, PYEMU_WFL);
     }
     unsigned ballot(int pred, PYEMU_WLOC) const {
         unsigned b = (unsigned)pyemu_warp_op(PYEMU_WARP_BALLOT, pyemu_mask, pred != 0, 0, 32, PYEMU_WARGS);

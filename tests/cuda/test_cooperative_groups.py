@@ -142,3 +142,37 @@ def test_cuda_samples_style_this_thread_block_sync(mod):
     v = np.arange(256, dtype=np.int32) * 3
     got = _run(mod, "reverse", 256, [v], 1, 256)
     assert np.array_equal(got, v[::-1])
+
+
+def test_tile_shfl_moves_types_over_8_bytes_as_cuda_does():
+    # cuda-samples shfl_scan's integral image shuffles uint4 through a tile
+    m = SourceModule(r"""
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+struct big { int a[5]; };
+__global__ void k(int *o) {
+    cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());
+    int l = t.thread_rank();
+    uint4 v = make_uint4(l, l * 2, l * 3, l * 4);
+    uint4 x = t.shfl_xor(v, 1);
+    uint4 d = t.shfl_down(v, 2);
+    big b; for (int i = 0; i < 5; i++) b.a[i] = l * 10 + i;
+    big s = t.shfl(b, 7);
+    o[l * 12 + 0] = x.x; o[l * 12 + 1] = x.y; o[l * 12 + 2] = x.z; o[l * 12 + 3] = x.w;
+    o[l * 12 + 4] = d.x; o[l * 12 + 5] = d.w;
+    for (int i = 0; i < 5; i++) o[l * 12 + 6 + i] = s.a[i];
+    o[l * 12 + 11] = 0;
+}""")
+    o = cudaMalloc(4 * 32 * 12)
+    m.k[1, 32](o)
+    cudaDeviceSynchronize()
+    h = np.empty(32 * 12, np.int32)
+    cudaMemcpy(h, o, h.nbytes, cudaMemcpyDeviceToHost)
+    cudaFree(o)
+    h = h.reshape(32, 12)
+    lanes = np.arange(32)
+    x = lanes ^ 1
+    assert np.array_equal(h[:, 0:4], np.stack([x, 2 * x, 3 * x, 4 * x], 1))
+    d = np.where(lanes + 2 < 32, lanes + 2, lanes)     # past the tile: the caller's own
+    assert np.array_equal(h[:, 4], d) and np.array_equal(h[:, 5], 4 * d)
+    assert (h[:, 6:11] == np.arange(70, 75)).all()
