@@ -28,7 +28,7 @@ static inline unsigned tile_mask(unsigned n) {
  * over 8 bytes (uint4, a struct) go in 8-byte pieces, one collective each */
 template <class pyemu_T, bool pyemu_small = (sizeof(pyemu_T) <= 8)> struct shfl_any {
     static pyemu_T run(int op, unsigned m, pyemu_T v, int a, int w, const char *f, unsigned l) {
-        return pyemu_detail::shfl_any<pyemu_T>::run(op, m, v, a, w, f, l);
+        return pyemu_wshfl<pyemu_T>(op, m, v, a, w, f, l);
     }
 };
 template <class pyemu_T> struct shfl_any<pyemu_T, false> {
