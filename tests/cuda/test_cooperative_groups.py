@@ -161,7 +161,9 @@ __global__ void k(int *o) {
     o[l * 12 + 0] = x.x; o[l * 12 + 1] = x.y; o[l * 12 + 2] = x.z; o[l * 12 + 3] = x.w;
     o[l * 12 + 4] = d.x; o[l * 12 + 5] = d.w;
     for (int i = 0; i < 5; i++) o[l * 12 + 6 + i] = s.a[i];
-    o[l * 12 + 11] = 0;
+    int up = l;                                        /* and a small one, in a loop */
+    for (int i = 1; i < 32; i *= 2) { int n = t.shfl_up(up, i); if (l >= i) up += n; }
+    o[l * 12 + 11] = up;
 }""")
     o = cudaMalloc(4 * 32 * 12)
     m.k[1, 32](o)
@@ -176,3 +178,4 @@ __global__ void k(int *o) {
     d = np.where(lanes + 2 < 32, lanes + 2, lanes)     # past the tile: the caller's own
     assert np.array_equal(h[:, 4], d) and np.array_equal(h[:, 5], 4 * d)
     assert (h[:, 6:11] == np.arange(70, 75)).all()
+    assert np.array_equal(h[:, 11], np.cumsum(lanes))
