@@ -76,7 +76,8 @@ class thread_group {
 /* this_thread_block(): the block */
 class thread_block : public thread_group {
   public:
-    thread_block() : thread_group(0, 0, 0) {}
+    unsigned long long *pyemu_scratch; /* block_tile_memory, for tiles over 32 threads */
+    thread_block() : thread_group(0, 0, 0), pyemu_scratch(0) {}
     static void sync() { __syncthreads(); }
     static unsigned long long thread_rank() { return pyemu_detail::linear_tid(); }
     static unsigned long long size() { return pyemu_detail::block_threads(); }
@@ -88,6 +89,19 @@ class thread_block : public thread_group {
     static bool is_valid() { return true; }
 };
 static inline thread_block this_thread_block() { return thread_block(); }
+
+/* block_tile_memory<MaxBlockSize>: the shared memory tiles of more than 32
+ * threads work through (__shared__ cg::block_tile_memory<256> m;
+ * this_thread_block(m)); pyemu keeps one 8-byte slot per warp in it. */
+template <unsigned int pyemu_MaxBlockSize = 1024> struct block_tile_memory {
+    unsigned long long pyemu_slots[32];
+};
+template <unsigned int pyemu_M>
+static inline thread_block this_thread_block(block_tile_memory<pyemu_M> &pyemu_m) {
+    thread_block pyemu_b;
+    pyemu_b.pyemu_scratch = pyemu_m.pyemu_slots;
+    return pyemu_b;
+}
 
 /* this_grid(): every thread of the launch.  is_valid() is true in any
  * launch, as on an H100 with CUDA 13 (tests/data/ground_truth/grid_probe.cu);
@@ -120,25 +134,35 @@ static inline thread_group tiled_partition(const thread_group &parent, unsigned 
     return thread_group(1, tilesz, pyemu_detail::tile_mask(tilesz));
 }
 
-/* thread_block_tile<N>: N lanes of one warp, N a power of 2 up to 32 */
+/* thread_block_tile<N>: N lanes of one warp, N a power of 2 up to 32; or
+ * (CUDA 11.1's multi-warp tiles) N = 64 to 1024 threads of whole warps,
+ * with sync, thread_rank, meta_group_* and cg::reduce: their sync is a
+ * barrier of the whole block, so every tile of the block must reach it */
 template <unsigned pyemu_N, class pyemu_Parent = void>
 class thread_block_tile : public thread_group {
-    static_assert(pyemu_N > 0 && pyemu_N <= 32 && (pyemu_N & (pyemu_N - 1)) == 0,
-                  "cooperative_groups: tiled_partition<N> needs N a power of 2 up to 32");
+    static_assert(pyemu_N > 0 && pyemu_N <= 1024 && (pyemu_N & (pyemu_N - 1)) == 0,
+                  "cooperative_groups: tiled_partition<N> needs N a power of 2 up to 1024");
     unsigned pyemu_meta, pyemu_nmeta;
   public:
-    thread_block_tile(unsigned meta, unsigned nmeta)
-        : thread_group(1, pyemu_N, pyemu_detail::tile_mask(pyemu_N)), pyemu_meta(meta), pyemu_nmeta(nmeta) {}
+    unsigned long long *pyemu_scratch; /* tiles over 32 threads: block_tile_memory */
+    thread_block_tile(unsigned meta, unsigned nmeta, unsigned long long *scratch = 0)
+        : thread_group(1, pyemu_N, pyemu_detail::tile_mask(pyemu_N)), pyemu_meta(meta), pyemu_nmeta(nmeta),
+          pyemu_scratch(scratch) {}
     template <class pyemu_P>
     thread_block_tile(const thread_block_tile<pyemu_N, pyemu_P> &o)
         : thread_group(1, pyemu_N, pyemu_detail::tile_mask(pyemu_N)), pyemu_meta(o.meta_group_rank()),
-          pyemu_nmeta(o.meta_group_size()) {}
+          pyemu_nmeta(o.meta_group_size()), pyemu_scratch(o.pyemu_scratch) {}
     static constexpr unsigned long long size() { return pyemu_N; }
     static constexpr unsigned long long num_threads() { return pyemu_N; }
     unsigned long long thread_rank() const { return pyemu_detail::linear_tid() % pyemu_N; }
     unsigned long long meta_group_rank() const { return pyemu_meta; }
     unsigned long long meta_group_size() const { return pyemu_nmeta; }
-    void sync(PYEMU_WLOC) const { pyemu_warp_op(PYEMU_WARP_SYNC, pyemu_mask, 0, 0, 32, PYEMU_WARGS); }
+    void sync(PYEMU_WLOC) const {
+        if (pyemu_N > 32)
+            pyemu_barrier("cooperative_groups: sync() of a tile of more than 32 threads#tile");
+        else
+            pyemu_warp_op(PYEMU_WARP_SYNC, pyemu_mask, 0, 0, 32, PYEMU_WARGS);
+    }
     template <class pyemu_T> pyemu_T shfl(pyemu_T v, int src, PYEMU_WLOC) const {
         return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL, pyemu_mask, v, src, (int)pyemu_N, PYEMU_WFL);
     }
@@ -174,9 +198,10 @@ class thread_block_tile : public thread_group {
 };
 
 template <unsigned pyemu_N>
-static inline thread_block_tile<pyemu_N, thread_block> tiled_partition(const thread_block &) {
+static inline thread_block_tile<pyemu_N, thread_block> tiled_partition(const thread_block &pyemu_b) {
     unsigned t = pyemu_detail::linear_tid();
-    return thread_block_tile<pyemu_N, thread_block>(t / pyemu_N, (pyemu_detail::block_threads() + pyemu_N - 1) / pyemu_N);
+    return thread_block_tile<pyemu_N, thread_block>(t / pyemu_N, (pyemu_detail::block_threads() + pyemu_N - 1) / pyemu_N,
+                                                    pyemu_b.pyemu_scratch);
 }
 template <unsigned pyemu_N, unsigned pyemu_M, class pyemu_P>
 static inline thread_block_tile<pyemu_N, thread_block_tile<pyemu_M, pyemu_P> >

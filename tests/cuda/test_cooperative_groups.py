@@ -179,3 +179,65 @@ __global__ void k(int *o) {
     assert np.array_equal(h[:, 4], d) and np.array_equal(h[:, 5], 4 * d)
     assert (h[:, 6:11] == np.arange(70, 75)).all()
     assert np.array_equal(h[:, 11], np.cumsum(lanes))
+
+
+MULTI_WARP = r"""
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+template <unsigned N>
+__global__ void tile_sums(const int *in, int *sum, int *mx, int *rank) {
+    __shared__ cg::block_tile_memory<256> scratch;
+    auto cta = cg::this_thread_block(scratch);
+    auto tile = cg::tiled_partition<N>(cta);
+    int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+    int s = cg::reduce(tile, v, cg::plus<int>());
+    int m = cg::reduce(tile, v, cg::greater<int>());
+    tile.sync();
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    sum[t] = s; mx[t] = m;
+    rank[t] = tile.thread_rank() * 100 + tile.meta_group_rank() * 10 + tile.meta_group_size();
+}
+__global__ void no_scratch(const int *in, int *sum) {
+    auto tile = cg::tiled_partition<64>(cg::this_thread_block());
+    sum[threadIdx.x] = cg::reduce(tile, in[threadIdx.x], cg::plus<int>());
+}
+"""
+
+
+@pytest.mark.parametrize("n", [64, 128, 256])
+def test_multi_warp_tiles_reduce_with_block_tile_memory(n):
+    # cuda-samples reduction's multi_warp_cg_reduce (kernel 9) uses these
+    m = SourceModule(MULTI_WARP, name_expressions=[f"tile_sums<{n}>"])
+    blocks, block = 3, 256
+    v = np.random.default_rng(n).integers(-1000, 1000, blocks * block).astype(np.int32)
+    bufs = [cudaMalloc(v.nbytes) for _ in range(4)]
+    cudaMemcpy(bufs[0], v, v.nbytes, cudaMemcpyHostToDevice)
+    m.get_function(f"tile_sums<{n}>")[blocks, block](*bufs)
+    cudaDeviceSynchronize()
+    got = []
+    for b in bufs[1:]:
+        h = np.empty_like(v)
+        cudaMemcpy(h, b, h.nbytes, cudaMemcpyDeviceToHost)
+        got.append(h)
+        cudaFree(b)
+    cudaFree(bufs[0])
+    tiles = v.reshape(-1, n)
+    assert np.array_equal(got[0], np.repeat(tiles.sum(axis=1), n))
+    assert np.array_equal(got[1], np.repeat(tiles.max(axis=1), n))
+    t = np.arange(blocks * block) % block
+    assert np.array_equal(got[2], t % n * 100 + t // n * 10 + block // n)
+
+
+def test_multi_warp_tile_without_block_tile_memory_fails_the_launch(run_cuda):
+    run = run_cuda("""
+m = SourceModule(SOURCE)
+a = cudaMalloc(4 * 64)
+m.no_scratch[1, 64](a, a)
+R["code"] = code_of(cudaDeviceSynchronize)
+from pyemu.cuda import _errors
+R["message"] = _errors.sticky()[1]
+""", consts={"SOURCE": MULTI_WARP}, timeout=120)
+    assert run.returncode == 0, run.explain()
+    assert run.R["code"] == 710, run.R              # cudaErrorAssert, naming the cause
+    assert "block_tile_memory" in run.R["message"]
