@@ -140,7 +140,7 @@ static void leave(grid *g, int aborted)
 
 /* "file:line" of a grid.sync() call, kept for the life of the process (one
  * string per call site, so that block.c's barrier tells sites apart). */
-static const char *site_of(const char *file, unsigned int line)
+static __attribute__((noinline)) const char *site_of(const char *file, unsigned int line)
 {
     static struct site { struct site *next; const char *file; unsigned int line; char s[]; } *sites;
     pthread_mutex_lock(&lock);
@@ -181,8 +181,10 @@ returned_fail(pyemu_worker *w, uint64_t waiting, const char *site, pyemu_uint3 q
                       site_len(site), site, (unsigned long long)waiting, q);
 }
 
-/* Thread 0 of slot s brings its block to the barrier at site. */
-static void arrive(pyemu_worker *w, grid *g, slot *s, const char *site)
+/* Thread 0 of slot s brings its block to the barrier at site.  Not inlined
+ * into pyemu_grid_op (kernel-support code, where the watchdog's stop may
+ * jump out): the lock must never be left held. */
+static __attribute__((noinline)) void arrive(pyemu_worker *w, grid *g, slot *s, const char *site)
 {
     pthread_mutex_lock(&lock);
     if (g->exited) {
@@ -205,7 +207,7 @@ static void arrive(pyemu_worker *w, grid *g, slot *s, const char *site)
 }
 
 /* Slot s's block returned. */
-static void block_exit(pyemu_worker *w, grid *g, slot *s)
+static __attribute__((noinline)) void block_exit(pyemu_worker *w, grid *g, slot *s)
 {
     pthread_mutex_lock(&lock);
     if (g->arrived) {
