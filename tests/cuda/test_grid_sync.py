@@ -227,3 +227,18 @@ R["after"] = code_of(cudaDeviceSynchronize)
     assert run.R["code"] == 702, run.R                  # cudaErrorLaunchTimeout
     assert run.R["seconds"] < 30, run.R
     assert run.R["after"] == 0, run.R
+
+
+def test_grid_sync_on_a_stream_and_with_dim3_and_dynamic_shared_memory(mod):
+    from pyemu.cuda import cudaStreamCreate, cudaStreamDestroy, cudaStreamSynchronize, dim3
+    s = cudaStreamCreate()
+    n = 8 * 64
+    a, b = cudaMalloc(4 * n), cudaMalloc(4 * n)
+    cudaLaunchCooperativeKernel(mod.twophase, dim3(8), dim3(64), [a, b, np.int32(n)], 128, s)
+    cudaStreamSynchronize(s)
+    cudaStreamDestroy(s)
+    i = np.arange(n)
+    got = _get(b, n)
+    cudaFree(a)
+    cudaFree(b)
+    assert np.array_equal(got, ((i + n // 2 + 7) % n) * 3 + 1)
