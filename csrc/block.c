@@ -29,6 +29,10 @@ void pyemu_warp_reset(void);
 void pyemu_warp_leave(pyemu_worker *w, const char *site);
 void pyemu_warp_exit(pyemu_worker *w);
 
+/* cooperative launches (grid.c) */
+void pyemu_grid_run(pyemu_worker *w, uint64_t linear);
+int pyemu_grid_launch(const pyemu_cmd *cmd);
+
 void pyemu_fmt_dim(char *buf, size_t len, pyemu_uint3 v)
 {
     snprintf(buf, len, "(%u,%u,%u)", v.x, v.y, v.z);
@@ -529,6 +533,8 @@ static void start_block(pyemu_worker *w, pyemu_uint3 b)
 void pyemu_block_rerun_precise(pyemu_worker *w, uint64_t linear)
 {
     const int sig = w->fault_sig;
+    if (pyemu_grid_launch(w->cmd))
+        return; /* its blocks wait for each other (grid.c): the fault names its thread already */
     if (w->nthreads < 2 || !(sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL))
         return;
     void *const addr = w->fault_addr;
@@ -555,5 +561,27 @@ void pyemu_block_rerun_precise(pyemu_worker *w, uint64_t linear)
 
 void pyemu_run_block(pyemu_worker *w, uint64_t linear)
 {
+    if (__builtin_expect(w->cmd->u.k.work_dim & PYEMU_LAUNCH_COOPERATIVE, 0)) {
+        pyemu_grid_run(w, linear);
+        return;
+    }
     start_block(w, block_of(linear));
+}
+
+/* ---- hooks for cooperative launches (grid.c) ---- */
+
+/* Run block `linear` (thread 0 on the stack the caller is on). */
+void pyemu_block_start(pyemu_worker *w, uint64_t linear)
+{
+    start_block(w, block_of(linear));
+}
+
+/* The top of fiber stack 0, which no thread of a block uses (thread 0 runs
+ * on the worker's stack): grid.c runs thread 0 of a cooperative launch's
+ * blocks there.  NULL if it cannot be mapped. */
+char *pyemu_block_stack0(pyemu_worker *w)
+{
+    if (ensure_stacks(w, 1) != 0)
+        return NULL;
+    return w->stacks + w->stack_stride;
 }

@@ -354,4 +354,9 @@ int pyemu_devmem_remove(unsigned long long addr);
 int pyemu_devmem_clear(void);
 int pyemu_devmem_peer(int device, int peer, int on);
 
+/* cooperative launches (csrc/grid.c): cudaLaunchCooperativeKernel or's this
+ * into its launch's work_dim (3 for CUDA); the blocks of such a launch are
+ * all resident at once, and cooperative_groups::this_grid().sync() works */
+#define PYEMU_LAUNCH_COOPERATIVE 256
+
 #endif /* PYEMU_CORE_H */

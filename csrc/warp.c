@@ -238,6 +238,7 @@ not_named(pyemu_worker *w, int op, unsigned int mask, unsigned int lane, const c
 }
 
 int pyemu_block_fibers_for_warp(pyemu_worker *w); /* block.c */
+unsigned long long pyemu_grid_op(int op, const char *file, unsigned int line); /* grid.c */
 void pyemu_block_switch(pyemu_worker *w, unsigned int next);
 
 /* A lane reaches a collective; returns its result (see abi.h). */
@@ -246,6 +247,8 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
               const char *file, unsigned int line, unsigned int col)
 {
     pyemu_worker *w = pyemu_self;
+    if (__builtin_expect(op == PYEMU_GRID_SYNC, 0))
+        return pyemu_grid_op(op, file, line);
     if (op < 0 || op >= PYEMU_WARP_NOPS)
         pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "unknown warp collective %d", op);
     if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1))))

@@ -388,3 +388,12 @@ static inline void pyemu_free(void *ptr) { pyemu_api->free(ptr); }
 #pragma pop_macro("type_name")
 
 #endif /* PYEMU_ABI_H */
+
+#ifndef PYEMU_ABI_GRID_H
+#define PYEMU_ABI_GRID_H
+/* cooperative_groups::this_grid().sync() reaches the core through the warp
+ * collectives' entry: pyemu_warp_op(PYEMU_GRID_SYNC, 0, 0, 0, 32, file,
+ * line, 0) is a barrier of every thread of the grid (csrc/grid.c); it fails
+ * the launch unless the kernel was launched with cudaLaunchCooperativeKernel. */
+#define PYEMU_GRID_SYNC 64
+#endif

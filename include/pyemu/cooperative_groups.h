@@ -3,8 +3,10 @@
  * template N), thread_block_tile's sync/shfl/vote/match, coalesced_threads.
  * Tiles are warp collectives of pyemu's core (csrc/warp.c, through
  * detail/cuda_warp.h); thread_block::sync() is __syncthreads().
- * Not here yet: this_grid()/grid.sync() (cudaLaunchCooperativeKernel),
- * cluster groups, labeled partitions. */
+ * this_grid() is the grid; its sync() is a barrier of every thread of the
+ * grid under cudaLaunchCooperativeKernel (csrc/grid.c) and fails the
+ * launch in a kernel launched the ordinary way.
+ * Not here yet: cluster groups, labeled partitions. */
 #ifndef PYEMU_COOPERATIVE_GROUPS_H
 #define PYEMU_COOPERATIVE_GROUPS_H
 
@@ -22,6 +24,24 @@ static inline unsigned tile_mask(unsigned n) {
     unsigned m = n >= 32 ? 0xffffffffu : (1u << n) - 1u;
     return n >= 32 ? m : m << (lane / n * n);
 }
+/* a tile's shfl moves any trivially copyable type, as CUDA's does: values
+ * over 8 bytes (uint4, a struct) go in 8-byte pieces, one collective each */
+template <class pyemu_T, bool pyemu_small = (sizeof(pyemu_T) <= 8)> struct shfl_any {
+    static pyemu_T run(int op, unsigned m, pyemu_T v, int a, int w, const char *f, unsigned l) {
+        return pyemu_wshfl<pyemu_T>(op, m, v, a, w, f, l);
+    }
+};
+template <class pyemu_T> struct shfl_any<pyemu_T, false> {
+    static pyemu_T run(int op, unsigned m, pyemu_T v, int a, int w, const char *f, unsigned l) {
+        enum { pieces = (sizeof(pyemu_T) + 7) / 8 };
+        unsigned long long p[pieces] = {};
+        __builtin_memcpy(p, &v, sizeof v);
+        for (unsigned k = 0; k < pieces; k++)
+            p[k] = pyemu_warp_op(op, m, p[k], a, w, f, l, 0u);
+        __builtin_memcpy(&v, p, sizeof v);
+        return v;
+    }
+};
 }  // namespace pyemu_detail
 
 /* A group of threads: the block, a tile of it, or the coalesced lanes. */
@@ -56,7 +76,8 @@ class thread_group {
 /* this_thread_block(): the block */
 class thread_block : public thread_group {
   public:
-    thread_block() : thread_group(0, 0, 0) {}
+    unsigned long long *pyemu_scratch; /* block_tile_memory, for tiles over 32 threads */
+    thread_block() : thread_group(0, 0, 0), pyemu_scratch(0) {}
     static void sync() { __syncthreads(); }
     static unsigned long long thread_rank() { return pyemu_detail::linear_tid(); }
     static unsigned long long size() { return pyemu_detail::block_threads(); }
@@ -69,6 +90,42 @@ class thread_block : public thread_group {
 };
 static inline thread_block this_thread_block() { return thread_block(); }
 
+/* block_tile_memory<MaxBlockSize>: the shared memory tiles of more than 32
+ * threads work through (__shared__ cg::block_tile_memory<256> m;
+ * this_thread_block(m)); pyemu keeps one 8-byte slot per warp in it. */
+template <unsigned int pyemu_MaxBlockSize = 1024> struct block_tile_memory {
+    unsigned long long pyemu_slots[32];
+};
+template <unsigned int pyemu_M>
+static inline thread_block this_thread_block(block_tile_memory<pyemu_M> &pyemu_m) {
+    thread_block pyemu_b;
+    pyemu_b.pyemu_scratch = pyemu_m.pyemu_slots;
+    return pyemu_b;
+}
+
+/* this_grid(): every thread of the launch.  is_valid() is true in any
+ * launch, as on an H100 with CUDA 13 (tests/data/ground_truth/grid_probe.cu);
+ * sync() needs cudaLaunchCooperativeKernel. */
+class grid_group {
+  public:
+    void sync(PYEMU_WLOC) const { pyemu_warp_op(PYEMU_GRID_SYNC, 0u, 0ull, 0, 32, PYEMU_WARGS); }
+    static bool is_valid() { return true; }
+    static unsigned long long num_blocks() { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+    static unsigned long long block_rank() {
+        return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    }
+    static unsigned long long num_threads() { return num_blocks() * pyemu_detail::block_threads(); }
+    static unsigned long long size() { return num_threads(); }
+    static unsigned long long thread_rank() {
+        return block_rank() * pyemu_detail::block_threads() + pyemu_detail::linear_tid();
+    }
+    static dim3 dim_blocks() { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+    static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+    static dim3 dim_threads() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+    static dim3 group_dim() { return dim_threads(); }
+};
+static inline grid_group this_grid() { return grid_group(); }
+
 /* tiled_partition(parent, n): a thread_group of n threads (a power of 2 up to 32) */
 static inline thread_group tiled_partition(const thread_group &parent, unsigned tilesz) {
     (void)parent;
@@ -77,36 +134,46 @@ static inline thread_group tiled_partition(const thread_group &parent, unsigned 
     return thread_group(1, tilesz, pyemu_detail::tile_mask(tilesz));
 }
 
-/* thread_block_tile<N>: N lanes of one warp, N a power of 2 up to 32 */
+/* thread_block_tile<N>: N lanes of one warp, N a power of 2 up to 32; or
+ * (CUDA 11.1's multi-warp tiles) N = 64 to 1024 threads of whole warps,
+ * with sync, thread_rank, meta_group_* and cg::reduce: their sync is a
+ * barrier of the whole block, so every tile of the block must reach it */
 template <unsigned pyemu_N, class pyemu_Parent = void>
 class thread_block_tile : public thread_group {
-    static_assert(pyemu_N > 0 && pyemu_N <= 32 && (pyemu_N & (pyemu_N - 1)) == 0,
-                  "cooperative_groups: tiled_partition<N> needs N a power of 2 up to 32");
+    static_assert(pyemu_N > 0 && pyemu_N <= 1024 && (pyemu_N & (pyemu_N - 1)) == 0,
+                  "cooperative_groups: tiled_partition<N> needs N a power of 2 up to 1024");
     unsigned pyemu_meta, pyemu_nmeta;
   public:
-    thread_block_tile(unsigned meta, unsigned nmeta)
-        : thread_group(1, pyemu_N, pyemu_detail::tile_mask(pyemu_N)), pyemu_meta(meta), pyemu_nmeta(nmeta) {}
+    unsigned long long *pyemu_scratch; /* tiles over 32 threads: block_tile_memory */
+    thread_block_tile(unsigned meta, unsigned nmeta, unsigned long long *scratch = 0)
+        : thread_group(1, pyemu_N, pyemu_detail::tile_mask(pyemu_N)), pyemu_meta(meta), pyemu_nmeta(nmeta),
+          pyemu_scratch(scratch) {}
     template <class pyemu_P>
     thread_block_tile(const thread_block_tile<pyemu_N, pyemu_P> &o)
         : thread_group(1, pyemu_N, pyemu_detail::tile_mask(pyemu_N)), pyemu_meta(o.meta_group_rank()),
-          pyemu_nmeta(o.meta_group_size()) {}
+          pyemu_nmeta(o.meta_group_size()), pyemu_scratch(o.pyemu_scratch) {}
     static constexpr unsigned long long size() { return pyemu_N; }
     static constexpr unsigned long long num_threads() { return pyemu_N; }
     unsigned long long thread_rank() const { return pyemu_detail::linear_tid() % pyemu_N; }
     unsigned long long meta_group_rank() const { return pyemu_meta; }
     unsigned long long meta_group_size() const { return pyemu_nmeta; }
-    void sync(PYEMU_WLOC) const { pyemu_warp_op(PYEMU_WARP_SYNC, pyemu_mask, 0, 0, 32, PYEMU_WARGS); }
+    void sync(PYEMU_WLOC) const {
+        if (pyemu_N > 32)
+            pyemu_barrier("cooperative_groups: sync() of a tile of more than 32 threads#tile");
+        else
+            pyemu_warp_op(PYEMU_WARP_SYNC, pyemu_mask, 0, 0, 32, PYEMU_WARGS);
+    }
     template <class pyemu_T> pyemu_T shfl(pyemu_T v, int src, PYEMU_WLOC) const {
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_mask, v, src, (int)pyemu_N, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL, pyemu_mask, v, src, (int)pyemu_N, PYEMU_WFL);
     }
     template <class pyemu_T> pyemu_T shfl_up(pyemu_T v, unsigned d, PYEMU_WLOC) const {
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL_UP, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL_UP, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
     }
     template <class pyemu_T> pyemu_T shfl_down(pyemu_T v, unsigned d, PYEMU_WLOC) const {
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL_DOWN, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL_DOWN, pyemu_mask, v, (int)d, (int)pyemu_N, PYEMU_WFL);
     }
     template <class pyemu_T> pyemu_T shfl_xor(pyemu_T v, unsigned m, PYEMU_WLOC) const {
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL_XOR, pyemu_mask, v, (int)m, (int)pyemu_N, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL_XOR, pyemu_mask, v, (int)m, (int)pyemu_N, PYEMU_WFL);
     }
     /* votes and match: bit i is the tile's thread of rank i */
     unsigned ballot(int pred, PYEMU_WLOC) const {
@@ -131,9 +198,10 @@ class thread_block_tile : public thread_group {
 };
 
 template <unsigned pyemu_N>
-static inline thread_block_tile<pyemu_N, thread_block> tiled_partition(const thread_block &) {
+static inline thread_block_tile<pyemu_N, thread_block> tiled_partition(const thread_block &pyemu_b) {
     unsigned t = pyemu_detail::linear_tid();
-    return thread_block_tile<pyemu_N, thread_block>(t / pyemu_N, (pyemu_detail::block_threads() + pyemu_N - 1) / pyemu_N);
+    return thread_block_tile<pyemu_N, thread_block>(t / pyemu_N, (pyemu_detail::block_threads() + pyemu_N - 1) / pyemu_N,
+                                                    pyemu_b.pyemu_scratch);
 }
 template <unsigned pyemu_N, unsigned pyemu_M, class pyemu_P>
 static inline thread_block_tile<pyemu_N, thread_block_tile<pyemu_M, pyemu_P> >
@@ -151,7 +219,7 @@ class coalesced_group : public thread_group {
     unsigned long long meta_group_size() const { return 1; }
     template <class pyemu_T> pyemu_T shfl(pyemu_T v, int rank, PYEMU_WLOC) const {
         unsigned src = __fns(pyemu_mask, 0, rank + 1);
-        return pyemu_wshfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_mask, v, (int)src, 32, PYEMU_WFL);
+        return pyemu_detail::shfl_any<pyemu_T>::run(PYEMU_WARP_SHFL, pyemu_mask, v, (int)src, 32, PYEMU_WFL);
     }
     unsigned ballot(int pred, PYEMU_WLOC) const {
         unsigned b = (unsigned)pyemu_warp_op(PYEMU_WARP_BALLOT, pyemu_mask, pred != 0, 0, 32, PYEMU_WARGS);

@@ -91,6 +91,8 @@ class cudaDeviceAttr(IntEnum):
     cudaDevAttrManagedMemory = 83
     cudaDevAttrIsMultiGpuBoard = 84
     cudaDevAttrConcurrentManagedAccess = 89
+    cudaDevAttrCooperativeLaunch = 95
+    cudaDevAttrCooperativeMultiDeviceLaunch = 96
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
     cudaDevAttrMaxBlocksPerMultiprocessor = 106
 
@@ -146,6 +148,8 @@ class cudaDeviceProp:
     isMultiGpuBoard: int = 0
     multiGpuBoardGroupID: int = 0
     concurrentManagedAccess: int = 1
+    cooperativeLaunch: int = 1          # cudaLaunchCooperativeKernel (pyemu/cuda/cooperative.py)
+    cooperativeMultiDeviceLaunch: int = 1   # CUDA 12's field (gone in 13); the attribute stays
     sharedMemPerBlockOptin: int = 232448
     maxBlocksPerMultiProcessor: int = 32
     reservedSharedMemPerBlock: int = 1024

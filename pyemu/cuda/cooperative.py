@@ -7,16 +7,19 @@ a multiprocessor, and 228 KiB of shared memory a multiprocessor of which
 each block also takes 1 KiB for the system.  pyemu's workers are the
 multiprocessors (PYEMU_NUM_THREADS).
 
-Not here yet: grid-wide synchronisation (cooperative_groups::this_grid()
-and grid.sync()); a cooperative launch runs like cudaLaunchKernel once its
-grid is known to fit co-resident."""
+A cooperative launch keeps every block of its grid resident at once, so
+that cooperative_groups::this_grid().sync() is a barrier of the whole grid:
+the core hosts several blocks a worker as fiber groups and switches
+between them at the grid barrier (csrc/grid.c).  grid.sync() in a kernel
+launched the ordinary way fails the launch with cudaErrorLaunchFailure (an
+H100 runs it while the blocks happen to be resident, and hangs when not)."""
 from __future__ import annotations
 
 import operator
 
 from . import _errors as E
 from ._types import as_dim3
-from .module import Function, _check_kernel, cudaLaunchKernel
+from .module import Function, _check_kernel, _Launch
 from ..runtime.core import lib
 
 MAX_BLOCKS_PER_SM = 32
@@ -86,8 +89,8 @@ def cudaLaunchCooperativeKernel(func, gridDim, blockDim, args=(), sharedMem=0, s
     """cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem=0, stream=0):
     cudaLaunchKernel for a grid whose blocks must all be resident at once:
     more blocks than cudaOccupancyMaxActiveBlocksPerMultiprocessor times the
-    multiprocessors fail with cudaErrorCooperativeLaunchTooLarge.  (grid.sync()
-    is not available yet: see the module's doc.)"""
+    multiprocessors fail with cudaErrorCooperativeLaunchTooLarge.  The
+    kernel may call cooperative_groups::this_grid().sync()."""
     call = "cudaLaunchCooperativeKernel"
     _check_kernel(func, call)
     try:
@@ -103,7 +106,18 @@ def cudaLaunchCooperativeKernel(func, gridDim, blockDim, args=(), sharedMem=0, s
             E.fail(E.cudaErrorCooperativeLaunchTooLarge,
                    f"{blocks} blocks of {threads} threads cannot all be resident: at most {fit} "
                    f"({per_sm} a multiprocessor, {lib.pyemu_num_workers()} multiprocessors)", call)
-    return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream)
+    if args is None:
+        args = ()
+    try:
+        args = tuple(args)
+    except TypeError:
+        E.fail(E.cudaErrorInvalidValue, f"args is {type(args).__name__}, not a sequence of the "
+               "kernel's arguments", call)
+    if isinstance(stream, int) and stream == 0:
+        stream = None
+    launch = _Launch(func, gridDim, blockDim, sharedMem, stream)
+    launch.desc.work_dim = 3 | lib.PYEMU_LAUNCH_COOPERATIVE   # csrc/grid.c
+    return launch(*args)
 
 
 __all__ = ["cudaOccupancyMaxActiveBlocksPerMultiprocessor", "cudaOccupancyMaxPotentialBlockSize",

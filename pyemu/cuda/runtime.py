@@ -276,6 +276,8 @@ def cudaDeviceGetAttribute(attr, device=0) -> int:
         A.cudaDevAttrIsMultiGpuBoard: p.isMultiGpuBoard,
         A.cudaDevAttrConcurrentManagedAccess: p.concurrentManagedAccess,
         A.cudaDevAttrMaxSharedMemoryPerBlockOptin: p.sharedMemPerBlockOptin,
+        A.cudaDevAttrCooperativeLaunch: p.cooperativeLaunch,
+        A.cudaDevAttrCooperativeMultiDeviceLaunch: p.cooperativeMultiDeviceLaunch,
         A.cudaDevAttrMaxBlocksPerMultiprocessor: p.maxBlocksPerMultiProcessor,
     }
     return int(table[a])

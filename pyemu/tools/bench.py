@@ -59,7 +59,7 @@ from . import bench_streams as _bs
 from .bench_kernels import KERNEL_DIR
 from .bench_kernels.backends import (Buffer, PoclBackend, PyemuBackend, PyemuOpenclBackend,
                                      check_cuda, find_pocl_device, one_line)
-from .bench_kernels.cases import (COMPARE_CASES, HOST_NUMPY, Case, Histogram, LaunchArgs,
+from .bench_kernels.cases import (COMPARE_CASES, HOST_NUMPY, Case, Histogram, LaunchArgs, Renamed,
                                   LaunchEmpty, MatmulNaive, MatmulTiled, Prepared, Reduce, Staged,
                                   Transpose, Transpose32, VectorAdd, cdiv, time_once)
 from .bench_alloc import run_in_child as _alloc_in_child
@@ -445,6 +445,9 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
                 if be is not None}
     if type(case).stage_numpy is not Case.stage_numpy:
         backends["NumPy"] = HOST_NUMPY
+    baseline = getattr(case, "BASELINE", None)      # reduce_shfl: see _baseline_target
+    if baseline and env.pyemu is not None:
+        backends[baseline] = Renamed(env.pyemu, baseline)
     sides = _compare(case, prep, backends, repeat, slow_repeat)
     if case.per_call:       # a storm of `size` launches: the time of one
         for side in sides.values():
@@ -454,10 +457,29 @@ def run_case(name: str, env: Environment, quick: bool = False, repeat: int | Non
     pyemu_side = sides.get("pyemu") or Side(ERROR, None, env.pyemu_why)
     pocl_side = sides.get("PoCL") or Side(NA, None, env.pocl_why)
     opencl_side = sides.get("pyemu-CL") or Side(NA, None, env.opencl_why)
+    target_ratio, target_text = case.target_ratio, f"<= {case.target_ratio:.1f}x"
+    if baseline:
+        target_ratio, target_text = _baseline_target(sides, baseline)
     return Result(case.name, case.size_text(size), pyemu_side, pocl_side,
-                  target_ratio=case.target_ratio, target_text=f"<= {case.target_ratio:.1f}x",
+                  target_ratio=target_ratio, target_text=target_text,
                   reference_pocl_seconds=case.reference_pocl_seconds, quick=quick,
                   opencl=opencl_side, numpy=sides.get("NumPy", Side(NA)))
+
+
+# ---- a target measured in the run (reduce_shfl, issue 13) ----
+
+def _baseline_target(sides: dict[str, Side], baseline: str) -> tuple[float, str]:
+    """(target ratio, text) of a case whose target is another pyemu kernel's
+    time in the same run (reduce_shfl: no slower than pyemu's shared-memory
+    reduction): that time over PoCL's, so that the usual pyemu/PoCL ratio
+    meets it exactly when pyemu is no slower than the baseline."""
+    base, pocl = sides.get(baseline), sides.get("PoCL")
+    if not (base and base.ok and base.seconds):
+        return 0.0, f"<= pyemu smem ({base.status if base else 'not run'})"
+    text = f"<= pyemu smem {format_seconds(base.seconds)}"
+    if not (pocl and pocl.ok and pocl.seconds):
+        return 0.0, text + " (no PoCL time)"
+    return base.seconds / pocl.seconds, text + f" ({base.seconds / pocl.seconds:.2f}x)"
 
 
 def run_cases(names: Sequence[str] | None = None, quick: bool = False,

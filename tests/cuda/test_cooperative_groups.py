@@ -142,3 +142,102 @@ def test_cuda_samples_style_this_thread_block_sync(mod):
     v = np.arange(256, dtype=np.int32) * 3
     got = _run(mod, "reverse", 256, [v], 1, 256)
     assert np.array_equal(got, v[::-1])
+
+
+def test_tile_shfl_moves_types_over_8_bytes_as_cuda_does():
+    # cuda-samples shfl_scan's integral image shuffles uint4 through a tile
+    m = SourceModule(r"""
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+struct big { int a[5]; };
+__global__ void k(int *o) {
+    cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());
+    int l = t.thread_rank();
+    uint4 v = make_uint4(l, l * 2, l * 3, l * 4);
+    uint4 x = t.shfl_xor(v, 1);
+    uint4 d = t.shfl_down(v, 2);
+    big b; for (int i = 0; i < 5; i++) b.a[i] = l * 10 + i;
+    big s = t.shfl(b, 7);
+    o[l * 12 + 0] = x.x; o[l * 12 + 1] = x.y; o[l * 12 + 2] = x.z; o[l * 12 + 3] = x.w;
+    o[l * 12 + 4] = d.x; o[l * 12 + 5] = d.w;
+    for (int i = 0; i < 5; i++) o[l * 12 + 6 + i] = s.a[i];
+    int up = l;                                        /* and a small one, in a loop */
+    for (int i = 1; i < 32; i *= 2) { int n = t.shfl_up(up, i); if (l >= i) up += n; }
+    o[l * 12 + 11] = up;
+}""")
+    o = cudaMalloc(4 * 32 * 12)
+    m.k[1, 32](o)
+    cudaDeviceSynchronize()
+    h = np.empty(32 * 12, np.int32)
+    cudaMemcpy(h, o, h.nbytes, cudaMemcpyDeviceToHost)
+    cudaFree(o)
+    h = h.reshape(32, 12)
+    lanes = np.arange(32)
+    x = lanes ^ 1
+    assert np.array_equal(h[:, 0:4], np.stack([x, 2 * x, 3 * x, 4 * x], 1))
+    d = np.where(lanes + 2 < 32, lanes + 2, lanes)     # past the tile: the caller's own
+    assert np.array_equal(h[:, 4], d) and np.array_equal(h[:, 5], 4 * d)
+    assert (h[:, 6:11] == np.arange(70, 75)).all()
+    assert np.array_equal(h[:, 11], np.cumsum(lanes))
+
+
+MULTI_WARP = r"""
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+template <unsigned N>
+__global__ void tile_sums(const int *in, int *sum, int *mx, int *rank) {
+    __shared__ cg::block_tile_memory<256> scratch;
+    auto cta = cg::this_thread_block(scratch);
+    auto tile = cg::tiled_partition<N>(cta);
+    int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+    int s = cg::reduce(tile, v, cg::plus<int>());
+    int m = cg::reduce(tile, v, cg::greater<int>());
+    tile.sync();
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    sum[t] = s; mx[t] = m;
+    rank[t] = tile.thread_rank() * 100 + tile.meta_group_rank() * 10 + tile.meta_group_size();
+}
+__global__ void no_scratch(const int *in, int *sum) {
+    auto tile = cg::tiled_partition<64>(cg::this_thread_block());
+    sum[threadIdx.x] = cg::reduce(tile, in[threadIdx.x], cg::plus<int>());
+}
+"""
+
+
+@pytest.mark.parametrize("n", [64, 128, 256])
+def test_multi_warp_tiles_reduce_with_block_tile_memory(n):
+    # cuda-samples reduction's multi_warp_cg_reduce (kernel 9) uses these
+    m = SourceModule(MULTI_WARP, name_expressions=[f"tile_sums<{n}>"])
+    blocks, block = 3, 256
+    v = np.random.default_rng(n).integers(-1000, 1000, blocks * block).astype(np.int32)
+    bufs = [cudaMalloc(v.nbytes) for _ in range(4)]
+    cudaMemcpy(bufs[0], v, v.nbytes, cudaMemcpyHostToDevice)
+    m.get_function(f"tile_sums<{n}>")[blocks, block](*bufs)
+    cudaDeviceSynchronize()
+    got = []
+    for b in bufs[1:]:
+        h = np.empty_like(v)
+        cudaMemcpy(h, b, h.nbytes, cudaMemcpyDeviceToHost)
+        got.append(h)
+        cudaFree(b)
+    cudaFree(bufs[0])
+    tiles = v.reshape(-1, n)
+    assert np.array_equal(got[0], np.repeat(tiles.sum(axis=1), n))
+    assert np.array_equal(got[1], np.repeat(tiles.max(axis=1), n))
+    t = np.arange(blocks * block) % block
+    assert np.array_equal(got[2], t % n * 100 + t // n * 10 + block // n)
+
+
+def test_multi_warp_tile_without_block_tile_memory_fails_the_launch(run_cuda):
+    run = run_cuda("""
+m = SourceModule(SOURCE)
+a = cudaMalloc(4 * 64)
+m.no_scratch[1, 64](a, a)
+R["code"] = code_of(cudaDeviceSynchronize)
+from pyemu.cuda import _errors
+R["message"] = _errors.sticky()[1]
+""", consts={"SOURCE": MULTI_WARP}, timeout=120)
+    assert run.returncode == 0, run.explain()
+    assert run.R["code"] == 710, run.R              # cudaErrorAssert, naming the cause
+    assert "block_tile_memory" in run.R["message"]

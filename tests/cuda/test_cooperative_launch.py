@@ -74,3 +74,14 @@ def test_cudaLaunchCooperativeKernel_too_large(mod):
         cudaLaunchCooperativeKernel(mod.fill, 2 * sms + 1, 1024, [0])
     assert e.value.code == cudaErrorCooperativeLaunchTooLarge == 720
     assert cudaGetLastError() == cudaErrorCooperativeLaunchTooLarge
+
+
+def test_cudaDevAttrCooperativeLaunch_is_1_as_on_an_h100():
+    # tests/data/ground_truth/grid_probe_h100.txt: attr95 1, attr96 1, prop.cooperativeLaunch 1
+    from pyemu.cuda import (cudaDevAttrCooperativeLaunch, cudaDevAttrCooperativeMultiDeviceLaunch,
+                            cudaDeviceGetAttribute)
+    assert int(cudaDevAttrCooperativeLaunch) == 95
+    assert int(cudaDevAttrCooperativeMultiDeviceLaunch) == 96
+    assert cudaDeviceGetAttribute(cudaDevAttrCooperativeLaunch, 0) == 1
+    assert cudaDeviceGetAttribute(cudaDevAttrCooperativeMultiDeviceLaunch, 0) == 1
+    assert cudaGetDeviceProperties(0).cooperativeLaunch == 1

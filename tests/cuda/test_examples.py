@@ -45,6 +45,7 @@ PROGRAMS = [
     ("warp_reduce.py", ["100003"], "Test PASSED"),        # last block padded with 0
     ("vote.py", ["100003"], "Test PASSED"),
     ("warp_scan.py", ["100003"], "Test PASSED"),
+    ("grid_sync.py", ["100003"], "Test PASSED"),         # not a multiple of the grid
 ]
 
 

@@ -199,6 +199,8 @@ ATTR_FIELD = {
     "cudaDevAttrConcurrentManagedAccess": "concurrentManagedAccess",
     "cudaDevAttrMaxSharedMemoryPerBlockOptin": "sharedMemPerBlockOptin",
     "cudaDevAttrMaxBlocksPerMultiprocessor": "maxBlocksPerMultiProcessor",
+    "cudaDevAttrCooperativeLaunch": "cooperativeLaunch",
+    "cudaDevAttrCooperativeMultiDeviceLaunch": "cooperativeMultiDeviceLaunch",
 }
 
 

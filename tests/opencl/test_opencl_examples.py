@@ -32,6 +32,7 @@ PROGRAMS = [
     ("histogram.py", ["1000000"], "Test PASSED"),
     ("transpose.py", ["256"], "Test passed"),
     ("image_rotate.py", ["64"], "Test PASSED"),
+    ("subgroup_reduce.py", ["100003"], "Test PASSED"),   # last work-group padded with 0
 ]
 PAIRED = ["matmul_tiled", "reduction", "histogram", "transpose"]
 

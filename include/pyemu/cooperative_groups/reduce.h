@@ -19,14 +19,50 @@ PYEMU_REDUX(bit_or, int, PYEMU_WARP_OR) PYEMU_REDUX(bit_or, unsigned, PYEMU_WARP
 PYEMU_REDUX(bit_xor, int, PYEMU_WARP_XOR) PYEMU_REDUX(bit_xor, unsigned, PYEMU_WARP_XOR)
 #undef PYEMU_REDUX
 
+/* a tile of more than 32 threads (whole warps): each warp reduces, lane 0
+ * of each puts its value in the block_tile_memory, and after a barrier of
+ * the block every thread combines its tile's warps in order */
+template <unsigned pyemu_N, bool pyemu_multi = (pyemu_N > 32)> struct pyemu_tile_reduce {
+    template <class pyemu_G, class pyemu_T, class pyemu_Op>
+    static pyemu_T run(const pyemu_G &, pyemu_T value, pyemu_Op, const char *, unsigned) { return value; }
+};
+template <unsigned pyemu_N> struct pyemu_tile_reduce<pyemu_N, true> {
+    template <class pyemu_G, class pyemu_T, class pyemu_Op>
+    static pyemu_T run(const pyemu_G &g, pyemu_T value, pyemu_Op op, const char *pyemu_f, unsigned pyemu_l) {
+        static_assert(sizeof(pyemu_T) <= 8, "pyemu: cg::reduce over more than 32 threads moves values of up to 8 bytes");
+        if (!g.pyemu_scratch)
+            pyemu_assert_fail("tiles of more than 32 threads need cg::block_tile_memory given to "
+                              "this_thread_block(scratch) in pyemu", pyemu_f, pyemu_l, "cg::reduce");
+        const unsigned t = pyemu_detail::linear_tid(), wid = t / 32, per = pyemu_N / 32;
+        const unsigned nwarps = (pyemu_detail::block_threads() + 31) / 32;
+        thread_block_tile<32, void> warp(wid, nwarps);
+        pyemu_T w = reduce(warp, value, op, pyemu_f, pyemu_l); /* found at instantiation */
+        if ((t & 31u) == 0)
+            __builtin_memcpy(&g.pyemu_scratch[wid], &w, sizeof w);
+        pyemu_barrier("cooperative_groups/reduce.h: cg::reduce over a tile of more than 32 threads#1");
+        const unsigned first = wid / per * per;
+        pyemu_T r;
+        __builtin_memcpy(&r, &g.pyemu_scratch[first], sizeof r);
+        for (unsigned k = 1; k < per && first + k < nwarps; k++) {
+            pyemu_T x;
+            __builtin_memcpy(&x, &g.pyemu_scratch[first + k], sizeof x);
+            r = op(r, x);
+        }
+        pyemu_barrier("cooperative_groups/reduce.h: cg::reduce over a tile of more than 32 threads#2");
+        return r;
+    }
+};
+
 template <unsigned pyemu_N, class pyemu_P, class pyemu_T, class pyemu_Op>
 static inline pyemu_T reduce(const thread_block_tile<pyemu_N, pyemu_P> &g, pyemu_T value, pyemu_Op op, PYEMU_WLOC) {
+    if (pyemu_N > 32)
+        return pyemu_tile_reduce<pyemu_N>::run(g, value, op, pyemu_f, pyemu_l);
     if (pyemu_redux<pyemu_T, pyemu_Op>::op >= 0)
         return (pyemu_T)(unsigned)pyemu_warp_op(pyemu_redux<pyemu_T, pyemu_Op>::op, g.pyemu_tile_mask(),
                                           (unsigned)value, 0, 32, PYEMU_WARGS);
     /* other types and operators: a butterfly of shuffles, as the GPU's;
      * a lane past the end of a partial warp gives 0, as an H100's does */
-    for (unsigned m = pyemu_N / 2; m > 0; m /= 2)
+    for (unsigned m = (pyemu_N > 32 ? 32 : pyemu_N) / 2; m > 0; m /= 2)
         value = op(value, g.shfl_xor(value, m, pyemu_f, pyemu_l));
     return value;
 }

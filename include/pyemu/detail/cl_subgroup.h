@@ -2,7 +2,11 @@
  * work-items, the warps of pyemu's executor, in linear local id order.
  * get_sub_group_size/id/local_id, get_num_sub_groups, get_max_sub_group_size,
  * sub_group_barrier, sub_group_all/any/broadcast, sub_group_reduce_* and
- * sub_group_scan_{inclusive,exclusive}_{add,min,max}.  Each is a warp
+ * sub_group_scan_{inclusive,exclusive}_{add,min,max}, and the shuffles of
+ * cl_khr_subgroup_shuffle / _shuffle_relative (sub_group_shuffle, _xor,
+ * _up, _down: a source work-item outside the sub-group, which the
+ * specification leaves undefined, gives 0 past the end of a short last
+ * sub-group and the caller's own value below 0).  Each is a warp
  * collective of the core (csrc/warp.c): every work-item of the sub-group
  * must reach it, or the launch fails. */
 #ifndef PYEMU_DETAIL_INSIDE
@@ -126,3 +130,25 @@ PYEMU_SG_TYPE(ulong)
 PYEMU_SG_TYPE(float)
 PYEMU_SG_TYPE(double)
 #undef PYEMU_SG_TYPE
+
+/* cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative */
+#define PYEMU_SG_SHUFFLE(pyemu_T)                                                                          \
+    static inline pyemu_T sub_group_shuffle(pyemu_T x, uint sub_group_local_id, PYEMU_SGLOC)             \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, x, sub_group_local_id, pyemu_f, pyemu_l); }         \
+    static inline pyemu_T sub_group_shuffle_xor(pyemu_T x, uint mask, PYEMU_SGLOC)                       \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL_XOR, x, mask, pyemu_f, pyemu_l); }                    \
+    static inline pyemu_T sub_group_shuffle_up(pyemu_T x, uint delta, PYEMU_SGLOC)                       \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL_UP, x, delta, pyemu_f, pyemu_l); }                    \
+    static inline pyemu_T sub_group_shuffle_down(pyemu_T x, uint delta, PYEMU_SGLOC)                     \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL_DOWN, x, delta, pyemu_f, pyemu_l); }
+PYEMU_SG_SHUFFLE(char)
+PYEMU_SG_SHUFFLE(uchar)
+PYEMU_SG_SHUFFLE(short)
+PYEMU_SG_SHUFFLE(ushort)
+PYEMU_SG_SHUFFLE(int)
+PYEMU_SG_SHUFFLE(uint)
+PYEMU_SG_SHUFFLE(long)
+PYEMU_SG_SHUFFLE(ulong)
+PYEMU_SG_SHUFFLE(float)
+PYEMU_SG_SHUFFLE(double)
+#undef PYEMU_SG_SHUFFLE

@@ -390,3 +390,42 @@ class LaunchArgs(Case):
 COMPARE_CASES: tuple[Case, ...] = (VectorAdd(), MatmulNaive(), MatmulTiled(),
                                    Reduce(), Histogram(), Transpose(), Transpose32(),
                                    LaunchEmpty(), LaunchArgs())
+
+
+# ---- the warp-shuffle reduction (issue 13) ---------------------------------
+
+class ReduceShfl(Reduce):
+    """Sum of 2^24 ints with __shfl_down_sync per warp (reduce_shfl.cu; the
+    OpenCL path sub_group_shuffle_down, reduce_shfl.cl), against PoCL's and
+    pyemu's shared-memory reduction (reduce.cl, reduce.cu: the sides named
+    in SIDES).  The target is pyemu's shared-memory reduction, measured in
+    the same run: the row's target ratio is set from it (bench.py)."""
+
+    name = "reduce_shfl"
+    reference_pocl_seconds = None
+    # the kernel source and entry point of each side (another backend: pyemu's)
+    SIDES = {"pyemu": ("reduce_shfl", "shfl_reduce"), "pyemu-CL": ("reduce_shfl", "shfl_reduce"),
+             "PoCL": ("reduce", "plus_reduce"), "pyemu-smem": ("reduce", "plus_reduce")}
+    BASELINE = "pyemu-smem"
+
+    def stage(self, be, prep):
+        n = prep.params["n"]
+        source, entry = self.SIDES.get(be.name, self.SIDES["pyemu"])
+        k = be.kernel(be.compile(source, (f"-Dblocksize={self.block}",)), entry)
+        zero = np.zeros(1, np.int32)
+        bufs = [be.to_device(prep.inputs["x"]), be.to_device(zero)]
+        go = be.launcher(k, (cdiv(n, self.block),), (self.block,), (bufs[0], np.uint32(n), bufs[1]))
+        return _staged(be, go, bufs[1], (1,), np.int32, bufs, lambda: be.upload(bufs[1], zero))
+
+
+class Renamed:
+    """A backend under another side's name (ReduceShfl's pyemu-smem side)."""
+
+    def __init__(self, be: Any, name: str):
+        self._be, self.name = be, name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._be, attr)
+
+
+COMPARE_CASES = COMPARE_CASES + (ReduceShfl(),)
