@@ -32,7 +32,8 @@ _V = K.CL_MAKE_VERSION
 EXTENSIONS = ("cl_khr_byte_addressable_store", "cl_khr_fp64",
               "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
               "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
-              "cl_khr_subgroups")   # sub-groups of 32 (detail/cl_subgroup.h, subgroup.py)
+              "cl_khr_subgroups", "cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
+              "cl_khr_subgroup_shuffle_relative")   # sub-groups of 32 (detail/cl_subgroup.h)
 MEM_BASE_ADDR_ALIGN_BITS = 1024     # sub-buffer origins are multiples of 128 bytes
 MAX_PARAMETER_SIZE = 4352
 MAX_CONSTANT_BUFFER_SIZE = 65536

@@ -40,6 +40,7 @@ CASES = [
     ("range_md", (1, 13, 1, 1), "range_md_small_grid.stdout"),
     ("implicit_barriers", (1, 2, 1, 1), "implicit_barriers_1_2_1_1.stdout"),
     ("outerlooppar", (2, 2, 1, 1), "outerlooppar_2_2_1_1.stdout"),
+    ("ballot", (1, 32, 1, 1), "ballot_1_32_1_1.stdout"),     # cl_khr_subgroup_ballot
 ]
 SORTED = {"print_all_ids"}                     # PoCL's own test sorts it
 ORDER_FREE = {"implicit_barriers", "outerlooppar"}
@@ -115,5 +116,5 @@ def test_pocl_workgroup_kernel_gives_expected_output(name, launch, expected, for
     else:
         assert got == want, paths
     if force == "1" and name not in ("switch_case", "forloops", "for_with_divergent_return",
-                                     "print_all_ids", "range_md"):
+                                     "print_all_ids", "range_md", "ballot"):
         assert paths and all("fiber variant" in p for p in paths), paths

@@ -106,3 +106,71 @@ def test_clGetKernelSubGroupInfo(kernel, device, code_of):
     assert code_of(g, kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, [0]) == CL_INVALID_VALUE
     assert code_of(g, kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, "x") == CL_INVALID_VALUE
     assert code_of(g, kernel, device, 0x1234) == CL_INVALID_VALUE
+
+
+BALLOT_SRC = r"""
+#if !defined(cl_khr_subgroup_ballot) || !defined(cl_khr_subgroup_shuffle_relative)
+#error the extension macros are missing
+#endif
+__kernel void bal(__global uint *out, __global const int *in) {
+  uint t = get_local_id(0), n = get_local_size(0);
+  int v = in[get_global_id(0)];
+  uint4 b = sub_group_ballot(v & 1);
+  int k = 0;
+  out[k++ * n + t] = b.x;
+  out[k++ * n + t] = b.y | b.z | b.w;
+  out[k++ * n + t] = sub_group_inverse_ballot(b);
+  out[k++ * n + t] = sub_group_ballot_bit_extract(b, (t * 7) % 32);
+  out[k++ * n + t] = sub_group_ballot_bit_count(b);
+  out[k++ * n + t] = sub_group_ballot_inclusive_scan(b);
+  out[k++ * n + t] = sub_group_ballot_exclusive_scan(b);
+  out[k++ * n + t] = sub_group_ballot_find_lsb(b);
+  out[k++ * n + t] = sub_group_ballot_find_msb(b);
+  out[k++ * n + t] = get_sub_group_lt_mask().x;
+  out[k++ * n + t] = get_sub_group_ge_mask().x;
+  out[k++ * n + t] = sub_group_broadcast_first(v);
+  out[k++ * n + t] = sub_group_non_uniform_broadcast(v, 3);
+}
+"""
+
+
+@pytest.mark.parametrize("n", [64, 48])
+def test_cl_khr_subgroup_ballot_against_numpy(context, queue, n):
+    p = clCreateProgramWithSource(context, [BALLOT_SRC])
+    clBuildProgram(p)
+    k = clCreateKernel(p, "bal")
+    v = np.random.default_rng(n).integers(0, 1000, n).astype(np.int32)
+    v[32:] |= 1                                 # the second sub-group: every vote set
+    rows = 13
+    out = np.zeros(rows * n, np.uint32)
+    b_in = clCreateBuffer(context, CL_MEM_READ_WRITE, v.nbytes)
+    b_out = clCreateBuffer(context, CL_MEM_READ_WRITE, out.nbytes)
+    clEnqueueWriteBuffer(queue, b_in, CL_TRUE, 0, v.nbytes, v)
+    clSetKernelArg(k, 0, b_out)
+    clSetKernelArg(k, 1, b_in)
+    clEnqueueNDRangeKernel(queue, k, 1, None, [n], [n])
+    clEnqueueReadBuffer(queue, b_out, CL_TRUE, 0, out.nbytes, out)
+    got = out.reshape(rows, n)
+    for t in range(n):
+        s0, r = t // 32 * 32, t % 32
+        sg = v[s0:s0 + 32]
+        bits = [int(x & 1) for x in sg]
+        ballot = sum(b << i for i, b in enumerate(bits))
+        size = len(sg)
+        set_bits = [i for i, b in enumerate(bits) if b]
+        assert got[0, t] == ballot and got[1, t] == 0
+        assert got[2, t] == bits[r]
+        assert got[3, t] == (ballot >> ((t * 7) % 32)) & 1
+        assert got[4, t] == sum(bits)
+        assert got[5, t] == sum(bits[:r + 1]) and got[6, t] == sum(bits[:r])
+        assert got[7, t] == min(set_bits) and got[8, t] == max(set_bits)
+        assert got[9, t] == (1 << r) - 1
+        assert got[10, t] == ((1 << size) - 1) & ~((1 << r) - 1) & 0xffffffff
+        assert got[11, t] == np.uint32(sg[0]) and got[12, t] == np.uint32(sg[3])
+
+
+def test_device_reports_the_subgroup_extensions(device):
+    ext = clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS).split()
+    for name in ("cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
+                 "cl_khr_subgroup_shuffle_relative"):
+        assert name in ext

@@ -13,6 +13,12 @@
 #error "include <pyemu/opencl_device.h>, not this file"
 #endif
 
+/* the extensions this header implements, as a compiler defines them */
+#define cl_khr_subgroups 1
+#define cl_khr_subgroup_ballot 1
+#define cl_khr_subgroup_shuffle 1
+#define cl_khr_subgroup_shuffle_relative 1
+
 #define PYEMU_SGLOC const char *pyemu_f = __builtin_FILE(), unsigned pyemu_l = __builtin_LINE()
 #define PYEMU_SGARGS pyemu_f, pyemu_l, 0u
 
@@ -152,3 +158,74 @@ PYEMU_SG_SHUFFLE(ulong)
 PYEMU_SG_SHUFFLE(float)
 PYEMU_SG_SHUFFLE(double)
 #undef PYEMU_SG_SHUFFLE
+
+/* cl_khr_subgroup_ballot.  A sub-group has 32 work-items, so a ballot's bits
+ * are all in .x (.y, .z, .w are 0).  pyemu cannot see which work-items of a
+ * sub-group took a branch, so sub_group_ballot and the non-uniform broadcasts
+ * are rendezvous of the whole sub-group: called in a branch that only part of
+ * it takes, the launch fails naming the work-items that never arrived (never
+ * a wrong ballot). */
+static inline uint4 sub_group_ballot(int predicate, PYEMU_SGLOC)
+{
+    uint pyemu_b = (uint)pyemu_warp_op(PYEMU_WARP_BALLOT, 0xffffffffu, predicate != 0, 0, 32, PYEMU_SGARGS);
+    return uint4(pyemu_b, 0u, 0u, 0u);
+}
+static inline int sub_group_inverse_ballot(uint4 value)
+{
+    return (int)((value.x >> get_sub_group_local_id()) & 1u);
+}
+static inline int sub_group_ballot_bit_extract(uint4 value, uint index)
+{
+    uint pyemu_w = index < 32u ? value.x : index < 64u ? value.y : index < 96u ? value.z : value.w;
+    return (int)((pyemu_w >> (index & 31u)) & 1u);
+}
+static inline uint pyemu_sg_below(uint pyemu_n)   /* the bits of lanes below n (n <= 32) */
+{
+    return pyemu_n >= 32u ? 0xffffffffu : (1u << pyemu_n) - 1u;
+}
+static inline uint sub_group_ballot_bit_count(uint4 value)
+{
+    return (uint)__builtin_popcount(value.x & pyemu_sg_below(get_sub_group_size()));
+}
+static inline uint sub_group_ballot_inclusive_scan(uint4 value)
+{
+    return (uint)__builtin_popcount(value.x & pyemu_sg_below(get_sub_group_local_id() + 1u));
+}
+static inline uint sub_group_ballot_exclusive_scan(uint4 value)
+{
+    return (uint)__builtin_popcount(value.x & pyemu_sg_below(get_sub_group_local_id()));
+}
+/* find_lsb / find_msb of a ballot without a bit in the sub-group are
+ * undefined in the extension; pyemu answers 0xffffffff. */
+static inline uint sub_group_ballot_find_lsb(uint4 value)
+{
+    uint pyemu_m = value.x & pyemu_sg_below(get_sub_group_size());
+    return pyemu_m ? (uint)__builtin_ctz(pyemu_m) : 0xffffffffu;
+}
+static inline uint sub_group_ballot_find_msb(uint4 value)
+{
+    uint pyemu_m = value.x & pyemu_sg_below(get_sub_group_size());
+    return pyemu_m ? 31u - (uint)__builtin_clz(pyemu_m) : 0xffffffffu;
+}
+static inline uint4 get_sub_group_eq_mask(void) { return uint4(1u << get_sub_group_local_id(), 0u, 0u, 0u); }
+static inline uint4 get_sub_group_ge_mask(void) { return uint4(pyemu_sg_below(get_sub_group_size()) & ~pyemu_sg_below(get_sub_group_local_id()), 0u, 0u, 0u); }
+static inline uint4 get_sub_group_gt_mask(void) { return uint4(pyemu_sg_below(get_sub_group_size()) & ~pyemu_sg_below(get_sub_group_local_id() + 1u), 0u, 0u, 0u); }
+static inline uint4 get_sub_group_le_mask(void) { return uint4(pyemu_sg_below(get_sub_group_local_id() + 1u), 0u, 0u, 0u); }
+static inline uint4 get_sub_group_lt_mask(void) { return uint4(pyemu_sg_below(get_sub_group_local_id()), 0u, 0u, 0u); }
+
+#define PYEMU_SG_NU_BROADCAST(pyemu_T)                                                                    \
+    static inline pyemu_T sub_group_non_uniform_broadcast(pyemu_T x, uint sub_group_local_id, PYEMU_SGLOC) \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, x, sub_group_local_id, pyemu_f, pyemu_l); }         \
+    static inline pyemu_T sub_group_broadcast_first(pyemu_T x, PYEMU_SGLOC)                               \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, x, 0u, pyemu_f, pyemu_l); }
+PYEMU_SG_NU_BROADCAST(char)
+PYEMU_SG_NU_BROADCAST(uchar)
+PYEMU_SG_NU_BROADCAST(short)
+PYEMU_SG_NU_BROADCAST(ushort)
+PYEMU_SG_NU_BROADCAST(int)
+PYEMU_SG_NU_BROADCAST(uint)
+PYEMU_SG_NU_BROADCAST(long)
+PYEMU_SG_NU_BROADCAST(ulong)
+PYEMU_SG_NU_BROADCAST(float)
+PYEMU_SG_NU_BROADCAST(double)
+#undef PYEMU_SG_NU_BROADCAST
