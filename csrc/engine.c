@@ -39,7 +39,8 @@ int pyemu_devmem_forbidden(uintptr_t addr, int device);
 typedef struct waiter {
     pthread_cond_t cv;
     const pyemu_cmd *cmd;           /* one command, or */
-    const pyemu_queue *queue;       /* everything of one queue, or (both NULL) of the device */
+    const pyemu_queue *queue;       /* everything of one queue, or (both NULL) of */
+    int device;                     /* one device (>= 0), or of every device (-1) */
     struct waiter *next;
 } waiter;
 
@@ -48,11 +49,12 @@ static struct {
     waiter *waiters;                /* threads blocked in a wait */
     uint64_t seq;
     int outstanding;                /* commands not complete, all queues */
+    int dev_outstanding[PYEMU_MAX_DEVICES];  /* the same, each device's queues */
     pyemu_queue *queues;            /* every live queue */
     int sticky_code[PYEMU_MAX_DEVICES];  /* a kernel fault poisons its device until reset */
     char sticky_msg[PYEMU_MAX_DEVICES][1024];
     pyemu_cmd *unset_users;         /* user events not set yet, linked by user_next */
-} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, NULL, {0}, {{0}}, NULL};
+} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, {0}, NULL, {0}, {{0}}, NULL};
 
 /* Several virtual devices (pyemu/cuda/devices.py): a queue's device is in its
  * flags (PYEMU_QUEUE_DEVICE), a command's is its queue's (a user event's:
@@ -84,6 +86,8 @@ static int wait_done(const waiter *w)
         return w->cmd->status <= PYEMU_CMD_COMPLETE;
     if (w->queue)
         return w->queue->outstanding == 0;
+    if (w->device >= 0)
+        return eng.dev_outstanding[w->device] == 0;
     return eng.outstanding == 0;
 }
 
@@ -145,7 +149,8 @@ PYEMU_API int pyemu_queue_create(int flags, pyemu_queue **queue)
     pyemu_queue *q = NULL;
     PYEMU_FAIL_IF(!queue, PYEMU_E_INVALID_VALUE, "no place to return the queue");
     PYEMU_FAIL_IF(flags & ~(PYEMU_QUEUE_OUT_OF_ORDER | PYEMU_QUEUE_LEGACY_DEFAULT |
-                            PYEMU_QUEUE_BLOCKING | PYEMU_QUEUE_DEVICE_MASK),
+                            PYEMU_QUEUE_BLOCKING | PYEMU_QUEUE_DEVICE_MASK |
+                            PYEMU_QUEUE_PRIORITY_MASK),
                   PYEMU_E_INVALID_VALUE, "unknown queue flags 0x%x", flags);
     q = calloc(1, sizeof *q);
     PYEMU_FAIL_IF(!q, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
@@ -196,7 +201,7 @@ PYEMU_API int pyemu_queue_finish(pyemu_queue *queue, unsigned int timeout_ms)
 {
     int status = PYEMU_SUCCESS;
     CHECK_QUEUE(queue);
-    waiter w = {.queue = queue};
+    waiter w = {.queue = queue, .device = -1};
     pthread_mutex_lock(&eng.lock);
     status = wait_locked(&w, timeout_ms);
     pthread_mutex_unlock(&eng.lock);
@@ -206,10 +211,40 @@ ERROR:
 
 PYEMU_API int pyemu_device_synchronize(unsigned int timeout_ms)
 {
-    waiter w = {0};
+    waiter w = {.device = -1};
     pthread_mutex_lock(&eng.lock);
     int status = wait_locked(&w, timeout_ms);
     pthread_mutex_unlock(&eng.lock);
+    return status;
+}
+
+/* cudaDeviceSynchronize with several devices: the commands of one device's
+ * queues only (another device's long kernel is not waited for). */
+PYEMU_API int pyemu_device_synchronize_one(int device, unsigned int timeout_ms)
+{
+    int status = PYEMU_SUCCESS;
+    PYEMU_FAIL_IF(device < 0 || device >= PYEMU_MAX_DEVICES, PYEMU_E_INVALID_VALUE,
+                  "device %d is not between 0 and %d", device, PYEMU_MAX_DEVICES - 1);
+    waiter w = {.device = device};
+    pthread_mutex_lock(&eng.lock);
+    status = wait_locked(&w, timeout_ms);
+    pthread_mutex_unlock(&eng.lock);
+ERROR:
+    return status;
+}
+
+/* cudaDeviceReset of one device among several: its sticky error only (the
+ * facade waits for its work and frees its allocations itself). */
+PYEMU_API int pyemu_device_clear_sticky(int device)
+{
+    int status = PYEMU_SUCCESS;
+    PYEMU_FAIL_IF(device < 0 || device >= PYEMU_MAX_DEVICES, PYEMU_E_INVALID_VALUE,
+                  "device %d is not between 0 and %d", device, PYEMU_MAX_DEVICES - 1);
+    pthread_mutex_lock(&eng.lock);
+    eng.sticky_code[device] = 0;
+    eng.sticky_msg[device][0] = 0;
+    pthread_mutex_unlock(&eng.lock);
+ERROR:
     return status;
 }
 
@@ -441,6 +476,7 @@ static void finish_locked(pyemu_cmd *cmd)
         if (c->queue) { /* user events belong to no queue */
             c->queue->outstanding--;
             eng.outstanding--;
+            eng.dev_outstanding[QDEV(c->queue)]--;
         }
         defer_callbacks(c);
         /* its buffers go before anyone sees it complete: after clFinish the
@@ -634,6 +670,7 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
     }
     q->outstanding++;
     eng.outstanding++;
+    eng.dev_outstanding[QDEV(q)]++;
     if (event) {
         atomic_fetch_add(&cmd->refs, 1);
         *event = cmd;
@@ -1161,7 +1198,7 @@ PYEMU_API int pyemu_cmd_wait(pyemu_cmd *cmd, unsigned int timeout_ms)
 {
     int status = PYEMU_SUCCESS;
     CHECK_CMD(cmd);
-    waiter w = {.cmd = cmd};
+    waiter w = {.cmd = cmd, .device = -1};
     pthread_mutex_lock(&eng.lock);
     status = wait_locked(&w, timeout_ms);
     if (status == PYEMU_SUCCESS)
