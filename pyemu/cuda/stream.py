@@ -50,6 +50,7 @@ class cudaStream_t:
         self.priority = priority
         self._gen = _views.generation()     # a cudaDeviceReset destroys it
         self.device = _devices.current()    # the device current when it was made
+        _devices.track(self)                # ... whose reset destroys it
 
     def __repr__(self):
         state = "destroyed" if self._queue is None else f"flags={self.flags}"
