@@ -58,7 +58,12 @@ def _count_from_env() -> int:
 COUNT = _count_from_env()
 MULTI = COUNT > 1
 
-_current = threading.local()
+class _Current(threading.local):
+    value = 0           # a thread that never called cudaSetDevice: device 0, found
+                        # without the exception a getattr default costs (each launch)
+
+
+_current = _Current()
 _lock = threading.Lock()
 _owner = {}                          # allocation start -> (device, size)
 _used = [0] * COUNT                  # bytes allocated, per device
@@ -76,7 +81,7 @@ def track(obj) -> None:
 
 def current() -> int:
     """This host thread's current device (cudaGetDevice)."""
-    return getattr(_current, "value", 0)
+    return _current.value
 
 
 def set_current(d: int) -> None:
