@@ -1,11 +1,14 @@
 /* copyengine.c - the copy engine: one thread beside the workers for copies.
  *
  * A GPU copies through copy engines while its SMs run kernels
- * (cudaDevAttrAsyncEngineCount, 1 here).  A copy that becomes ready while the
- * workers have unclaimed kernel blocks (or other items) comes here instead of
- * the run list, so that a copy of one stream runs while another stream's
- * kernel occupies the workers.  A copy that finds the workers idle still
- * goes to them all (pool.c): a blocking cudaMemcpy keeps every core.
+ * (cudaDevAttrAsyncEngineCount, 1 here).  Every large copy (1 MiB or more,
+ * engine.c: make_ready) comes here, as a GPU's DMA transfers go to its copy
+ * engine: it is written with non-temporal stores (engine.c: copy_slice), so
+ * that one thread copies about as fast as the memory goes, and the workers
+ * stay with the kernels, so that a copy of one stream overlaps another
+ * stream's kernel.  A smaller copy comes here when the workers have
+ * unclaimed items; else the workers take it (and one of a few KiB with
+ * nothing to wait for runs on the thread that enqueues it: engine.c, submit).
  * Commands here run in the order they became ready, one at a time.
  */
 #include "core.h"

@@ -7,13 +7,19 @@
  * cudaErrorIllegalAddress, sticky, reported at the next synchronisation.
  * pyemu checks the pointer arguments only (a pointer read from memory inside
  * the kernel is not followed).  Nothing is noted with one device.
+ * The ranges are kept sorted by start, so that a launch's look-up costs
+ * O(log n) whatever the number of live allocations.
  */
 #include "core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct { uintptr_t start, size; int device; } owned;
+
+/* lock held: the index of the last range starting at or below addr, or -1 */
+static int floor_of(const owned *r, int n, uintptr_t addr);
 
 static struct {
     pthread_mutex_t lock;
@@ -40,7 +46,10 @@ PYEMU_API int pyemu_devmem_add(unsigned long long addr, unsigned long long size,
         dm.r = p;
         dm.cap = cap;
     }
-    dm.r[dm.n++] = (owned){(uintptr_t)addr, (uintptr_t)(size ? size : 1), device};
+    int at = floor_of(dm.r, dm.n, (uintptr_t)addr) + 1;   /* keep them sorted */
+    memmove(&dm.r[at + 1], &dm.r[at], (size_t)(dm.n - at) * sizeof *dm.r);
+    dm.r[at] = (owned){(uintptr_t)addr, (uintptr_t)(size ? size : 1), device};
+    dm.n++;
     atomic_store(&pyemu_devmem_active, 1);
     pthread_mutex_unlock(&dm.lock);
 ERROR:
@@ -50,11 +59,11 @@ ERROR:
 PYEMU_API int pyemu_devmem_remove(unsigned long long addr)
 {
     pthread_mutex_lock(&dm.lock);
-    for (int i = 0; i < dm.n; i++)
-        if (dm.r[i].start == addr) {
-            dm.r[i] = dm.r[--dm.n];
-            break;
-        }
+    int i = floor_of(dm.r, dm.n, (uintptr_t)addr);
+    if (i >= 0 && dm.r[i].start == addr) {
+        memmove(&dm.r[i], &dm.r[i + 1], (size_t)(dm.n - i - 1) * sizeof *dm.r);
+        dm.n--;
+    }
     pthread_mutex_unlock(&dm.lock);
     return PYEMU_SUCCESS;
 }
@@ -92,13 +101,25 @@ int pyemu_devmem_forbidden(uintptr_t addr, int device)
 {
     int owner = -1;
     pthread_mutex_lock(&dm.lock);
-    for (int i = 0; i < dm.n; i++)
-        if (addr - dm.r[i].start < dm.r[i].size) {
-            int d = dm.r[i].device;
-            if (d != device && !(dm.peer[device] >> d & 1))
-                owner = d;
-            break;
-        }
+    int i = floor_of(dm.r, dm.n, addr);
+    if (i >= 0 && addr - dm.r[i].start < dm.r[i].size) {
+        int d = dm.r[i].device;
+        if (d != device && !(dm.peer[device] >> d & 1))
+            owner = d;
+    }
     pthread_mutex_unlock(&dm.lock);
     return owner;
+}
+
+static int floor_of(const owned *r, int n, uintptr_t addr)
+{
+    int lo = 0, hi = n; /* the answer is lo - 1 once lo == hi */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r[mid].start <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
 }

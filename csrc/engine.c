@@ -15,7 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
+/* copies of this size or more are written with non-temporal stores and go
+ * to the copy engine (copy_slice, make_ready) */
+#define NT_COPY_MIN (1u << 20)
+/* a ready copy of this size or less runs on the thread that enqueues it (submit) */
+#define INLINE_COPY_MAX (64u << 10)
 /* a host function's command (cudaLaunchHostFunc): see "host functions" below */
 #define CMD_HOST 64
 /* a stream-ordered free (cudaFreeAsync): see pyemu_enqueue_free */
@@ -39,7 +47,8 @@ int pyemu_devmem_forbidden(uintptr_t addr, int device);
 typedef struct waiter {
     pthread_cond_t cv;
     const pyemu_cmd *cmd;           /* one command, or */
-    const pyemu_queue *queue;       /* everything of one queue, or (both NULL) of the device */
+    const pyemu_queue *queue;       /* everything of one queue, or (both NULL) of */
+    int device;                     /* one device (>= 0), or of every device (-1) */
     struct waiter *next;
 } waiter;
 
@@ -48,11 +57,12 @@ static struct {
     waiter *waiters;                /* threads blocked in a wait */
     uint64_t seq;
     int outstanding;                /* commands not complete, all queues */
+    int dev_outstanding[PYEMU_MAX_DEVICES];  /* the same, each device's queues */
     pyemu_queue *queues;            /* every live queue */
     int sticky_code[PYEMU_MAX_DEVICES];  /* a kernel fault poisons its device until reset */
     char sticky_msg[PYEMU_MAX_DEVICES][1024];
     pyemu_cmd *unset_users;         /* user events not set yet, linked by user_next */
-} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, NULL, {0}, {{0}}, NULL};
+} eng = {PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, NULL, 0, 0, {0}, NULL, {0}, {{0}}, NULL};
 
 /* Several virtual devices (pyemu/cuda/devices.py): a queue's device is in its
  * flags (PYEMU_QUEUE_DEVICE), a command's is its queue's (a user event's:
@@ -84,6 +94,8 @@ static int wait_done(const waiter *w)
         return w->cmd->status <= PYEMU_CMD_COMPLETE;
     if (w->queue)
         return w->queue->outstanding == 0;
+    if (w->device >= 0)
+        return eng.dev_outstanding[w->device] == 0;
     return eng.outstanding == 0;
 }
 
@@ -145,7 +157,8 @@ PYEMU_API int pyemu_queue_create(int flags, pyemu_queue **queue)
     pyemu_queue *q = NULL;
     PYEMU_FAIL_IF(!queue, PYEMU_E_INVALID_VALUE, "no place to return the queue");
     PYEMU_FAIL_IF(flags & ~(PYEMU_QUEUE_OUT_OF_ORDER | PYEMU_QUEUE_LEGACY_DEFAULT |
-                            PYEMU_QUEUE_BLOCKING | PYEMU_QUEUE_DEVICE_MASK),
+                            PYEMU_QUEUE_BLOCKING | PYEMU_QUEUE_DEVICE_MASK |
+                            PYEMU_QUEUE_PRIORITY_MASK),
                   PYEMU_E_INVALID_VALUE, "unknown queue flags 0x%x", flags);
     q = calloc(1, sizeof *q);
     PYEMU_FAIL_IF(!q, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
@@ -196,7 +209,7 @@ PYEMU_API int pyemu_queue_finish(pyemu_queue *queue, unsigned int timeout_ms)
 {
     int status = PYEMU_SUCCESS;
     CHECK_QUEUE(queue);
-    waiter w = {.queue = queue};
+    waiter w = {.queue = queue, .device = -1};
     pthread_mutex_lock(&eng.lock);
     status = wait_locked(&w, timeout_ms);
     pthread_mutex_unlock(&eng.lock);
@@ -206,10 +219,40 @@ ERROR:
 
 PYEMU_API int pyemu_device_synchronize(unsigned int timeout_ms)
 {
-    waiter w = {0};
+    waiter w = {.device = -1};
     pthread_mutex_lock(&eng.lock);
     int status = wait_locked(&w, timeout_ms);
     pthread_mutex_unlock(&eng.lock);
+    return status;
+}
+
+/* cudaDeviceSynchronize with several devices: the commands of one device's
+ * queues only (another device's long kernel is not waited for). */
+PYEMU_API int pyemu_device_synchronize_one(int device, unsigned int timeout_ms)
+{
+    int status = PYEMU_SUCCESS;
+    PYEMU_FAIL_IF(device < 0 || device >= PYEMU_MAX_DEVICES, PYEMU_E_INVALID_VALUE,
+                  "device %d is not between 0 and %d", device, PYEMU_MAX_DEVICES - 1);
+    waiter w = {.device = device};
+    pthread_mutex_lock(&eng.lock);
+    status = wait_locked(&w, timeout_ms);
+    pthread_mutex_unlock(&eng.lock);
+ERROR:
+    return status;
+}
+
+/* cudaDeviceReset of one device among several: its sticky error only (the
+ * facade waits for its work and frees its allocations itself). */
+PYEMU_API int pyemu_device_clear_sticky(int device)
+{
+    int status = PYEMU_SUCCESS;
+    PYEMU_FAIL_IF(device < 0 || device >= PYEMU_MAX_DEVICES, PYEMU_E_INVALID_VALUE,
+                  "device %d is not between 0 and %d", device, PYEMU_MAX_DEVICES - 1);
+    pthread_mutex_lock(&eng.lock);
+    eng.sticky_code[device] = 0;
+    eng.sticky_msg[device][0] = 0;
+    pthread_mutex_unlock(&eng.lock);
+ERROR:
     return status;
 }
 
@@ -441,6 +484,7 @@ static void finish_locked(pyemu_cmd *cmd)
         if (c->queue) { /* user events belong to no queue */
             c->queue->outstanding--;
             eng.outstanding--;
+            eng.dev_outstanding[QDEV(c->queue)]--;
         }
         defer_callbacks(c);
         /* its buffers go before anyone sees it complete: after clFinish the
@@ -525,8 +569,13 @@ static void make_ready(pyemu_cmd *cmd)
         return;
     }
     cmd->status = PYEMU_CMD_SUBMITTED;
-    /* a copy beside busy workers goes to the copy engine (copyengine.c) */
-    if (cmd->type == CMD_COPY && pyemu_pool_has_unclaimed() && pyemu_copyengine_submit(cmd) == 0)
+    /* a large copy always goes to the copy engine, as a GPU's DMA transfers
+     * (one thread copies about as fast as the memory goes: copy_slice), so
+     * that kernels keep every worker; a small one beside busy workers too
+     * (copyengine.c) */
+    if (cmd->type == CMD_COPY &&
+        (cmd->u.copy.size >= NT_COPY_MIN || pyemu_pool_has_unclaimed()) &&
+        pyemu_copyengine_submit(cmd) == 0)
         return;
     pyemu_pool_submit(cmd);
 }
@@ -634,13 +683,34 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
     }
     q->outstanding++;
     eng.outstanding++;
+    eng.dev_outstanding[QDEV(q)]++;
     if (event) {
         atomic_fetch_add(&cmd->refs, 1);
         *event = cmd;
     }
-    if (cmd->pending == 0)
+    /* a small copy with nothing to wait for runs here, on the calling
+     * thread, once the lock is let go: waking a worker for it costs more
+     * than the copy (a blocking cudaMemcpy of a few KiB) */
+    int inline_copy = cmd->pending == 0 && cmd->type == CMD_COPY && cmd->nitems == 1 &&
+                      cmd->u.copy.size <= INLINE_COPY_MAX && !cmd->dep_failed &&
+                      !cmd->err_code;
+    if (inline_copy) {
+        cmd->t_submit = pyemu_clock_ns();
+        cmd->status = PYEMU_CMD_SUBMITTED;
+        atomic_fetch_add(&cmd->refs, 1); /* this thread's, while it copies */
+    } else if (cmd->pending == 0) {
         make_ready(cmd);
+    }
     pthread_mutex_unlock(&eng.lock);
+    if (inline_copy) {
+        atomic_store(&cmd->started, 1);
+        cmd->t_start = pyemu_clock_ns();
+        memmove(cmd->u.copy.dst, cmd->u.copy.src, cmd->u.copy.size);
+        atomic_store(&cmd->next, 1);
+        atomic_store(&cmd->retired, 1);
+        pyemu_cmd_complete(cmd);
+        pyemu_cmd_release(cmd);
+    }
     run_deferred();
     return PYEMU_SUCCESS;
 ERROR:
@@ -1013,6 +1083,42 @@ ERROR:
 /* one item of a command, on a worker */
 static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item);
 
+/* One slice of a copy of `total` bytes.  A large copy (a DMA transfer on a
+ * GPU) is written with non-temporal stores: they skip the read of each
+ * destination line that a cached store makes, so that one thread copies
+ * about as fast as the memory goes (and the copy engine alone is enough
+ * for it, copyengine.c), and they leave the caches to the kernels that run
+ * meanwhile.  Small or overlapping copies: memmove. */
+static void copy_slice(char *d, const char *s, size_t n, size_t total)
+{
+#if defined(__x86_64__)
+    if (total >= NT_COPY_MIN && n >= 256 && (d + n <= s || s + n <= d)) {
+        size_t head = (size_t)(-(uintptr_t)d & 15);
+        memcpy(d, s, head);
+        d += head;
+        s += head;
+        n -= head;
+        size_t i = 0;
+        for (; i + 64 <= n; i += 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(s + i));
+            __m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
+            __m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
+            _mm_stream_si128((__m128i *)(d + i), a);
+            _mm_stream_si128((__m128i *)(d + i + 16), b);
+            _mm_stream_si128((__m128i *)(d + i + 32), c);
+            _mm_stream_si128((__m128i *)(d + i + 48), e);
+        }
+        _mm_sfence(); /* ordered before the command completes */
+        memcpy(d + i, s + i, n - i);
+        return;
+    }
+#else
+    (void)total;
+#endif
+    memmove(d, s, n);
+}
+
 void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
 {
     if (!atomic_load_explicit(&pyemu_trace_on, memory_order_relaxed)) {
@@ -1036,7 +1142,8 @@ static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
         break;
     case CMD_COPY: {
         size_t off = item * COPY_SLICE, n = cmd->u.copy.size - off;
-        memmove(cmd->u.copy.dst + off, cmd->u.copy.src + off, n < COPY_SLICE ? n : COPY_SLICE);
+        copy_slice(cmd->u.copy.dst + off, cmd->u.copy.src + off, n < COPY_SLICE ? n : COPY_SLICE,
+                   cmd->u.copy.size);
         break;
     }
     case CMD_FILL: {
@@ -1161,7 +1268,7 @@ PYEMU_API int pyemu_cmd_wait(pyemu_cmd *cmd, unsigned int timeout_ms)
 {
     int status = PYEMU_SUCCESS;
     CHECK_CMD(cmd);
-    waiter w = {.cmd = cmd};
+    waiter w = {.cmd = cmd, .device = -1};
     pthread_mutex_lock(&eng.lock);
     status = wait_locked(&w, timeout_ms);
     if (status == PYEMU_SUCCESS)

@@ -5,6 +5,13 @@
  * a chunk of them with one atomic add, runs them, and retires them; whoever
  * retires the last item completes the command.  Several kernels can be in
  * the list at once: their blocks then share the workers.
+ *
+ * Stream priorities (cudaStreamCreateWithPriority): the list is kept in
+ * order of urgency (PYEMU_QUEUE_PRIORITY_MASK of the command's queue), FIFO
+ * within one urgency, and a worker that finishes a chunk goes to the head
+ * when a more urgent command arrived there meanwhile.  As on a GPU, a
+ * running block is never preempted; a more urgent kernel's blocks are
+ * dispatched before a less urgent one's when a worker frees up.
  */
 #include "core.h"
 
@@ -36,9 +43,19 @@ static struct {
     int nworkers;
     int sleepers;               /* workers waiting on work_cv */
     atomic_int pending;         /* commands in the run list, read without the lock */
+    atomic_int top;             /* the head's urgency, read without the lock */
     size_t stack_size;
     int started;
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0, 0, 0};
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0};
+
+/* how urgent a command is: its stream's priority (0: CUDA's least, and every
+ * OpenCL queue's) */
+static inline int urgency(const pyemu_cmd *c)
+{
+    return c->queue ? (int)(((unsigned)c->queue->flags & PYEMU_QUEUE_PRIORITY_MASK) >>
+                            PYEMU_QUEUE_PRIORITY_SHIFT)
+                    : 0;
+}
 
 int pyemu_pool_size(void) { return pool.nworkers; }
 pyemu_worker *pyemu_pool_worker(int index) { return &pool.workers[index]; }
@@ -50,11 +67,21 @@ void pyemu_pool_submit(pyemu_cmd *cmd)
     atomic_fetch_add(&cmd->refs, 1); /* the run list's reference */
     pthread_mutex_lock(&pool.lock);
     cmd->run_next = NULL;
-    if (pool.tail)
-        pool.tail->run_next = cmd;
-    else
-        pool.head = cmd;
-    pool.tail = cmd;
+    const int u = urgency(cmd);
+    if (!pool.tail || urgency(pool.tail) >= u) { /* the usual case: at the end */
+        if (pool.tail)
+            pool.tail->run_next = cmd;
+        else
+            pool.head = cmd;
+        pool.tail = cmd;
+    } else { /* before the first less urgent command */
+        pyemu_cmd **at = &pool.head;
+        while (urgency(*at) >= u)
+            at = &(*at)->run_next;
+        cmd->run_next = *at;
+        *at = cmd;
+    }
+    atomic_store_explicit(&pool.top, urgency(pool.head), memory_order_release);
     atomic_fetch_add(&pool.pending, 1);
     /* wake as many sleeping workers as there are items, no more; a worker
      * that has just finished is still spinning and takes it without a wake */
@@ -94,6 +121,8 @@ static void unlink_cmd(pyemu_cmd *cmd)
                 pool.head = c->run_next;
             if (pool.tail == c)
                 pool.tail = prev;
+            atomic_store_explicit(&pool.top, pool.head ? urgency(pool.head) : 0,
+                                  memory_order_release);
             atomic_fetch_sub(&pool.pending, 1);
             found = 1;
             break;
@@ -234,7 +263,12 @@ static void *worker_main(void *arg)
             w->run_since = pyemu_clock_ns();
             __atomic_store_n(&w->run_seq, cmd->seq, __ATOMIC_RELEASE);
         }
+        const int mine = urgency(cmd);
         for (;;) {
+            /* a more urgent command arrived: its blocks go first (this one
+             * stays in the list with its unclaimed items) */
+            if (atomic_load_explicit(&pool.top, memory_order_acquire) > mine)
+                break;
             uint64_t first = atomic_fetch_add(&cmd->next, cmd->chunk);
             if (first >= cmd->nitems) {
                 unlink_cmd(cmd);

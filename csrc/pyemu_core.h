@@ -348,6 +348,13 @@ int pyemu_host_populate(unsigned long long addr, unsigned long long size);
 #define PYEMU_QUEUE_DEVICE_SHIFT 8
 #define PYEMU_QUEUE_DEVICE_MASK 0x3F00
 int pyemu_set_current_device(int device);
+/* one device's work and sticky error (cudaDeviceSynchronize, cudaDeviceReset) */
+int pyemu_device_synchronize_one(int device, unsigned int timeout_ms);
+int pyemu_device_clear_sticky(int device);
+/* a CUDA stream's priority in its queue's flags: urgency 0 (least, CUDA's
+ * priority 0) to 15; the workers take the most urgent ready kernel first */
+#define PYEMU_QUEUE_PRIORITY_SHIFT 16
+#define PYEMU_QUEUE_PRIORITY_MASK 0xF0000
 /* which device owns which allocation, and peer access (csrc/devmem.c) */
 int pyemu_devmem_add(unsigned long long addr, unsigned long long size, int device);
 int pyemu_devmem_remove(unsigned long long addr);

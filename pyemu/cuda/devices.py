@@ -15,10 +15,22 @@ device: the legacy stream waits only for its own device's blocking
 streams) and its own sticky error: a kernel fault on one device makes that
 device's later calls fail, not another's (csrc/engine.c).
 
-What pyemu does not separate yet: cudaDeviceReset resets every device (all
-memory, streams, events and sticky errors); cudaDeviceSynchronize waits for
-every device's work; a kernel that dereferences another device's memory
-without peer access fails (cudaErrorIllegalAddress, sticky) when the
+cudaDeviceSynchronize waits for the current device's work only, and
+cudaDeviceReset resets the current device only (reset_current): it waits for
+that device's work, frees the allocations made on it (cudaMalloc and what is
+built on it: cudaMallocPitch, cudaMallocAsync, ...), destroys its streams and
+events, forgets its peer access (both ways) and clears its sticky error;
+another device's memory, streams, events, running work and error are left
+alone.  With one device (PYEMU_DEVICE_COUNT=1) a reset is the whole reset of
+pyemu/runtime/views.py.
+
+Managed memory (cudaMallocManaged) counts against the device current when
+it was made and goes with its reset, but every device's kernels may use it.
+
+What pyemu does not separate: page-locked host memory is not owned by a
+device (a reset of one device among several leaves it; CUDA frees what was
+allocated in that device's context); a kernel that
+dereferences another device's memory without peer access fails (cudaErrorIllegalAddress, sticky) when the
 pointer is one of its arguments (csrc/devmem.c); a pointer it reads from
 memory is not followed (the memory is in one address space, as with
 unified addressing).
@@ -27,6 +39,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 
 from . import _errors as E
 
@@ -45,16 +58,30 @@ def _count_from_env() -> int:
 COUNT = _count_from_env()
 MULTI = COUNT > 1
 
-_current = threading.local()
+class _Current(threading.local):
+    value = 0           # a thread that never called cudaSetDevice: device 0, found
+                        # without the exception a getattr default costs (each launch)
+
+
+_current = _Current()
 _lock = threading.Lock()
 _owner = {}                          # allocation start -> (device, size)
 _used = [0] * COUNT                  # bytes allocated, per device
 _peers = [set() for _ in range(COUNT)]   # _peers[d]: devices whose memory d may access
+_objects = [weakref.WeakSet() for _ in range(COUNT)]  # streams and events made on each
+
+
+def track(obj) -> None:
+    """obj (a stream or an event, with `device` and `_gen`) dies with its
+    device's reset: reset_current sets its `_gen` to -1, which no generation is."""
+    if MULTI:
+        with _lock:
+            _objects[obj.device].add(obj)
 
 
 def current() -> int:
     """This host thread's current device (cudaGetDevice)."""
-    return getattr(_current, "value", 0)
+    return _current.value
 
 
 def set_current(d: int) -> None:
@@ -127,6 +154,14 @@ def record(addr: int, d: int, nbytes: int) -> None:
         _lib().pyemu_devmem_add(addr, nbytes, d)
 
 
+def accessible_to_all(addr: int) -> None:
+    """The allocation at addr (managed memory) is reached by every device's
+    kernels without peer access; it still counts against, and goes with a
+    reset of, the device it was made on."""
+    if MULTI:
+        _lib().pyemu_devmem_remove(addr)
+
+
 def release(addr: int) -> None:
     """The allocation at addr was freed: its device gets the bytes back."""
     if MULTI:
@@ -156,6 +191,34 @@ def forget_all() -> None:
             _peers[d].clear()
     if MULTI:
         _lib().pyemu_devmem_clear()
+
+
+def reset_current() -> None:
+    """cudaDeviceReset with several devices: the current device's work,
+    memory, streams, events, peer access and sticky error (the module's text)."""
+    from ..runtime import sync as _sync
+    from ..runtime import views as _views
+    lib = _lib()
+    d = current()
+    if d == 0:      # OpenCL's user events (device 0's): nobody may set them after a reset
+        lib.pyemu_user_events_fail_unset()
+    _sync.wait_device_one(d)
+    with _lock:
+        mine = [a for a, (dev, _) in _owner.items() if dev == d]
+        objs = list(_objects[d])
+        _objects[d] = weakref.WeakSet()
+    for obj in objs:
+        obj._gen = -1
+    for addr in mine:
+        _views.free(addr, b"cudaDeviceReset")   # viewed pages stay mapped
+        release(addr)
+    for p in list(_peers[d]):
+        set_peer(d, p, False)
+    for o in range(COUNT):
+        if d in _peers[o]:
+            set_peer(o, d, False)
+    _views.invalidate()         # cached pointer checks are redone
+    lib.pyemu_device_clear_sticky(d)
 
 
 def peers(d: int) -> set:

@@ -49,6 +49,7 @@ class cudaEvent_t:
         self._alive = True
         self._gen = _views.generation()     # a cudaDeviceReset destroys it
         self.device = _devices.current()    # the device current when it was made
+        _devices.track(self)                # ... whose reset destroys it
 
     def __del__(self):
         cmd, self._cmd = getattr(self, "_cmd", None), None

@@ -297,11 +297,15 @@ def cudaDriverGetVersion() -> int:
 # ---- synchronisation ----
 
 def cudaDeviceSynchronize() -> cudaError_t:
-    """cudaDeviceSynchronize: wait for all device work; a kernel fault is reported here."""
+    """cudaDeviceSynchronize: wait for the current device's work (with several
+    devices, another device's is not waited for); a kernel fault is reported here."""
     no_wait_in_host_function("cudaDeviceSynchronize")
     if _default_queue is None:
         _core.ensure_started()
-    _sync.wait_device()
+    if _dev.MULTI:
+        _sync.wait_device_one(_dev.current())
+    else:
+        _sync.wait_device()
     _after_wait("cudaDeviceSynchronize")
     return cudaSuccess
 
@@ -314,10 +318,17 @@ def cudaThreadSynchronize() -> cudaError_t:
 def cudaDeviceReset() -> cudaError_t:
     """cudaDeviceReset: wait for all work, free all device memory, clear the
     sticky error.  Pointers from before are invalid afterwards (as in CUDA);
-    the calling thread's last error is left as it was (as CUDA 13 does)."""
+    the calling thread's last error is left as it was (as CUDA 13 does).
+    With several devices (PYEMU_DEVICE_COUNT), the current device's only:
+    another device's memory, streams, events and work are left alone
+    (pyemu/cuda/devices.py says what is reset)."""
     global _sticky_reported
     _core.ensure_started()
     no_wait_in_host_function("cudaDeviceReset")
+    if _dev.MULTI:
+        _dev.reset_current()
+        _sticky_reported = False
+        return cudaSuccess
     _views.reset_device()      # NumPy views of unified memory may outlive the reset
     _sticky_reported = False   # the thread's last error stays, as on an H100
     for hook in _reset_hooks:  # page-locked memory is gone too (pyemu/cuda/host_memory.py)
@@ -399,6 +410,8 @@ def cudaMallocManaged(size, flags=cudaMemAttachGlobal, dtype=None):
         E.check_sticky("cudaMallocManaged")
         return DevicePointer(0) if dtype is None else np.empty(0, dt).view(ManagedArray)
     ptr = cudaMalloc(n)
+    if _dev.MULTI:      # every device's kernels may use it (counted on the current one)
+        _dev.accessible_to_all(int(ptr))
     if dtype is None:
         host = managed_bytes(int(ptr), n)
         owner = host

@@ -50,6 +50,7 @@ class cudaStream_t:
         self.priority = priority
         self._gen = _views.generation()     # a cudaDeviceReset destroys it
         self.device = _devices.current()    # the device current when it was made
+        _devices.track(self)                # ... whose reset destroys it
 
     def __repr__(self):
         state = "destroyed" if self._queue is None else f"flags={self.flags}"
@@ -143,6 +144,9 @@ def _create(flags, priority, call):
     out = ffi.new("pyemu_queue **")
     qflags = 0 if flags & cudaStreamNonBlocking else lib.PYEMU_QUEUE_BLOCKING
     qflags |= _devices.queue_flags()    # the device it belongs to (csrc/engine.c)
+    # its priority: urgency 0 (CUDA's 0, the least) to 5 (-5); the workers
+    # take a more urgent kernel's blocks first (csrc/pool.c)
+    qflags |= -priority << lib.PYEMU_QUEUE_PRIORITY_SHIFT
     try:
         _core.check(lib.pyemu_queue_create(qflags, out))
     except CoreError as exc:
@@ -177,8 +181,9 @@ def cudaDeviceGetStreamPriorityRange() -> tuple:
 
 def cudaStreamCreateWithPriority(flags, priority) -> cudaStream_t:
     """cudaStreamCreateWithPriority(flags, priority): a priority outside the
-    range is clamped to it, as CUDA does.  Differs: the priority is recorded
-    (cudaStreamGetPriority), the workers do not schedule by it."""
+    range is clamped to it, as CUDA does.  As on a GPU, when a worker frees up
+    it takes the blocks of the most urgent ready command first (lower numbers
+    are more urgent); running blocks are not preempted."""
     try:
         p = int(priority)
     except (TypeError, ValueError):

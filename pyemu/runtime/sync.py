@@ -35,6 +35,12 @@ def wait_device() -> int:
     return _wait(lib.pyemu_device_synchronize)
 
 
+def wait_device_one(device: int) -> int:
+    """Until every command of device `device`'s queues is complete
+    (pyemu_device_synchronize_one): cudaDeviceSynchronize with several devices."""
+    return _wait(lib.pyemu_device_synchronize_one, device)
+
+
 def wait_queue(queue) -> int:
     """Until every command of `queue` is complete (pyemu_queue_finish)."""
     return _wait(lib.pyemu_queue_finish, queue)
@@ -55,4 +61,4 @@ def flush_printf() -> None:
         sys.stdout.flush()
 
 
-__all__ = ["SLICE_MS", "wait_device", "wait_queue", "wait_command", "flush_printf"]
+__all__ = ["SLICE_MS", "wait_device", "wait_device_one", "wait_queue", "wait_command", "flush_printf"]

@@ -231,8 +231,10 @@ def test_a_kernel_given_another_devices_memory_faults_unless_peer_access(run_cud
         R["after0"] = code_of(cudaMalloc, 16)      # device 0 is poisoned ...
         cudaSetDevice(1)
         R["after1"] = code_of(cudaMalloc, 16)      # ... device 1 is not
-        cudaDeviceReset()
+        cudaSetDevice(0)
+        cudaDeviceReset()                          # device 0's error only
         cudaSetDevice(1)
+        R["d1_kept"] = code_of(cudaMemset, d1, 0, 128)   # device 1's memory survived
         d1 = cudaMalloc(128)
         cudaSetDevice(0)
         cudaDeviceEnablePeerAccess(1, 0)
@@ -245,4 +247,5 @@ def test_a_kernel_given_another_devices_memory_faults_unless_peer_access(run_cud
     assert R["sync"] == 700, R
     assert "no peer access" in R["msg"]
     assert R["after0"] == 700 and R["after1"] == 0
+    assert R["d1_kept"] == 0
     assert R["sync_peer"] == 0 and R["out"] == [1] * 32

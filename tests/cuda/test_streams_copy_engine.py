@@ -100,3 +100,28 @@ def test_copies_of_one_stream_stay_in_order_across_the_copy_engine():
     cudaFreeHost(dst)
     cudaFree(d)
     cudaFree(flag)
+
+
+@pytest.mark.parametrize("offset,size", [(0, 1 << 20), (1, 3 << 20), (13, (2 << 20) + 77),
+                                         (0, 64 << 10), (5, (64 << 10) + 1)])
+def test_large_and_small_copies_at_any_alignment_arrive_whole(offset, size):
+    # large copies go to the copy engine with non-temporal stores (head bytes
+    # up to 16-byte alignment, a tail under 64 bytes); small ones may run on
+    # the calling thread: every byte arrives, and nothing past the end
+    src = np.random.randint(0, 256, size + 64, dtype=np.uint8)
+    d = cudaMalloc(size + 64)
+    cudaMemset(d, 0xAB, size + 64)
+    cudaMemcpy(DevicePointer(int(d) + offset), src[3:], size, cudaMemcpyHostToDevice)
+    back = np.zeros(size + 64, np.uint8)
+    cudaMemcpy(back, d, size + 64, cudaMemcpyDeviceToHost)
+    assert (back[:offset] == 0xAB).all()
+    np.testing.assert_array_equal(back[offset:offset + size], src[3:3 + size])
+    assert (back[offset + size:] == 0xAB).all()
+    s = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    h = cudaMallocHost(size + 64, np.uint8)
+    cudaMemcpyAsync(h[offset:], d, size, cudaMemcpyDeviceToHost, s)   # device to page-locked
+    cudaStreamSynchronize(s)
+    np.testing.assert_array_equal(h[offset:offset + size], back[:size])
+    cudaStreamDestroy(s)
+    cudaFreeHost(h)
+    cudaFree(d)
