@@ -1,5 +1,7 @@
 /* CUDA texture and surface objects on the device: tex1Dfetch<T>, tex1D<T>,
- * tex2D<T>, tex3D<T>, tex2DLod<T> (level 0), surf1D/2D/3Dread and write.
+ * tex2D<T>, tex3D<T>, tex2DLod<T> (level 0), tex1DLayered, tex2DLayered,
+ * texCubemap, texCubemapLayered, surf1D/2D/3Dread and write and their
+ * Layered/Cubemap forms.
  * A texture or surface object is the device address of a pyemu_image
  * (detail/sampler.h), made by cudaCreateTextureObject /
  * cudaCreateSurfaceObject (pyemu/cuda/texture.py); the sampling is the one
@@ -107,6 +109,64 @@ template <class pyemu_T> static inline pyemu_T tex3DLod(cudaTextureObject_t obj,
 {
     return pyemu_tex_read<pyemu_T>(obj, x, y, z);
 }
+/* Layered and cubemap textures (cudaArrayLayered, cudaArrayCubemap): a
+ * layer is a 1-D or 2-D texture of its own (no filtering across layers); a
+ * cubemap samples the face the direction selects at normalized (s, t),
+ * whatever normalizedCoords says, with the texture's address mode and
+ * filter inside that face (no filtering across faces). */
+template <class pyemu_T> static inline pyemu_T pyemu_tex_layer(cudaTextureObject_t obj, float x, float y, int layer)
+{
+    const pyemu_image *im = pyemu_image_of(obj, "texture object");
+    pyemu_image l = pyemu_layer_of(im, layer);
+    pyemu_sampling s = pyemu_tex_sampling(&l);
+    pyemu_texel t;
+    pyemu_sample(&l, s, x, y, 0.0f, &t);
+    return pyemu_tex_as<pyemu_T>::make(t);
+}
+template <class pyemu_T> static inline pyemu_T pyemu_tex_cube(cudaTextureObject_t obj, float x, float y, float z, int layer)
+{
+    const pyemu_image *im = pyemu_image_of(obj, "texture object");
+    float fs, ft;
+    int face = pyemu_cube_face(x, y, z, &fs, &ft);
+    pyemu_image l = pyemu_layer_of(im, (int)((unsigned int)layer * 6u + (unsigned int)face));
+    pyemu_sampling s = pyemu_tex_sampling(&l);
+    s.norm_coords = true;
+    pyemu_texel t;
+    pyemu_sample(&l, s, fs, ft, 0.0f, &t);
+    return pyemu_tex_as<pyemu_T>::make(t);
+}
+template <class pyemu_T> static inline pyemu_T tex1DLayered(cudaTextureObject_t obj, float x, int layer)
+{
+    return pyemu_tex_layer<pyemu_T>(obj, x, 0.0f, layer);
+}
+template <class pyemu_T> static inline pyemu_T tex2DLayered(cudaTextureObject_t obj, float x, float y, int layer)
+{
+    return pyemu_tex_layer<pyemu_T>(obj, x, y, layer);
+}
+template <class pyemu_T> static inline pyemu_T tex1DLayeredLod(cudaTextureObject_t obj, float x, int layer, float)
+{
+    return pyemu_tex_layer<pyemu_T>(obj, x, 0.0f, layer);
+}
+template <class pyemu_T> static inline pyemu_T tex2DLayeredLod(cudaTextureObject_t obj, float x, float y, int layer, float)
+{
+    return pyemu_tex_layer<pyemu_T>(obj, x, y, layer);
+}
+template <class pyemu_T> static inline pyemu_T texCubemap(cudaTextureObject_t obj, float x, float y, float z)
+{
+    return pyemu_tex_cube<pyemu_T>(obj, x, y, z, 0);
+}
+template <class pyemu_T> static inline pyemu_T texCubemapLayered(cudaTextureObject_t obj, float x, float y, float z, int layer)
+{
+    return pyemu_tex_cube<pyemu_T>(obj, x, y, z, layer);
+}
+template <class pyemu_T> static inline pyemu_T texCubemapLod(cudaTextureObject_t obj, float x, float y, float z, float)
+{
+    return pyemu_tex_cube<pyemu_T>(obj, x, y, z, 0);
+}
+template <class pyemu_T> static inline void tex2DLayered(pyemu_T *r, cudaTextureObject_t obj, float x, float y, int layer) { *r = tex2DLayered<pyemu_T>(obj, x, y, layer); }
+template <class pyemu_T> static inline void tex1DLayered(pyemu_T *r, cudaTextureObject_t obj, float x, int layer) { *r = tex1DLayered<pyemu_T>(obj, x, layer); }
+template <class pyemu_T> static inline void texCubemap(pyemu_T *r, cudaTextureObject_t obj, float x, float y, float z) { *r = texCubemap<pyemu_T>(obj, x, y, z); }
+
 /* The forms that write through a pointer: tex2D(&v, obj, x, y). */
 template <class pyemu_T> static inline void tex1Dfetch(pyemu_T *r, cudaTextureObject_t obj, int x) { *r = tex1Dfetch<pyemu_T>(obj, x); }
 template <class pyemu_T> static inline void tex1D(pyemu_T *r, cudaTextureObject_t obj, float x) { *r = tex1D<pyemu_T>(obj, x); }
@@ -191,6 +251,53 @@ template <class pyemu_T> static inline pyemu_T surf3Dread(cudaSurfaceObject_t s,
     if (p) memcpy(&v, p, sizeof(pyemu_T));
     return v;
 }
+/* Layered surfaces: layer (a cubemap's face: layer * 6 + face) is z. */
+template <class pyemu_T> static inline void surf1DLayeredwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int layer,
+                                                         cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    unsigned char *p = pyemu_surf_at(s, x, 0, layer, m, sizeof(pyemu_T), "surf1DLayeredwrite");
+    if (p) memcpy(p, &v, sizeof(pyemu_T));
+}
+template <class pyemu_T> static inline void surf2DLayeredwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int y, int layer,
+                                                         cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    unsigned char *p = pyemu_surf_at(s, x, y, layer, m, sizeof(pyemu_T), "surf2DLayeredwrite");
+    if (p) memcpy(p, &v, sizeof(pyemu_T));
+}
+template <class pyemu_T> static inline void surfCubemapwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int y, int face,
+                                                       cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    unsigned char *p = pyemu_surf_at(s, x, y, face, m, sizeof(pyemu_T), "surfCubemapwrite");
+    if (p) memcpy(p, &v, sizeof(pyemu_T));
+}
+template <class pyemu_T> static inline pyemu_T surf1DLayeredread(cudaSurfaceObject_t s, int x, int layer,
+                                                     cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    pyemu_T v;
+    memset(&v, 0, sizeof v);
+    unsigned char *p = pyemu_surf_at(s, x, 0, layer, m, sizeof(pyemu_T), "surf1DLayeredread");
+    if (p) memcpy(&v, p, sizeof(pyemu_T));
+    return v;
+}
+template <class pyemu_T> static inline pyemu_T surf2DLayeredread(cudaSurfaceObject_t s, int x, int y, int layer,
+                                                     cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    pyemu_T v;
+    memset(&v, 0, sizeof v);
+    unsigned char *p = pyemu_surf_at(s, x, y, layer, m, sizeof(pyemu_T), "surf2DLayeredread");
+    if (p) memcpy(&v, p, sizeof(pyemu_T));
+    return v;
+}
+template <class pyemu_T> static inline pyemu_T surfCubemapread(cudaSurfaceObject_t s, int x, int y, int face,
+                                                   cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+{
+    pyemu_T v;
+    memset(&v, 0, sizeof v);
+    unsigned char *p = pyemu_surf_at(s, x, y, face, m, sizeof(pyemu_T), "surfCubemapread");
+    if (p) memcpy(&v, p, sizeof(pyemu_T));
+    return v;
+}
+
 template <class pyemu_T> static inline void surf1Dread(pyemu_T *r, cudaSurfaceObject_t s, int x,
                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
