@@ -128,7 +128,10 @@ template <class pyemu_T> static inline pyemu_T pyemu_tex_cube(cudaTextureObject_
     const pyemu_image *im = pyemu_image_of(obj, "texture object");
     float fs, ft;
     int face = pyemu_cube_face(x, y, z, &fs, &ft);
-    pyemu_image l = pyemu_layer_of(im, (int)((unsigned int)layer * 6u + (unsigned int)face));
+    /* the layer clamps to the last whole cube, then the face is chosen in it */
+    unsigned long long cubes = im->depth / 6 ? im->depth / 6 : 1, k = (unsigned int)layer;
+    if (k >= cubes) k = cubes - 1;
+    pyemu_image l = pyemu_layer_of(im, (int)(k * 6u + (unsigned int)face));
     pyemu_sampling s = pyemu_tex_sampling(&l);
     s.norm_coords = true;
     pyemu_texel t;
