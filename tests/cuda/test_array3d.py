@@ -353,3 +353,19 @@ def test_surf2DLayered_read_write(mod):
     cudaFreeArray(arr)
     want = L2.reshape(3, 3, 4) + np.array([1000, 2000, 3000], np.float32)[:, None, None]
     assert np.array_equal(back, want)
+
+
+def test_cudaArray_types_declared_in_device_code():
+    """A header shared by host and device code names cudaArray (as cuda-samples'
+    convolutionTexture_common.h does): the device compile must know the type."""
+    m = SourceModule(r"""
+    extern "C" void convolutionRowsGPU(float *d_Dst, cudaArray *a_Src, int w, int h);
+    cudaArray_t unused_handle;
+    __global__ void k(int *o) { o[0] = sizeof(cudaArray_t); }
+    """)
+    d = cudaMalloc(4)
+    m.k[1, 1](d)
+    out = np.zeros(1, np.int32)
+    cudaMemcpy(out, d, 4, cudaMemcpyDeviceToHost)
+    cudaFree(d)
+    assert out[0] == 8

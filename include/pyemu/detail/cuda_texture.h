@@ -11,6 +11,15 @@
 #endif
 #include "sampler.h"
 
+/* The host's array handle types, declared as in CUDA's driver_types.h so a
+ * header shared by host and device code compiles (cudaArray *a_Src). */
+struct cudaArray;
+typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+struct cudaMipmappedArray;
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
+
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
 
