@@ -14,6 +14,8 @@ of that era reported cudaErrorTextureNotBound).
 """
 from __future__ import annotations
 
+import struct
+
 from ..runtime import image as _img
 from ..runtime import sync as _sync
 from ..runtime.core import ffi
@@ -37,7 +39,7 @@ class textureReference:
         self.normalized = 0
         self.filterMode = cudaTextureFilterMode.cudaFilterModePoint
         self.addressMode = [cudaTextureAddressMode.cudaAddressModeClamp] * 3
-        self.channelDesc = cudaChannelFormatDesc()
+        self.channelDesc = _declared_format(addr)
 
     def __setattr__(self, key, value):
         object.__setattr__(self, key, value)
@@ -62,6 +64,17 @@ class textureReference:
         _sync.wait_device()
         _img.write(self._addr, blob)
         object.__setattr__(self, "_bound", layout)
+
+
+def _declared_format(addr) -> cudaChannelFormatDesc:
+    """The channel format of the reference's declared element type T, which
+    the unbound descriptor holds (cudaCreateChannelDesc<T>(), as a
+    texture<T, ...> is constructed with in CUDA); empty for an unknown T."""
+    kind, n, nbytes = struct.unpack_from("<3I", ffi.buffer(ffi.cast("char *", addr + 8), 12))
+    if n not in (1, 2, 4) or nbytes not in (1, 2, 4) or kind > 2:
+        return cudaChannelFormatDesc()
+    bits = [nbytes * 8 if i < n else 0 for i in range(4)]
+    return cudaChannelFormatDesc(*bits, kind)
 
 
 def texref_of(module, name) -> textureReference:
@@ -146,10 +159,12 @@ def cudaBindTextureToArray(texref, array, desc=None):
 
 
 def cudaUnbindTexture(texref):
-    """cudaUnbindTexture(texref): later fetches fail the launch."""
+    """cudaUnbindTexture(texref): later fetches fail the launch.  The
+    reference keeps its dimension and channel format (its channelDesc)."""
     t = _texref(texref, "cudaUnbindTexture")
     _sync.wait_device()
-    ffi.memmove(ffi.cast("char *", t._addr), bytes(_img.SIZE), _img.SIZE)
+    keep = bytes(ffi.buffer(ffi.cast("char *", t._addr + 4), 16))    # dims kind channels bytes
+    ffi.memmove(ffi.cast("char *", t._addr), bytes(4) + keep + bytes(_img.SIZE - 20), _img.SIZE)
     object.__setattr__(t, "_bound", None)
     return cudaSuccess
 

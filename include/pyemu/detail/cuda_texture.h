@@ -334,9 +334,35 @@ template <class pyemu_T> static inline void surf3Dread(pyemu_T *r, cudaSurfaceOb
  * (cudaErrorLaunchFailure, with a message saying so). */
 enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
 
+/* The channel format of a texture's element type T (what
+ * cudaCreateChannelDesc<T>() gives): kind, channels, bytes a channel. */
+template <class pyemu_T> struct pyemu_chan { enum { kind = 3, n = 0, bytes = 0 }; };
+#define PYEMU_CHAN(pyemu_T, pyemu_K, pyemu_N, pyemu_B) \
+    template <> struct pyemu_chan<pyemu_T> { enum { kind = pyemu_K, n = pyemu_N, bytes = pyemu_B }; };
+#define PYEMU_CHAN_VEC(pyemu_V, pyemu_K, pyemu_B) \
+    PYEMU_CHAN(pyemu_V##1, pyemu_K, 1, pyemu_B) PYEMU_CHAN(pyemu_V##2, pyemu_K, 2, pyemu_B) \
+    PYEMU_CHAN(pyemu_V##4, pyemu_K, 4, pyemu_B)
+PYEMU_CHAN(float, PYEMU_KIND_FLOAT, 1, 4) PYEMU_CHAN(char, PYEMU_KIND_SIGNED, 1, 1)
+PYEMU_CHAN(signed char, PYEMU_KIND_SIGNED, 1, 1) PYEMU_CHAN(unsigned char, PYEMU_KIND_UNSIGNED, 1, 1)
+PYEMU_CHAN(short, PYEMU_KIND_SIGNED, 1, 2) PYEMU_CHAN(unsigned short, PYEMU_KIND_UNSIGNED, 1, 2)
+PYEMU_CHAN(int, PYEMU_KIND_SIGNED, 1, 4) PYEMU_CHAN(unsigned int, PYEMU_KIND_UNSIGNED, 1, 4)
+PYEMU_CHAN_VEC(float, PYEMU_KIND_FLOAT, 4) PYEMU_CHAN_VEC(char, PYEMU_KIND_SIGNED, 1)
+PYEMU_CHAN_VEC(uchar, PYEMU_KIND_UNSIGNED, 1) PYEMU_CHAN_VEC(short, PYEMU_KIND_SIGNED, 2)
+PYEMU_CHAN_VEC(ushort, PYEMU_KIND_UNSIGNED, 2) PYEMU_CHAN_VEC(int, PYEMU_KIND_SIGNED, 4)
+PYEMU_CHAN_VEC(uint, PYEMU_KIND_UNSIGNED, 4)
+#undef PYEMU_CHAN_VEC
+#undef PYEMU_CHAN
+
+/* Until bound, the descriptor holds no magic, only T's channel format and
+ * the dimension, which the host reads as the reference's channelDesc (the
+ * one cudaBindTexture(0, texRef, devPtr, size) binds with, as in CUDA). */
 template <class pyemu_T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct texture {
-    pyemu_image pyemu_desc;
+    pyemu_image pyemu_desc = {0u, (unsigned int)dim, (unsigned int)pyemu_chan<pyemu_T>::kind,
+                              (unsigned int)pyemu_chan<pyemu_T>::n,
+                              (unsigned int)pyemu_chan<pyemu_T>::bytes, 0u, {0u, 0u, 0u}, 0u,
+                              0ull, 0ull, 0ull, 0ull, 0ull, 0ull, {0.0f, 0.0f, 0.0f, 0.0f}, 0u, 0u,
+                              0ull, 0ull};
 };
 
 /* What a fetch returns: T, or the float type of T's shape for normalized reads. */
