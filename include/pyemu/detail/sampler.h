@@ -17,7 +17,11 @@
  *     the weighted sum is exact and rounded once to float, ties away from 0;
  *   - linear filtering of 8/16-bit integers read as normalized floats
  *     rounds the exact weighted sum, half up, to a 16-bit fraction:
- *     R / 65535 (unsigned) or R / 32767 (signed) (texture_filter_h200.json);
+ *     R / 65535 (unsigned) or R / 32767 (signed), -128 taken as it is and
+ *     the result held at -1 (texture_filter_h200.json: bit for bit in 1-D and
+ *     2-D but for 4% of signed 8-bit values, 1 step of 1/32767 off);
+ *   - not exact yet: 3-D linear filtering with several fractional axes (5% of
+ *     the samples differ, by one 1/256 step of a weight);
  *   - a 1-D texture filters like a 2-D one of height 1 sampled at y = 0
  *     (half the border colour reaches it in border mode, as on the GPU);
  *   - unnormalized coordinates with wrap or mirror clamp (CUDA's rule);
