@@ -84,7 +84,12 @@ def test_get_texref_is_a_method_and_unknown_names_fail():
 
 
 def test_many_instances_load_and_unload():
-    """Instances come and go (each extra one a private copy of the file)."""
+    """Instances come and go (each extra one a private copy of the file, whose
+    memfd is closed when the instance is unloaded)."""
+    import os
+    SourceModule(SRC)          # compiled and cached before counting
+    gc.collect()
+    fds = len(os.listdir("/proc/self/fd"))
     for round_ in range(3):
         mods = [SourceModule(SRC) for _ in range(6)]
         for i, m in enumerate(mods):
@@ -93,3 +98,5 @@ def test_many_instances_load_and_unload():
         assert outs == [float(i) for i in range(6)], round_
         del mods, m
         gc.collect()
+    gc.collect()
+    assert len(os.listdir("/proc/self/fd")) <= fds
