@@ -123,61 +123,61 @@ template <class pyemu_T> static inline pyemu_T tex3DLod(cudaTextureObject_t obj,
  * cubemap samples the face the direction selects at normalized (s, t),
  * whatever normalizedCoords says, with the texture's address mode and
  * filter inside that face (no filtering across faces). */
-template <class pyemu_T> static inline pyemu_T pyemu_tex_layer(cudaTextureObject_t obj, float x, float y, int layer)
+template <class pyemu_T> static inline pyemu_T pyemu_tex_layer(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer)
 {
-    const pyemu_image *im = pyemu_image_of(obj, "texture object");
-    pyemu_image l = pyemu_layer_of(im, layer);
-    pyemu_sampling s = pyemu_tex_sampling(&l);
-    pyemu_texel t;
-    pyemu_sample(&l, s, x, y, 0.0f, &t);
-    return pyemu_tex_as<pyemu_T>::make(t);
+    const pyemu_image *pyemu_im = pyemu_image_of(pyemu_obj, "texture object");
+    pyemu_image pyemu_l = pyemu_layer_of(pyemu_im, pyemu_layer);
+    pyemu_sampling pyemu_s = pyemu_tex_sampling(&pyemu_l);
+    pyemu_texel pyemu_t;
+    pyemu_sample(&pyemu_l, pyemu_s, pyemu_x, pyemu_y, 0.0f, &pyemu_t);
+    return pyemu_tex_as<pyemu_T>::make(pyemu_t);
 }
-template <class pyemu_T> static inline pyemu_T pyemu_tex_cube(cudaTextureObject_t obj, float x, float y, float z, int layer)
+template <class pyemu_T> static inline pyemu_T pyemu_tex_cube(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z, int pyemu_layer)
 {
-    const pyemu_image *im = pyemu_image_of(obj, "texture object");
-    float fs, ft;
-    int face = pyemu_cube_face(x, y, z, &fs, &ft);
+    const pyemu_image *pyemu_im = pyemu_image_of(pyemu_obj, "texture object");
+    float pyemu_fs, pyemu_ft;
+    int pyemu_face = pyemu_cube_face(pyemu_x, pyemu_y, pyemu_z, &pyemu_fs, &pyemu_ft);
     /* the layer clamps to the last whole cube, then the face is chosen in it */
-    unsigned long long cubes = im->depth / 6 ? im->depth / 6 : 1, k = (unsigned int)layer;
-    if (k >= cubes) k = cubes - 1;
-    pyemu_image l = pyemu_layer_of(im, (int)(k * 6u + (unsigned int)face));
-    pyemu_sampling s = pyemu_tex_sampling(&l);
-    s.norm_coords = true;
-    pyemu_texel t;
-    pyemu_sample(&l, s, fs, ft, 0.0f, &t);
-    return pyemu_tex_as<pyemu_T>::make(t);
+    unsigned long long pyemu_cubes = pyemu_im->depth / 6 ? pyemu_im->depth / 6 : 1, pyemu_k = (unsigned int)pyemu_layer;
+    if (pyemu_k >= pyemu_cubes) pyemu_k = pyemu_cubes - 1;
+    pyemu_image pyemu_l = pyemu_layer_of(pyemu_im, (int)(pyemu_k * 6u + (unsigned int)pyemu_face));
+    pyemu_sampling pyemu_s = pyemu_tex_sampling(&pyemu_l);
+    pyemu_s.norm_coords = true;
+    pyemu_texel pyemu_t;
+    pyemu_sample(&pyemu_l, pyemu_s, pyemu_fs, pyemu_ft, 0.0f, &pyemu_t);
+    return pyemu_tex_as<pyemu_T>::make(pyemu_t);
 }
-template <class pyemu_T> static inline pyemu_T tex1DLayered(cudaTextureObject_t obj, float x, int layer)
+template <class pyemu_T> static inline pyemu_T tex1DLayered(cudaTextureObject_t pyemu_obj, float pyemu_x, int pyemu_layer)
 {
-    return pyemu_tex_layer<pyemu_T>(obj, x, 0.0f, layer);
+    return pyemu_tex_layer<pyemu_T>(pyemu_obj, pyemu_x, 0.0f, pyemu_layer);
 }
-template <class pyemu_T> static inline pyemu_T tex2DLayered(cudaTextureObject_t obj, float x, float y, int layer)
+template <class pyemu_T> static inline pyemu_T tex2DLayered(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer)
 {
-    return pyemu_tex_layer<pyemu_T>(obj, x, y, layer);
+    return pyemu_tex_layer<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_layer);
 }
-template <class pyemu_T> static inline pyemu_T tex1DLayeredLod(cudaTextureObject_t obj, float x, int layer, float)
+template <class pyemu_T> static inline pyemu_T tex1DLayeredLod(cudaTextureObject_t pyemu_obj, float pyemu_x, int pyemu_layer, float)
 {
-    return pyemu_tex_layer<pyemu_T>(obj, x, 0.0f, layer);
+    return pyemu_tex_layer<pyemu_T>(pyemu_obj, pyemu_x, 0.0f, pyemu_layer);
 }
-template <class pyemu_T> static inline pyemu_T tex2DLayeredLod(cudaTextureObject_t obj, float x, float y, int layer, float)
+template <class pyemu_T> static inline pyemu_T tex2DLayeredLod(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer, float)
 {
-    return pyemu_tex_layer<pyemu_T>(obj, x, y, layer);
+    return pyemu_tex_layer<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_layer);
 }
-template <class pyemu_T> static inline pyemu_T texCubemap(cudaTextureObject_t obj, float x, float y, float z)
+template <class pyemu_T> static inline pyemu_T texCubemap(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z)
 {
-    return pyemu_tex_cube<pyemu_T>(obj, x, y, z, 0);
+    return pyemu_tex_cube<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_z, 0);
 }
-template <class pyemu_T> static inline pyemu_T texCubemapLayered(cudaTextureObject_t obj, float x, float y, float z, int layer)
+template <class pyemu_T> static inline pyemu_T texCubemapLayered(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z, int pyemu_layer)
 {
-    return pyemu_tex_cube<pyemu_T>(obj, x, y, z, layer);
+    return pyemu_tex_cube<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_z, pyemu_layer);
 }
-template <class pyemu_T> static inline pyemu_T texCubemapLod(cudaTextureObject_t obj, float x, float y, float z, float)
+template <class pyemu_T> static inline pyemu_T texCubemapLod(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z, float)
 {
-    return pyemu_tex_cube<pyemu_T>(obj, x, y, z, 0);
+    return pyemu_tex_cube<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_z, 0);
 }
-template <class pyemu_T> static inline void tex2DLayered(pyemu_T *r, cudaTextureObject_t obj, float x, float y, int layer) { *r = tex2DLayered<pyemu_T>(obj, x, y, layer); }
-template <class pyemu_T> static inline void tex1DLayered(pyemu_T *r, cudaTextureObject_t obj, float x, int layer) { *r = tex1DLayered<pyemu_T>(obj, x, layer); }
-template <class pyemu_T> static inline void texCubemap(pyemu_T *r, cudaTextureObject_t obj, float x, float y, float z) { *r = texCubemap<pyemu_T>(obj, x, y, z); }
+template <class pyemu_T> static inline void tex2DLayered(pyemu_T *r, cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer) { *r = tex2DLayered<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_layer); }
+template <class pyemu_T> static inline void tex1DLayered(pyemu_T *r, cudaTextureObject_t pyemu_obj, float pyemu_x, int pyemu_layer) { *r = tex1DLayered<pyemu_T>(pyemu_obj, pyemu_x, pyemu_layer); }
+template <class pyemu_T> static inline void texCubemap(pyemu_T *r, cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z) { *r = texCubemap<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_z); }
 
 /* The forms that write through a pointer: tex2D(&v, obj, x, y). */
 template <class pyemu_T> static inline void tex1Dfetch(pyemu_T *r, cudaTextureObject_t obj, int x) { *r = tex1Dfetch<pyemu_T>(obj, x); }
@@ -264,50 +264,50 @@ template <class pyemu_T> static inline pyemu_T surf3Dread(cudaSurfaceObject_t s,
     return v;
 }
 /* Layered surfaces: layer (a cubemap's face: layer * 6 + face) is z. */
-template <class pyemu_T> static inline void surf1DLayeredwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int layer,
-                                                         cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+template <class pyemu_T> static inline void surf1DLayeredwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_layer,
+                                                         cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
 {
-    unsigned char *p = pyemu_surf_at(s, x, 0, layer, m, sizeof(pyemu_T), "surf1DLayeredwrite");
-    if (p) memcpy(p, &v, sizeof(pyemu_T));
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, 0, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf1DLayeredwrite");
+    if (pyemu_p) memcpy(pyemu_p, &pyemu_v, sizeof(pyemu_T));
 }
-template <class pyemu_T> static inline void surf2DLayeredwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int y, int layer,
-                                                         cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+template <class pyemu_T> static inline void surf2DLayeredwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer,
+                                                         cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
 {
-    unsigned char *p = pyemu_surf_at(s, x, y, layer, m, sizeof(pyemu_T), "surf2DLayeredwrite");
-    if (p) memcpy(p, &v, sizeof(pyemu_T));
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf2DLayeredwrite");
+    if (pyemu_p) memcpy(pyemu_p, &pyemu_v, sizeof(pyemu_T));
 }
-template <class pyemu_T> static inline void surfCubemapwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int y, int face,
-                                                       cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+template <class pyemu_T> static inline void surfCubemapwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_face,
+                                                       cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
 {
-    unsigned char *p = pyemu_surf_at(s, x, y, face, m, sizeof(pyemu_T), "surfCubemapwrite");
-    if (p) memcpy(p, &v, sizeof(pyemu_T));
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_face, pyemu_m, sizeof(pyemu_T), "surfCubemapwrite");
+    if (pyemu_p) memcpy(pyemu_p, &pyemu_v, sizeof(pyemu_T));
 }
-template <class pyemu_T> static inline pyemu_T surf1DLayeredread(cudaSurfaceObject_t s, int x, int layer,
-                                                     cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+template <class pyemu_T> static inline pyemu_T surf1DLayeredread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_layer,
+                                                     cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
 {
-    pyemu_T v;
-    memset(&v, 0, sizeof v);
-    unsigned char *p = pyemu_surf_at(s, x, 0, layer, m, sizeof(pyemu_T), "surf1DLayeredread");
-    if (p) memcpy(&v, p, sizeof(pyemu_T));
-    return v;
+    pyemu_T pyemu_v;
+    memset(&pyemu_v, 0, sizeof pyemu_v);
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, 0, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf1DLayeredread");
+    if (pyemu_p) memcpy(&pyemu_v, pyemu_p, sizeof(pyemu_T));
+    return pyemu_v;
 }
-template <class pyemu_T> static inline pyemu_T surf2DLayeredread(cudaSurfaceObject_t s, int x, int y, int layer,
-                                                     cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+template <class pyemu_T> static inline pyemu_T surf2DLayeredread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer,
+                                                     cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
 {
-    pyemu_T v;
-    memset(&v, 0, sizeof v);
-    unsigned char *p = pyemu_surf_at(s, x, y, layer, m, sizeof(pyemu_T), "surf2DLayeredread");
-    if (p) memcpy(&v, p, sizeof(pyemu_T));
-    return v;
+    pyemu_T pyemu_v;
+    memset(&pyemu_v, 0, sizeof pyemu_v);
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf2DLayeredread");
+    if (pyemu_p) memcpy(&pyemu_v, pyemu_p, sizeof(pyemu_T));
+    return pyemu_v;
 }
-template <class pyemu_T> static inline pyemu_T surfCubemapread(cudaSurfaceObject_t s, int x, int y, int face,
-                                                   cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+template <class pyemu_T> static inline pyemu_T surfCubemapread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_face,
+                                                   cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
 {
-    pyemu_T v;
-    memset(&v, 0, sizeof v);
-    unsigned char *p = pyemu_surf_at(s, x, y, face, m, sizeof(pyemu_T), "surfCubemapread");
-    if (p) memcpy(&v, p, sizeof(pyemu_T));
-    return v;
+    pyemu_T pyemu_v;
+    memset(&pyemu_v, 0, sizeof pyemu_v);
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_face, pyemu_m, sizeof(pyemu_T), "surfCubemapread");
+    if (pyemu_p) memcpy(&pyemu_v, pyemu_p, sizeof(pyemu_T));
+    return pyemu_v;
 }
 
 template <class pyemu_T> static inline void surf1Dread(pyemu_T *r, cudaSurfaceObject_t s, int x,
@@ -336,9 +336,9 @@ enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFl
 
 /* The channel format of a texture's element type T (what
  * cudaCreateChannelDesc<T>() gives): kind, channels, bytes a channel. */
-template <class pyemu_T> struct pyemu_chan { enum { kind = 3, n = 0, bytes = 0 }; };
+template <class pyemu_T> struct pyemu_chan { enum { pyemu_kind = 3, pyemu_n = 0, pyemu_bytes = 0 }; };
 #define PYEMU_CHAN(pyemu_T, pyemu_K, pyemu_N, pyemu_B) \
-    template <> struct pyemu_chan<pyemu_T> { enum { kind = pyemu_K, n = pyemu_N, bytes = pyemu_B }; };
+    template <> struct pyemu_chan<pyemu_T> { enum { pyemu_kind = pyemu_K, pyemu_n = pyemu_N, pyemu_bytes = pyemu_B }; };
 #define PYEMU_CHAN_VEC(pyemu_V, pyemu_K, pyemu_B) \
     PYEMU_CHAN(pyemu_V##1, pyemu_K, 1, pyemu_B) PYEMU_CHAN(pyemu_V##2, pyemu_K, 2, pyemu_B) \
     PYEMU_CHAN(pyemu_V##4, pyemu_K, 4, pyemu_B)
@@ -358,9 +358,9 @@ PYEMU_CHAN_VEC(uint, PYEMU_KIND_UNSIGNED, 4)
  * one cudaBindTexture(0, texRef, devPtr, size) binds with, as in CUDA). */
 template <class pyemu_T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct texture {
-    pyemu_image pyemu_desc = {0u, (unsigned int)dim, (unsigned int)pyemu_chan<pyemu_T>::kind,
-                              (unsigned int)pyemu_chan<pyemu_T>::n,
-                              (unsigned int)pyemu_chan<pyemu_T>::bytes, 0u, {0u, 0u, 0u}, 0u,
+    pyemu_image pyemu_desc = {0u, (unsigned int)dim, (unsigned int)pyemu_chan<pyemu_T>::pyemu_kind,
+                              (unsigned int)pyemu_chan<pyemu_T>::pyemu_n,
+                              (unsigned int)pyemu_chan<pyemu_T>::pyemu_bytes, 0u, {0u, 0u, 0u}, 0u,
                               0ull, 0ull, 0ull, 0ull, 0ull, 0ull, {0.0f, 0.0f, 0.0f, 0.0f}, 0u, 0u,
                               0ull, 0ull};
 };
