@@ -1,10 +1,70 @@
-/* module.c - loading compiled kernel modules and describing their kernels. */
+/* module.c - loading compiled kernel modules and describing their kernels.
+ *
+ * Every load is a module instance of its own, as every cuModuleLoad (every
+ * SourceModule, every OpenCL program) is: its __device__/__constant__
+ * variables and texture references are its own, even when another instance
+ * of the same file is loaded.  dlopen of a file already loaded hands back
+ * the loaded object, so a file loaded again is loaded from a private copy:
+ * a memfd holding the same bytes, opened as /proc/self/fd/N.  (dlmopen
+ * would give each instance a namespace of its own, but glibc has only 16
+ * and each reloads libstdc++; relocating the variables would change every
+ * access the compiler emits.  A copy costs one file copy, nothing on disk.)
+ * The memfd stays open while its instance lives: glibc matches a loaded
+ * object by name first, and a closed, reused fd number would name the old
+ * instance. */
+#define _GNU_SOURCE
 #include "core.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* the memfd of each instance loaded from a private copy */
+typedef struct instance_fd {
+    const pyemu_module *m;
+    int fd;
+    struct instance_fd *next;
+} instance_fd;
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static instance_fd *instances;
+
+/* A private copy of the file at path: a memfd (returned in *fd) and its
+ * /proc/self/fd name in out. */
+static int private_copy(const char *path, char *out, size_t n, int *fd)
+{
+    int status = PYEMU_SUCCESS, in = -1, mf = -1;
+    char buf[65536];
+    in = open(path, O_RDONLY | O_CLOEXEC);
+    PYEMU_FAIL_IF(in < 0, PYEMU_E_MODULE, "cannot read kernel module %s", path);
+    mf = memfd_create("pyemu-module", MFD_CLOEXEC);
+    PYEMU_FAIL_IF(mf < 0, PYEMU_E_SYSTEM, "cannot make a second instance of %s (memfd_create)",
+                  path);
+    for (;;) {
+        ssize_t r = read(in, buf, sizeof buf);
+        PYEMU_FAIL_IF(r < 0, PYEMU_E_MODULE, "cannot read kernel module %s", path);
+        if (r == 0)
+            break;
+        for (ssize_t o = 0; o < r;) {
+            ssize_t w = write(mf, buf + o, (size_t)(r - o));
+            PYEMU_FAIL_IF(w <= 0, PYEMU_E_SYSTEM, "cannot copy kernel module %s", path);
+            o += w;
+        }
+    }
+    snprintf(out, n, "/proc/self/fd/%d", mf);
+    *fd = mf;
+    mf = -1;
+ERROR:
+    if (in >= 0)
+        close(in);
+    if (mf >= 0)
+        close(mf);
+    return status;
+}
 
 /* What a kernel module calls; it gets this table instead of looking the core
  * up by symbol name, so nothing else in the process can stand in for it. */
@@ -59,11 +119,32 @@ void pyemu_symbols_detach(const pyemu_module *m);
 
 PYEMU_API int pyemu_module_load(const char *path, pyemu_module **module)
 {
-    int status = PYEMU_SUCCESS;
+    int status = PYEMU_SUCCESS, copy_fd = -1;
     void *h = NULL;
     pyemu_module *m = NULL;
+    instance_fd *inst = NULL;
+    char copy_path[64];
     PYEMU_FAIL_IF(!path || !module, PYEMU_E_INVALID_VALUE, "no module path");
+    pthread_mutex_lock(&load_lock);
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (h) {
+        /* loaded already: this instance gets a copy of its own */
+        dlclose(h);
+        h = NULL;
+        status = private_copy(path, copy_path, sizeof copy_path, &copy_fd);
+        if (status == PYEMU_SUCCESS) {
+            inst = calloc(1, sizeof *inst);
+            if (!inst)
+                status = PYEMU_E_OUT_OF_MEMORY;
+        }
+        if (status) {
+            pthread_mutex_unlock(&load_lock);
+            goto ERROR;
+        }
+        path = copy_path;
+    }
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    pthread_mutex_unlock(&load_lock);
     PYEMU_FAIL_IF(!h, PYEMU_E_MODULE, "cannot load kernel module: %s", dlerror());
     const pyemu_module_info *info = dlsym(h, "pyemu_module_info");
     PYEMU_FAIL_IF(!info, PYEMU_E_MODULE, "%s is not a pyemu kernel module", path);
@@ -91,12 +172,52 @@ PYEMU_API int pyemu_module_load(const char *path, pyemu_module **module)
     atomic_init(&m->refs, 1);
     m->handle = h;
     m->info = info;
+    if (inst) {
+        inst->m = m;
+        inst->fd = copy_fd;
+        pthread_mutex_lock(&load_lock);
+        inst->next = instances;
+        instances = inst;
+        pthread_mutex_unlock(&load_lock);
+    }
     *module = m;
     return PYEMU_SUCCESS;
 ERROR:
     if (h)
         dlclose(h);
+    if (copy_fd >= 0)
+        close(copy_fd);
+    free(inst);
     return status;
+}
+
+/* Closes the memfd of an instance loaded from a private copy (after dlclose). */
+static void forget_instance(const pyemu_module *m)
+{
+    int fd = -1;
+    pthread_mutex_lock(&load_lock);
+    for (instance_fd **pp = &instances; *pp; pp = &(*pp)->next) {
+        if ((*pp)->m == m) {
+            instance_fd *i = *pp;
+            *pp = i->next;
+            fd = i->fd;
+            free(i);
+            break;
+        }
+    }
+    if (fd >= 0) {
+        /* an object dlclose could not unload (GNU unique symbols make it
+         * undeletable) keeps its name: the fd stays open, so no later copy
+         * is given that name and the old object instead of its own */
+        char name[64];
+        snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+        void *still = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+        if (still)
+            dlclose(still);
+        else
+            close(fd);
+    }
+    pthread_mutex_unlock(&load_lock);
 }
 
 /* Commands in flight hold references, so a module outlives its last
@@ -113,6 +234,7 @@ PYEMU_API void pyemu_module_release(pyemu_module *m)
         for (int i = 0; i < m->ntext; i++)
             pyemu_fault_remove_code(m->text_lo[i], m->text_hi[i]);
         dlclose(m->handle);
+        forget_instance(m);
         free(m);
     }
 }

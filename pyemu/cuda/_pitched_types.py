@@ -36,7 +36,8 @@ class cudaPitchedPtr:
 class cudaMemcpy3DParms:
     """cudaMemcpy3DParms, zero-initialised as `cudaMemcpy3DParms p = {0};` in C.
 
-    srcArray/dstArray (CUDA arrays) are not supported yet; give srcPtr/dstPtr."""
+    One side is an array (srcArray/dstArray, a cudaArray_t) or a pointer
+    (srcPtr/dstPtr), not both."""
     srcArray: object = None
     srcPos: cudaPos = field(default_factory=cudaPos)
     srcPtr: cudaPitchedPtr = field(default_factory=cudaPitchedPtr)

@@ -39,6 +39,8 @@ _KNOWN_FLAGS = 0x0F
 
 # the H100's limits (cudaDeviceProp maxTexture1D, maxTexture2D, maxTexture3D)
 MAX_1D, MAX_2D, MAX_3D = 131072, (131072, 65536), 16384
+MAX_LAYERED = (32768, 32768, 2048)          # maxTexture2DLayered (1-D layered: width, layers)
+MAX_CUBEMAP, MAX_CUBEMAP_LAYERS = 32768, 2046
 
 
 @dataclass
@@ -135,7 +137,14 @@ class cudaArray:
         self.alive = True
 
     @property
+    def layered(self) -> bool:
+        """Layered or cubemap: depth counts layers (faces), not a third dimension."""
+        return bool(self.flags & (cudaArrayLayered | cudaArrayCubemap))
+
+    @property
     def dims(self) -> int:
+        if self.layered:
+            return 2 if self.height else 1
         return 3 if self.depth else (2 if self.height else 1)
 
     def __repr__(self):
@@ -157,12 +166,15 @@ def _alloc_array(desc, w, h, d, flags, call) -> cudaArray:
     if flags & ~_KNOWN_FLAGS:
         E.fail(E.cudaErrorInvalidValue, f"flags 0x{flags:x} has unknown bits", call)
     if flags & (cudaArrayLayered | cudaArrayCubemap):
-        E.fail(E.cudaErrorNotSupported, "layered and cubemap arrays are not supported by pyemu",
-               call)
-    if w == 0 or (d and not h):
+        _check_layered(w, h, d, flags, call)
+    elif w == 0 or (d and not h):
         E.fail(E.cudaErrorInvalidValue, f"extent ({w}, {h}, {d}): the width (and, in 3-D, the "
                "height) must be at least 1", call)
-    if d:
+    if flags & cudaArrayCubemap:
+        over = w > MAX_CUBEMAP or d > 6 * MAX_CUBEMAP_LAYERS
+    elif flags & cudaArrayLayered:
+        over = (w > MAX_LAYERED[0] or h > MAX_LAYERED[1] or d > MAX_LAYERED[2])
+    elif d:
         over = max(w, h, d) > MAX_3D
     elif h:
         over = w > MAX_2D[0] or h > MAX_2D[1]
@@ -180,13 +192,29 @@ def _alloc_array(desc, w, h, d, flags, call) -> cudaArray:
     return arr
 
 
+def _check_layered(w, h, d, flags, call):
+    """The extent of a layered or cubemap array, as an H100 checks it."""
+    if w == 0 or d == 0:
+        E.fail(E.cudaErrorInvalidValue, f"extent ({w}, {h}, {d}): a layered or cubemap array "
+               "needs a width and a depth (its layers) of at least 1", call)
+    if flags & cudaArrayCubemap:
+        faces = "a multiple of 6" if flags & cudaArrayLayered else "6"
+        if w != h or d % 6 or (not flags & cudaArrayLayered and d != 6):
+            E.fail(E.cudaErrorInvalidValue, f"extent ({w}, {h}, {d}): a cubemap's faces are "
+                   f"square (width == height) and its depth is {faces}", call)
+
+
 def cudaMallocArray(desc, width, height=0, flags=0) -> cudaArray:
     """cudaMallocArray(desc, width, height=0, flags=0): a 1-D (height 0) or 2-D array.
 
-    The memory starts zeroed.  Layered and cubemap flags give cudaErrorNotSupported."""
+    The memory starts zeroed.  Layered and cubemap arrays are made by
+    cudaMalloc3DArray; those flags here are cudaErrorInvalidValue (as CUDA)."""
     call = "cudaMallocArray"
-    return _alloc_array(desc, _int(width, call, "width"), _int(height, call, "height"), 0,
-                        _int(flags, call, "flags"), call)
+    f = _int(flags, call, "flags")
+    if f & (cudaArrayLayered | cudaArrayCubemap):
+        E.fail(E.cudaErrorInvalidValue, "cudaArrayLayered and cudaArrayCubemap arrays are made "
+               "by cudaMalloc3DArray", call)
+    return _alloc_array(desc, _int(width, call, "width"), _int(height, call, "height"), 0, f, call)
 
 
 def _extent(extent, call):
@@ -203,7 +231,10 @@ def _extent(extent, call):
 def cudaMalloc3DArray(desc, extent, flags=0) -> cudaArray:
     """cudaMalloc3DArray(desc, extent, flags=0): extent is a cudaExtent (or a
     (width, height, depth) tuple); height 0 and depth 0 make a 1-D array,
-    depth 0 a 2-D one."""
+    depth 0 a 2-D one.  With cudaArrayLayered the depth is the number of
+    layers (height 0: layers of 1-D arrays); with cudaArrayCubemap the six
+    faces (width == height, depth 6, or a multiple of 6 with
+    cudaArrayLayered), in the order +x, -x, +y, -y, +z, -z."""
     call = "cudaMalloc3DArray"
     w, h, d = _extent(extent, call)
     return _alloc_array(desc, w, h, d, _int(flags, call, "flags"), call)

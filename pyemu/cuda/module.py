@@ -296,6 +296,13 @@ class SourceModule:
         from .symbols import get_global
         return get_global(self, name)
 
+    def get_texref(self, name):
+        """PyCUDA's get_texref(name) (cuModuleGetTexRef): the module's file-scope
+        `texture<T, dim, readMode> name;` as a textureReference to set and bind
+        (pyemu/cuda/texref.py); cudaErrorInvalidTexture when there is none."""
+        from .texref import texref_of
+        return texref_of(self, name)
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)

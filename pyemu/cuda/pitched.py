@@ -30,6 +30,7 @@ from . import runtime as _rt
 from ._errors import cudaSuccess
 from ._memory import DevicePointer, allocation_of, device_address, is_device_address
 from ._pitched_types import cudaExtent, cudaMemcpy3DParms, cudaPitchedPtr, cudaPos
+from ._types import cudaMemcpyKind
 from .symbols import _count, _queue
 
 PITCH_ALIGNMENT = 512      # cudaMallocPitch's row alignment on an H100 (CUDA 13.0)
@@ -271,8 +272,7 @@ def _memcpy3d(p, stream, call):
         E.fail(E.cudaErrorInvalidValue, f"p must be a cudaMemcpy3DParms, not {type(p).__name__}",
                call)
     if p.srcArray is not None or p.dstArray is not None:
-        E.fail(E.cudaErrorNotSupported, "CUDA arrays (srcArray, dstArray) are not supported yet: "
-               "use srcPtr and dstPtr", call)
+        return _memcpy3d_arrays(p, stream, call)
     w, h, d = _extent(p.extent, call)
     spitch, sys_ = _pitched(p.srcPtr, call, "srcPtr")
     dpitch, dys = _pitched(p.dstPtr, call, "dstPtr")
@@ -308,11 +308,90 @@ def _memcpy3d(p, stream, call):
     return cudaSuccess
 
 
+def _ptr_given(pp) -> bool:
+    return isinstance(pp, cudaPitchedPtr) and pp.ptr is not None and device_address(pp.ptr) != 0
+
+
+def _memcpy3d_arrays(p, stream, call):
+    """cudaMemcpy3D with a CUDA array on one side or both: the extent and an
+    array's position in elements of the array, a pointer's position in bytes
+    (as CUDA); codes as an H100 answers (tests/data/ground_truth/array3d_h100.json)."""
+    from .array import check_array
+    sides = {}
+    for what, arr, pp in (("src", p.srcArray, p.srcPtr), ("dst", p.dstArray, p.dstPtr)):
+        if arr is not None and _ptr_given(pp):
+            E.fail(E.cudaErrorInvalidValue, f"{what}Array and {what}Ptr are both set: one side is "
+                   "an array or a pointer, not both", call)
+        if arr is None and not _ptr_given(pp):
+            E.fail(E.cudaErrorInvalidValue, f"neither {what}Array nor {what}Ptr is set", call)
+        sides[what] = check_array(arr, call) if arr is not None else None
+    try:
+        kind = cudaMemcpyKind(int(p.kind))
+    except (TypeError, ValueError):
+        E.fail(E.cudaErrorInvalidMemcpyDirection, f"kind {p.kind!r} is not a cudaMemcpyKind", call)
+    w, h, d = _extent(p.extent, call)
+    sa, da = sides["src"], sides["dst"]
+    elem = (sa or da).elem
+    if sa is not None and da is not None and sa.elem != da.elem:
+        E.fail(E.cudaErrorInvalidValue, f"the arrays' elements differ ({sa.elem} and {da.elem} "
+               "bytes)", call)
+    is_dev = {"src": sa is not None or _is_dev(p.srcPtr.ptr),
+              "dst": da is not None or _is_dev(p.dstPtr.ptr)}
+    want = {(True, True): cudaMemcpyKind.cudaMemcpyDeviceToDevice,
+            (False, True): cudaMemcpyKind.cudaMemcpyHostToDevice,
+            (True, False): cudaMemcpyKind.cudaMemcpyDeviceToHost,
+            (False, False): cudaMemcpyKind.cudaMemcpyHostToHost}[(is_dev["src"], is_dev["dst"])]
+    if kind not in (want, cudaMemcpyKind.cudaMemcpyDefault):
+        E.fail(E.cudaErrorInvalidValue, f"{kind.name} does not match the sides of the copy "
+               f"({want.name})", call)
+    queue = _queue(stream, call)
+    E.check_sticky(call)
+    if w == 0 or h == 0 or d == 0:
+        return cudaSuccess
+    wb = w * elem
+    where = {}
+    keep = []
+    for what, arr, pp, pos in (("src", sa, p.srcPtr, p.srcPos), ("dst", da, p.dstPtr, p.dstPos)):
+        x, y, z = _pos(pos, call, f"{what}Pos")
+        if arr is not None:
+            layers = max(arr.depth, 1)
+            if x + w > arr.width or y + h > arr.rows or z + d > layers:
+                E.fail(E.cudaErrorInvalidValue,
+                       f"{w} x {h} x {d} elements from ({x}, {y}, {z}) run past the "
+                       f"{arr.width} x {arr.rows} x {layers} {what} array", call)
+            where[what] = (arr.addr + z * arr.slice + y * arr.pitch + x * elem, arr.pitch,
+                           arr.slice)
+            continue
+        pitch, ysize = _pitched(pp, call, f"{what}Ptr")
+        if x + wb > pitch:
+            E.fail(E.cudaErrorInvalidValue, f"{w} elements ({wb} bytes) from byte {x} are more "
+                   f"than {what}Ptr's pitch {pitch}", call)
+        if d > 1 and y + h > ysize:
+            E.fail(E.cudaErrorInvalidPitchValue if what == "src" else E.cudaErrorInvalidValue,
+                   f"{h} rows from row {y} are more than {what}Ptr's ysize {ysize}", call)
+        side = _Side(pp.ptr, pitch, ysize, (x, y, z))
+        addr, k = _resolve(side, "device" if is_dev[what] else "host", wb, h, d, what == "dst",
+                           call, f"{what}Ptr.ptr")
+        keep.append(k)
+        where[what] = (addr, pitch, side.slice)
+    (s_addr, spitch, sslice), (d_addr, dpitch, dslice) = where["src"], where["dst"]
+    copy_rect(queue, d_addr, dpitch, dslice, s_addr, spitch, sslice, wb, h, d, call)
+    del keep
+    return cudaSuccess
+
+
+def _is_dev(obj) -> bool:
+    addr = device_address(obj)
+    return addr is not None and addr != 0 and is_device_address(addr)
+
+
 def cudaMemcpy3D(p):
-    """cudaMemcpy3D(p): copy p.extent (width in bytes, rows, slices) from
-    p.srcPtr at p.srcPos to p.dstPtr at p.dstPos (x in bytes); a slice is
-    pitch * ysize bytes.  Waits, as cudaMemcpy.  CUDA arrays
-    (srcArray/dstArray) give cudaErrorNotSupported for now."""
+    """cudaMemcpy3D(p): copy p.extent from p.srcPtr or p.srcArray at p.srcPos to
+    p.dstPtr or p.dstArray at p.dstPos.  Between pointers the extent's width
+    and the positions' x are bytes and a slice is pitch * ysize bytes; where a
+    CUDA array takes part, the extent is in elements of the array, an array's
+    position in elements and a pointer's in bytes (as CUDA).  A layered array's
+    layers (a cubemap's faces) are its depth.  Waits, as cudaMemcpy."""
     return _memcpy3d(p, None, "cudaMemcpy3D")
 
 

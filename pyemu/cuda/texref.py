@@ -4,8 +4,8 @@ cudaBindTextureToArray, cudaUnbindTexture.
 
 A file-scope `texture<T, dim, readMode> texRef;` in a kernel source is a
 128-byte pyemu_image in the loaded module (include/pyemu/detail/cuda_texture.h);
-get_texref finds it by its symbol in the module's ELF symbol table and the
-address the module was loaded at.  Binding writes the descriptor there (after
+SourceModule.get_texref finds it in that module instance's symbol table
+(csrc/symbols.c), so every module instance has references of its own.  Binding writes the descriptor there (after
 the device finished its work), with the reference's addressMode, filterMode,
 normalized and channelDesc as they are at that moment; changing one of them
 on a bound reference writes the descriptor again.  A kernel that fetches
@@ -14,7 +14,6 @@ of that era reported cudaErrorTextureNotBound).
 """
 from __future__ import annotations
 
-import os
 import struct
 
 from ..runtime import image as _img
@@ -24,45 +23,8 @@ from . import _errors as E
 from ._errors import cudaSuccess
 from ._memory import allocation_of, device_address, is_device_address
 from .array import channel_format, check_array, cudaChannelFormatDesc
-from .module import SourceModule
+from .symbols import _symbols_of
 from .texture import PITCH_ALIGNMENT, cudaTextureAddressMode, cudaTextureFilterMode
-
-
-def _elf_symbol(path: str, name: str):
-    """(value, size) of symbol `name` in the ELF file's .symtab, or None."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:4] != b"\x7fELF" or data[4] != 2:
-        return None
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    want = name.encode()
-    for sh in sections:
-        if sh[1] != 2:                   # SHT_SYMTAB
-            continue
-        strtab = sections[sh[6]]
-        soff, ssize = strtab[4], strtab[5]
-        for k in range(sh[5] // 24):
-            st_name, st_info, st_other, st_shndx, st_value, st_size = struct.unpack_from(
-                "<IBBHQQ", data, sh[4] + k * 24)
-            end = data.index(b"\0", soff + st_name, soff + ssize)
-            if data[soff + st_name:end] == want and st_info & 0xF == 1:     # STT_OBJECT
-                return st_value, st_size
-    return None
-
-
-def _load_base(path: str):
-    """The address the shared object at path was loaded at (/proc/self/maps)."""
-    real = os.path.realpath(path)
-    base = None
-    with open("/proc/self/maps") as f:
-        for line in f:
-            parts = line.split(None, 5)
-            if len(parts) == 6 and parts[5].strip() == real and int(parts[2], 16) == 0:
-                start = int(parts[0].split("-")[0], 16)
-                base = start if base is None else min(base, start)
-    return base
 
 
 class textureReference:
@@ -77,7 +39,7 @@ class textureReference:
         self.normalized = 0
         self.filterMode = cudaTextureFilterMode.cudaFilterModePoint
         self.addressMode = [cudaTextureAddressMode.cudaAddressModeClamp] * 3
-        self.channelDesc = cudaChannelFormatDesc()
+        self.channelDesc = _declared_format(addr)
 
     def __setattr__(self, key, value):
         object.__setattr__(self, key, value)
@@ -104,19 +66,32 @@ class textureReference:
         object.__setattr__(self, "_bound", layout)
 
 
-def get_texref(self, name) -> textureReference:
-    """mod.get_texref(name): the module's `texture<...> name;` (PyCUDA's form;
-    cudaErrorInvalidTexture when there is none)."""
-    path = self.compiled.path
-    sym = _elf_symbol(path, name)
-    base = _load_base(path)
-    if sym is None or base is None or sym[1] != _img.SIZE:
+def _declared_format(addr) -> cudaChannelFormatDesc:
+    """The channel format of the reference's declared element type T, which
+    the unbound descriptor holds (cudaCreateChannelDesc<T>(), as a
+    texture<T, ...> is constructed with in CUDA); empty for an unknown T."""
+    kind, n, nbytes = struct.unpack_from("<3I", ffi.buffer(ffi.cast("char *", addr + 8), 12))
+    if n not in (1, 2, 4) or nbytes not in (1, 2, 4) or kind > 2:
+        return cudaChannelFormatDesc()
+    bits = [nbytes * 8 if i < n else 0 for i in range(4)]
+    return cudaChannelFormatDesc(*bits, kind)
+
+
+def texref_of(module, name) -> textureReference:
+    """The module's `texture<...> name;` (SourceModule.get_texref): found in this
+    module instance's symbol table (csrc/symbols.c), so two modules of one
+    source have two references; cudaErrorInvalidTexture when there is none."""
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", "replace")
+    if not isinstance(name, str):
+        E.fail(E.cudaErrorInvalidTexture, f"a texture reference name is a str, not "
+               f"{type(name).__name__}", "get_texref")
+    table = _symbols_of(module)
+    entry = table.by_name.get(name) or table.by_name.get(name.strip().lstrip(":"))
+    if entry is None or entry[2] != _img.SIZE:
         E.fail(E.cudaErrorInvalidTexture, f"no texture reference '{name}' in the module",
                "get_texref")
-    return textureReference(self, name, base + sym[0])
-
-
-SourceModule.get_texref = get_texref
+    return textureReference(module, name, entry[1])
 
 
 def _texref(texref, call) -> textureReference:
@@ -184,10 +159,12 @@ def cudaBindTextureToArray(texref, array, desc=None):
 
 
 def cudaUnbindTexture(texref):
-    """cudaUnbindTexture(texref): later fetches fail the launch."""
+    """cudaUnbindTexture(texref): later fetches fail the launch.  The
+    reference keeps its dimension and channel format (its channelDesc)."""
     t = _texref(texref, "cudaUnbindTexture")
     _sync.wait_device()
-    ffi.memmove(ffi.cast("char *", t._addr), bytes(_img.SIZE), _img.SIZE)
+    keep = bytes(ffi.buffer(ffi.cast("char *", t._addr + 4), 16))    # dims kind channels bytes
+    ffi.memmove(ffi.cast("char *", t._addr), bytes(4) + keep + bytes(_img.SIZE - 20), _img.SIZE)
     object.__setattr__(t, "_bound", None)
     return cudaSuccess
 

@@ -23,7 +23,8 @@ from ..runtime.core import CoreError
 from . import _errors as E
 from ._errors import cudaSuccess
 from ._memory import allocation_of, device_address, is_device_address
-from .array import channel_format, check_array, cudaChannelFormatDesc, cudaArraySurfaceLoadStore
+from .array import (channel_format, check_array, cudaArrayCubemap, cudaArrayLayered,
+                    cudaArraySurfaceLoadStore, cudaChannelFormatDesc)
 
 
 class cudaResourceType(IntEnum):
@@ -161,6 +162,12 @@ def _linear_memory(ptr, nbytes, call, what):
     return addr
 
 
+def _array_flags(arr) -> int:
+    """The descriptor flags a layered or cubemap array gives its textures and surfaces."""
+    return ((_img.LAYERED if arr.flags & cudaArrayLayered else 0) |
+            (_img.CUBEMAP if arr.flags & cudaArrayCubemap else 0))
+
+
 def _resource(res, call, surface=False):
     """The layout a resource describes: dict for runtime.image.pack, and what it keeps alive."""
     if res is None:
@@ -181,7 +188,7 @@ def _resource(res, call, surface=False):
         return dict(dims=arr.dims, kind=arr.kind, channels=arr.channels, nbytes=arr.bytes,
                     data=arr.addr, width=arr.width, height=max(arr.height, 1),
                     depth=max(arr.depth, 1), pitch=arr.pitch, slice_=arr.slice,
-                    size=arr.nbytes), 0, arr
+                    size=arr.nbytes), _array_flags(arr), arr
     if surface:
         E.fail(E.cudaErrorInvalidValue, "a surface object is made from a CUDA array", call)
     if rtype == cudaResourceType.cudaResourceTypeLinear:
@@ -313,7 +320,7 @@ def cudaCreateSurfaceObject(pResDesc) -> int:
     call = "cudaCreateSurfaceObject"
     layout, flags, keep = _resource(pResDesc, call, surface=True)
     E.check_sticky(call)
-    blob = _img.pack(flags=_img.SURFACE, **layout)
+    blob = _img.pack(flags=_img.SURFACE | flags, **layout)
     handle = _new_descriptor(blob, call)
     with _lock:
         _objects[handle] = ("surface", _shallow_res(pResDesc), None, keep)

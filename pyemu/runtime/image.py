@@ -28,6 +28,7 @@ KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT = 0, 1, 2
 ADDR_WRAP, ADDR_CLAMP, ADDR_MIRROR, ADDR_BORDER = 0, 1, 2, 3
 LINEAR_MEMORY, READ_NORMALIZED, NORM_COORDS, FILTER_LINEAR, SURFACE, NORM_FORMAT, OPENCL = \
     0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40
+LAYERED, CUBEMAP = 0x80, 0x100     # depth counts layers (a cubemap's: faces)
 
 
 def pack(*, dims, kind, channels, nbytes, flags=0, address=(1, 1, 1), data=0, width=1,

@@ -352,23 +352,27 @@ def test_static_device_variables():
     assert e.value.code == cudaErrorSymbolNotFound and "folded away" in str(e.value)
 
 
-def test_two_modules_of_one_source_share_their_variables():
-    """Two SourceModules of the same source are one loaded file (one dlopen
-    handle): both symbol addresses must stay views of the one variable."""
+def test_two_modules_of_one_source_have_their_own_variables():
+    """Two SourceModules of the same source are two module instances, as two
+    cuModuleLoad calls are in CUDA: writing one's variable leaves the other's
+    alone (tests/cuda/test_module_instances.py has more)."""
     src = "__device__ int twin[4];\n__global__ void k(int* o) { o[threadIdx.x] = twin[threadIdx.x]; }"
     a, b = SourceModule(src), SourceModule(src)
     pa, pb = a.get_global("twin"), b.get_global("twin")
+    assert int(pa.ptr) != int(pb.ptr)
     cudaMemcpy(pa.ptr, np.array([1, 2, 3, 4], np.int32), 16, cudaMemcpyHostToDevice)
-    o = np.zeros(4, np.int32)
+    o = np.full(4, 9, np.int32)
     cudaMemcpy(o, pb.ptr, 16, cudaMemcpyDeviceToHost)
-    assert o.tolist() == [1, 2, 3, 4]
-    d = cudaMalloc(16)
+    assert o.tolist() == [0, 0, 0, 0]
+    d = cudaMalloc(32)
     try:
-        b.k[1, 4](d)
-        cudaMemcpy(o, d, 16, cudaMemcpyDeviceToHost)
+        a.k[1, 4](d)
+        b.k[1, 4](d + 16)
+        o = np.zeros(8, np.int32)
+        cudaMemcpy(o, d, 32, cudaMemcpyDeviceToHost)
     finally:
         cudaFree(d)
-    assert o.tolist() == [1, 2, 3, 4]
+    assert o.tolist() == [1, 2, 3, 4, 0, 0, 0, 0]
 
 
 def test_template_variables_are_each_modules_own():

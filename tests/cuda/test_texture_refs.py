@@ -147,3 +147,36 @@ R['sync'] = code_of(cudaDeviceSynchronize)
 """)
     assert res.R["sync"] == cudaErrorLaunchFailure, res.explain()
     assert "not bound" in res.stdout
+
+
+def test_channelDesc_defaults_to_the_declared_element_type():
+    """texture<T, ...> is constructed with cudaCreateChannelDesc<T>() in CUDA, so
+    cudaBindTexture(0, texRef, devPtr, size) needs no desc (Rodinia leukocyte)."""
+    m = SourceModule(r"""
+    texture<float, 1, cudaReadModeElementType> tf;
+    texture<uchar4, 2, cudaReadModeNormalizedFloat> tu4;
+    texture<short2, 1> ts2;
+    __global__ void get(float *o) { o[threadIdx.x] = tex1Dfetch(tf, threadIdx.x) * 2.0f; }
+    """)
+    tf, tu4, ts2 = m.get_texref("tf"), m.get_texref("tu4"), m.get_texref("ts2")
+    d = tf.channelDesc
+    assert (d.x, d.y, d.z, d.w, d.f) == (32, 0, 0, 0, cudaChannelFormatKindFloat)
+    d = tu4.channelDesc
+    assert (d.x, d.y, d.z, d.w, d.f) == (8, 8, 8, 8, cudaChannelFormatKindUnsigned)
+    d = ts2.channelDesc
+    assert (d.x, d.y, d.z, d.w, d.f) == (16, 16, 0, 0, cudaChannelFormatKindSigned)
+    buf = cudaMalloc(16)
+    out = cudaMalloc(16)
+    try:
+        cudaMemcpy(buf, np.arange(4, dtype=np.float32), 16, cudaMemcpyHostToDevice)
+        assert cudaBindTexture(tf, buf, None, 16) == 0
+        m.get[1, 4](out)
+        got = np.zeros(4, np.float32)
+        cudaMemcpy(got, out, 16, cudaMemcpyDeviceToHost)
+        assert got.tolist() == [0, 2, 4, 6]
+        cudaUnbindTexture(tf)
+        d = m.get_texref("tf").channelDesc      # a fresh view after unbinding
+        assert (d.x, d.f) == (32, cudaChannelFormatKindFloat)
+    finally:
+        cudaFree(buf)
+        cudaFree(out)

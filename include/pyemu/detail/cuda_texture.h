@@ -1,5 +1,7 @@
 /* CUDA texture and surface objects on the device: tex1Dfetch<T>, tex1D<T>,
- * tex2D<T>, tex3D<T>, tex2DLod<T> (level 0), surf1D/2D/3Dread and write.
+ * tex2D<T>, tex3D<T>, tex2DLod<T> (level 0), tex1DLayered, tex2DLayered,
+ * texCubemap, texCubemapLayered, surf1D/2D/3Dread and write and their
+ * Layered/Cubemap forms.
  * A texture or surface object is the device address of a pyemu_image
  * (detail/sampler.h), made by cudaCreateTextureObject /
  * cudaCreateSurfaceObject (pyemu/cuda/texture.py); the sampling is the one
@@ -8,6 +10,15 @@
 #error "include <pyemu/cuda_device.h>, not this file"
 #endif
 #include "sampler.h"
+
+/* The host's array handle types, declared as in CUDA's driver_types.h so a
+ * header shared by host and device code compiles (cudaArray *a_Src). */
+struct cudaArray;
+typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+struct cudaMipmappedArray;
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
 
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
@@ -107,6 +118,67 @@ template <class pyemu_T> static inline pyemu_T tex3DLod(cudaTextureObject_t obj,
 {
     return pyemu_tex_read<pyemu_T>(obj, x, y, z);
 }
+/* Layered and cubemap textures (cudaArrayLayered, cudaArrayCubemap): a
+ * layer is a 1-D or 2-D texture of its own (no filtering across layers); a
+ * cubemap samples the face the direction selects at normalized (s, t),
+ * whatever normalizedCoords says, with the texture's address mode and
+ * filter inside that face (no filtering across faces). */
+template <class pyemu_T> static inline pyemu_T pyemu_tex_layer(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer)
+{
+    const pyemu_image *pyemu_im = pyemu_image_of(pyemu_obj, "texture object");
+    pyemu_image pyemu_l = pyemu_layer_of(pyemu_im, pyemu_layer);
+    pyemu_sampling pyemu_s = pyemu_tex_sampling(&pyemu_l);
+    pyemu_texel pyemu_t;
+    pyemu_sample(&pyemu_l, pyemu_s, pyemu_x, pyemu_y, 0.0f, &pyemu_t);
+    return pyemu_tex_as<pyemu_T>::make(pyemu_t);
+}
+template <class pyemu_T> static inline pyemu_T pyemu_tex_cube(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z, int pyemu_layer)
+{
+    const pyemu_image *pyemu_im = pyemu_image_of(pyemu_obj, "texture object");
+    float pyemu_fs, pyemu_ft;
+    int pyemu_face = pyemu_cube_face(pyemu_x, pyemu_y, pyemu_z, &pyemu_fs, &pyemu_ft);
+    /* the layer clamps to the last whole cube, then the face is chosen in it */
+    unsigned long long pyemu_cubes = pyemu_im->depth / 6 ? pyemu_im->depth / 6 : 1, pyemu_k = (unsigned int)pyemu_layer;
+    if (pyemu_k >= pyemu_cubes) pyemu_k = pyemu_cubes - 1;
+    pyemu_image pyemu_l = pyemu_layer_of(pyemu_im, (int)(pyemu_k * 6u + (unsigned int)pyemu_face));
+    pyemu_sampling pyemu_s = pyemu_tex_sampling(&pyemu_l);
+    pyemu_s.norm_coords = true;
+    pyemu_texel pyemu_t;
+    pyemu_sample(&pyemu_l, pyemu_s, pyemu_fs, pyemu_ft, 0.0f, &pyemu_t);
+    return pyemu_tex_as<pyemu_T>::make(pyemu_t);
+}
+template <class pyemu_T> static inline pyemu_T tex1DLayered(cudaTextureObject_t pyemu_obj, float pyemu_x, int pyemu_layer)
+{
+    return pyemu_tex_layer<pyemu_T>(pyemu_obj, pyemu_x, 0.0f, pyemu_layer);
+}
+template <class pyemu_T> static inline pyemu_T tex2DLayered(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer)
+{
+    return pyemu_tex_layer<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_layer);
+}
+template <class pyemu_T> static inline pyemu_T tex1DLayeredLod(cudaTextureObject_t pyemu_obj, float pyemu_x, int pyemu_layer, float)
+{
+    return pyemu_tex_layer<pyemu_T>(pyemu_obj, pyemu_x, 0.0f, pyemu_layer);
+}
+template <class pyemu_T> static inline pyemu_T tex2DLayeredLod(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer, float)
+{
+    return pyemu_tex_layer<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_layer);
+}
+template <class pyemu_T> static inline pyemu_T texCubemap(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z)
+{
+    return pyemu_tex_cube<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_z, 0);
+}
+template <class pyemu_T> static inline pyemu_T texCubemapLayered(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z, int pyemu_layer)
+{
+    return pyemu_tex_cube<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_z, pyemu_layer);
+}
+template <class pyemu_T> static inline pyemu_T texCubemapLod(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z, float)
+{
+    return pyemu_tex_cube<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_z, 0);
+}
+template <class pyemu_T> static inline void tex2DLayered(pyemu_T *r, cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer) { *r = tex2DLayered<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_layer); }
+template <class pyemu_T> static inline void tex1DLayered(pyemu_T *r, cudaTextureObject_t pyemu_obj, float pyemu_x, int pyemu_layer) { *r = tex1DLayered<pyemu_T>(pyemu_obj, pyemu_x, pyemu_layer); }
+template <class pyemu_T> static inline void texCubemap(pyemu_T *r, cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z) { *r = texCubemap<pyemu_T>(pyemu_obj, pyemu_x, pyemu_y, pyemu_z); }
+
 /* The forms that write through a pointer: tex2D(&v, obj, x, y). */
 template <class pyemu_T> static inline void tex1Dfetch(pyemu_T *r, cudaTextureObject_t obj, int x) { *r = tex1Dfetch<pyemu_T>(obj, x); }
 template <class pyemu_T> static inline void tex1D(pyemu_T *r, cudaTextureObject_t obj, float x) { *r = tex1D<pyemu_T>(obj, x); }
@@ -191,6 +263,53 @@ template <class pyemu_T> static inline pyemu_T surf3Dread(cudaSurfaceObject_t s,
     if (p) memcpy(&v, p, sizeof(pyemu_T));
     return v;
 }
+/* Layered surfaces: layer (a cubemap's face: layer * 6 + face) is z. */
+template <class pyemu_T> static inline void surf1DLayeredwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_layer,
+                                                         cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
+{
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, 0, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf1DLayeredwrite");
+    if (pyemu_p) memcpy(pyemu_p, &pyemu_v, sizeof(pyemu_T));
+}
+template <class pyemu_T> static inline void surf2DLayeredwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer,
+                                                         cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
+{
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf2DLayeredwrite");
+    if (pyemu_p) memcpy(pyemu_p, &pyemu_v, sizeof(pyemu_T));
+}
+template <class pyemu_T> static inline void surfCubemapwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_face,
+                                                       cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
+{
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_face, pyemu_m, sizeof(pyemu_T), "surfCubemapwrite");
+    if (pyemu_p) memcpy(pyemu_p, &pyemu_v, sizeof(pyemu_T));
+}
+template <class pyemu_T> static inline pyemu_T surf1DLayeredread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_layer,
+                                                     cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
+{
+    pyemu_T pyemu_v;
+    memset(&pyemu_v, 0, sizeof pyemu_v);
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, 0, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf1DLayeredread");
+    if (pyemu_p) memcpy(&pyemu_v, pyemu_p, sizeof(pyemu_T));
+    return pyemu_v;
+}
+template <class pyemu_T> static inline pyemu_T surf2DLayeredread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer,
+                                                     cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
+{
+    pyemu_T pyemu_v;
+    memset(&pyemu_v, 0, sizeof pyemu_v);
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf2DLayeredread");
+    if (pyemu_p) memcpy(&pyemu_v, pyemu_p, sizeof(pyemu_T));
+    return pyemu_v;
+}
+template <class pyemu_T> static inline pyemu_T surfCubemapread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_face,
+                                                   cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
+{
+    pyemu_T pyemu_v;
+    memset(&pyemu_v, 0, sizeof pyemu_v);
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_face, pyemu_m, sizeof(pyemu_T), "surfCubemapread");
+    if (pyemu_p) memcpy(&pyemu_v, pyemu_p, sizeof(pyemu_T));
+    return pyemu_v;
+}
+
 template <class pyemu_T> static inline void surf1Dread(pyemu_T *r, cudaSurfaceObject_t s, int x,
                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
 {
@@ -215,9 +334,35 @@ template <class pyemu_T> static inline void surf3Dread(pyemu_T *r, cudaSurfaceOb
  * (cudaErrorLaunchFailure, with a message saying so). */
 enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
 
+/* The channel format of a texture's element type T (what
+ * cudaCreateChannelDesc<T>() gives): kind, channels, bytes a channel. */
+template <class pyemu_T> struct pyemu_chan { enum { pyemu_kind = 3, pyemu_n = 0, pyemu_bytes = 0 }; };
+#define PYEMU_CHAN(pyemu_T, pyemu_K, pyemu_N, pyemu_B) \
+    template <> struct pyemu_chan<pyemu_T> { enum { pyemu_kind = pyemu_K, pyemu_n = pyemu_N, pyemu_bytes = pyemu_B }; };
+#define PYEMU_CHAN_VEC(pyemu_V, pyemu_K, pyemu_B) \
+    PYEMU_CHAN(pyemu_V##1, pyemu_K, 1, pyemu_B) PYEMU_CHAN(pyemu_V##2, pyemu_K, 2, pyemu_B) \
+    PYEMU_CHAN(pyemu_V##4, pyemu_K, 4, pyemu_B)
+PYEMU_CHAN(float, PYEMU_KIND_FLOAT, 1, 4) PYEMU_CHAN(char, PYEMU_KIND_SIGNED, 1, 1)
+PYEMU_CHAN(signed char, PYEMU_KIND_SIGNED, 1, 1) PYEMU_CHAN(unsigned char, PYEMU_KIND_UNSIGNED, 1, 1)
+PYEMU_CHAN(short, PYEMU_KIND_SIGNED, 1, 2) PYEMU_CHAN(unsigned short, PYEMU_KIND_UNSIGNED, 1, 2)
+PYEMU_CHAN(int, PYEMU_KIND_SIGNED, 1, 4) PYEMU_CHAN(unsigned int, PYEMU_KIND_UNSIGNED, 1, 4)
+PYEMU_CHAN_VEC(float, PYEMU_KIND_FLOAT, 4) PYEMU_CHAN_VEC(char, PYEMU_KIND_SIGNED, 1)
+PYEMU_CHAN_VEC(uchar, PYEMU_KIND_UNSIGNED, 1) PYEMU_CHAN_VEC(short, PYEMU_KIND_SIGNED, 2)
+PYEMU_CHAN_VEC(ushort, PYEMU_KIND_UNSIGNED, 2) PYEMU_CHAN_VEC(int, PYEMU_KIND_SIGNED, 4)
+PYEMU_CHAN_VEC(uint, PYEMU_KIND_UNSIGNED, 4)
+#undef PYEMU_CHAN_VEC
+#undef PYEMU_CHAN
+
+/* Until bound, the descriptor holds no magic, only T's channel format and
+ * the dimension, which the host reads as the reference's channelDesc (the
+ * one cudaBindTexture(0, texRef, devPtr, size) binds with, as in CUDA). */
 template <class pyemu_T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct texture {
-    pyemu_image pyemu_desc;
+    pyemu_image pyemu_desc = {0u, (unsigned int)dim, (unsigned int)pyemu_chan<pyemu_T>::pyemu_kind,
+                              (unsigned int)pyemu_chan<pyemu_T>::pyemu_n,
+                              (unsigned int)pyemu_chan<pyemu_T>::pyemu_bytes, 0u, {0u, 0u, 0u}, 0u,
+                              0ull, 0ull, 0ull, 0ull, 0ull, 0ull, {0.0f, 0.0f, 0.0f, 0.0f}, 0u, 0u,
+                              0ull, 0ull};
 };
 
 /* What a fetch returns: T, or the float type of T's shape for normalized reads. */

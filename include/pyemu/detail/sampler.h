@@ -15,6 +15,13 @@
  *     w11 = round(A*B/256), w10 = A - w11, w01 = B - w11, the rest to 256;
  *     in 3-D the (x, z) pair is weighted so and each weight is split by B;
  *     the weighted sum is exact and rounded once to float, ties away from 0;
+ *   - linear filtering of 8/16-bit integers read as normalized floats
+ *     rounds the exact weighted sum, half up, to a 16-bit fraction:
+ *     R / 65535 (unsigned) or R / 32767 (signed), -128 taken as it is and
+ *     the result held at -1 (texture_filter_h200.json: bit for bit in 1-D and
+ *     2-D but for 4% of signed 8-bit values, 1 step of 1/32767 off);
+ *   - not exact yet: 3-D linear filtering with several fractional axes (5% of
+ *     the samples differ, by one 1/256 step of a weight);
  *   - a 1-D texture filters like a 2-D one of height 1 sampled at y = 0
  *     (half the border colour reaches it in border mode, as on the GPU);
  *   - unnormalized coordinates with wrap or mirror clamp (CUDA's rule);
@@ -50,6 +57,8 @@
 #define PYEMU_IMG_SURFACE 0x10u        /* a surface object (surf2Dread/write) */
 #define PYEMU_IMG_NORM_FORMAT 0x20u    /* OpenCL: CL_UNORM_* / CL_SNORM_* data */
 #define PYEMU_IMG_OPENCL 0x40u         /* OpenCL's rules: a 1-D image is 1-D, integer borders are values */
+#define PYEMU_IMG_LAYERED 0x80u        /* depth counts layers of a 1-D or 2-D image */
+#define PYEMU_IMG_CUBEMAP 0x100u       /* depth counts faces (+x, -x, +y, -y, +z, -z) */
 
 /* 128 bytes; the host packs it with struct format
  * "<IIIIII3III QQQQQQ 4f II QQ" (pyemu/runtime/image.py). */
@@ -220,8 +229,10 @@ static inline void pyemu_texel_values(const pyemu_image *pyemu_im, const pyemu_s
         const unsigned char *pyemu_q = pyemu_p + pyemu_ch * pyemu_im->bytes;
         pyemu_out[pyemu_ch] = pyemu_isf ? (double)pyemu_raw_float(pyemu_im, pyemu_q)
                                  : (double)pyemu_raw_int(pyemu_im, pyemu_q);
-        /* -128 of a signed 8-bit channel reads as -1, as -127 does */
-        if (!pyemu_isf && pyemu_s.read_normalized && pyemu_im->chan_kind == PYEMU_KIND_SIGNED &&
+        /* -128 of a signed 8-bit channel reads as -1, as -127 does (point
+         * reads; linear filtering takes -128 as it is, as the GPU does) */
+        if (!pyemu_isf && pyemu_s.read_normalized && !pyemu_s.linear &&
+            pyemu_im->chan_kind == PYEMU_KIND_SIGNED &&
             pyemu_out[pyemu_ch] < -(double)pyemu_norm_max(pyemu_im))
             pyemu_out[pyemu_ch] = -(double)pyemu_norm_max(pyemu_im);
     }
@@ -343,6 +354,22 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
         pyemu_texel_values(pyemu_im, pyemu_s, pyemu_a, pyemu_b, pyemu_c, pyemu_t);
         for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) pyemu_acc[pyemu_ch] += (long double)pyemu_w8[pyemu_k] * (long double)pyemu_t[pyemu_ch];
     }
+    if (pyemu_im->chan_kind != PYEMU_KIND_FLOAT && pyemu_s.read_normalized) {
+        /* normalized integers: the filtered value is rounded (half up) to a
+         * 16-bit fraction, R / 65535 (unsigned) or R / 32767 (signed) */
+        const long long pyemu_m = pyemu_norm_max(pyemu_im);
+        const long long pyemu_d = pyemu_im->chan_kind == PYEMU_KIND_SIGNED ? 32767 : 65535;
+        for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
+            long long pyemu_num = (long long)pyemu_acc[pyemu_ch] * pyemu_d + pyemu_m * 128;
+            long long pyemu_den = pyemu_m * 256;
+            long long pyemu_r = pyemu_num / pyemu_den;
+            if ((pyemu_num % pyemu_den) != 0 && pyemu_num < 0) pyemu_r -= 1;   /* floor */
+            if (pyemu_r < -pyemu_d) pyemu_r = -pyemu_d;     /* -128 / -32768 alone: -1 */
+            pyemu_out->pyemu_f[pyemu_ch] = (float)((long double)pyemu_r / (long double)pyemu_d);
+            pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_out->pyemu_f[pyemu_ch];
+        }
+        return;
+    }
     long double pyemu_div = 256.0L;
     /* integer data: [0, 1] / [-1, 1] for a normalized read; an OpenCL read_imagef of an
      * unnormalized integer image (undefined there) filters the values themselves, as its
@@ -353,6 +380,52 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
         pyemu_out->pyemu_f[pyemu_ch] = pyemu_round_away(pyemu_acc[pyemu_ch] / pyemu_div);
         pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_out->pyemu_f[pyemu_ch];
     }
+}
+
+/* Layer `layer` of a layered image (a cubemap's face) as an image of its own:
+ * the layer is taken as unsigned and clamped to the last (as the GPU does). */
+static inline pyemu_image pyemu_layer_of(const pyemu_image *pyemu_im, int pyemu_layer)
+{
+    pyemu_image pyemu_l = *pyemu_im;
+    unsigned long long pyemu_k = (unsigned int)pyemu_layer;
+    if (pyemu_k >= pyemu_im->depth) pyemu_k = pyemu_im->depth - 1;
+    pyemu_l.texels += pyemu_k * pyemu_im->slice;
+    pyemu_l.depth = 1;
+    pyemu_l.mode_flags &= ~(PYEMU_IMG_LAYERED | PYEMU_IMG_CUBEMAP);
+    return pyemu_l;
+}
+
+/* The face a cubemap direction (x, y, z) selects and its normalized (s, t),
+ * per the CUDA Programming Guide's cubemap table; at ties z wins over y and
+ * y over x (as an H100 picks: tests/data/ground_truth/array3d_h100.json). */
+static inline int pyemu_cube_face(float pyemu_x, float pyemu_y, float pyemu_z, float *pyemu_s, float *pyemu_t)
+{
+    float pyemu_ax = fabsf(pyemu_x), pyemu_ay = fabsf(pyemu_y), pyemu_az = fabsf(pyemu_z);
+    int pyemu_face;
+    float pyemu_m, pyemu_sc, pyemu_tc;
+    if (pyemu_az >= pyemu_ax && pyemu_az >= pyemu_ay) {
+        pyemu_face = pyemu_z >= 0 ? 4 : 5;
+        pyemu_m = pyemu_az;
+        pyemu_sc = pyemu_z >= 0 ? pyemu_x : -pyemu_x;
+        pyemu_tc = -pyemu_y;
+    } else if (pyemu_ay >= pyemu_ax) {
+        pyemu_face = pyemu_y >= 0 ? 2 : 3;
+        pyemu_m = pyemu_ay;
+        pyemu_sc = pyemu_x;
+        pyemu_tc = pyemu_y >= 0 ? pyemu_z : -pyemu_z;
+    } else {
+        pyemu_face = pyemu_x >= 0 ? 0 : 1;
+        pyemu_m = pyemu_ax;
+        pyemu_sc = pyemu_x >= 0 ? -pyemu_z : pyemu_z;
+        pyemu_tc = -pyemu_y;
+    }
+    if (pyemu_m > 0) {
+        *pyemu_s = (pyemu_sc / pyemu_m + 1.0f) * 0.5f;
+        *pyemu_t = (pyemu_tc / pyemu_m + 1.0f) * 0.5f;
+    } else {
+        *pyemu_s = *pyemu_t = 0.5f;     /* (0, 0, 0): the middle of face +z */
+    }
+    return pyemu_face;
 }
 
 /* tex1Dfetch: element i of linear memory; zero past either end. */
