@@ -118,8 +118,8 @@ static inline pyemu_T pyemu_sg_scan(pyemu_T pyemu_x, bool pyemu_incl, const char
 }
 
 #define PYEMU_SG_TYPE(pyemu_T)                                                                          \
-    static inline pyemu_T sub_group_broadcast(pyemu_T x, uint sub_group_local_id, PYEMU_SGLOC)                \
-    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, x, sub_group_local_id, pyemu_f, pyemu_l); }        \
+    static inline pyemu_T sub_group_broadcast(pyemu_T pyemu_x, uint pyemu_lane, PYEMU_SGLOC)             \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, pyemu_lane, pyemu_f, pyemu_l); }        \
     static inline pyemu_T sub_group_reduce_add(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_add>(x, pyemu_f, pyemu_l); } \
     static inline pyemu_T sub_group_reduce_min(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_min>(x, pyemu_f, pyemu_l); } \
     static inline pyemu_T sub_group_reduce_max(pyemu_T x, PYEMU_SGLOC) { return pyemu_sg_reduce<pyemu_sg_max>(x, pyemu_f, pyemu_l); } \
@@ -139,14 +139,14 @@ PYEMU_SG_TYPE(double)
 
 /* cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative */
 #define PYEMU_SG_SHUFFLE(pyemu_T)                                                                          \
-    static inline pyemu_T sub_group_shuffle(pyemu_T x, uint sub_group_local_id, PYEMU_SGLOC)             \
-    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, x, sub_group_local_id, pyemu_f, pyemu_l); }         \
-    static inline pyemu_T sub_group_shuffle_xor(pyemu_T x, uint mask, PYEMU_SGLOC)                       \
-    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL_XOR, x, mask, pyemu_f, pyemu_l); }                    \
-    static inline pyemu_T sub_group_shuffle_up(pyemu_T x, uint delta, PYEMU_SGLOC)                       \
-    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL_UP, x, delta, pyemu_f, pyemu_l); }                    \
-    static inline pyemu_T sub_group_shuffle_down(pyemu_T x, uint delta, PYEMU_SGLOC)                     \
-    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL_DOWN, x, delta, pyemu_f, pyemu_l); }
+    static inline pyemu_T sub_group_shuffle(pyemu_T pyemu_x, uint pyemu_lane, PYEMU_SGLOC)             \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, pyemu_lane, pyemu_f, pyemu_l); }         \
+    static inline pyemu_T sub_group_shuffle_xor(pyemu_T pyemu_x, uint pyemu_m, PYEMU_SGLOC)                       \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL_XOR, pyemu_x, pyemu_m, pyemu_f, pyemu_l); }                    \
+    static inline pyemu_T sub_group_shuffle_up(pyemu_T pyemu_x, uint pyemu_d, PYEMU_SGLOC)                       \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL_UP, pyemu_x, pyemu_d, pyemu_f, pyemu_l); }                    \
+    static inline pyemu_T sub_group_shuffle_down(pyemu_T pyemu_x, uint pyemu_d, PYEMU_SGLOC)                     \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL_DOWN, pyemu_x, pyemu_d, pyemu_f, pyemu_l); }
 PYEMU_SG_SHUFFLE(char)
 PYEMU_SG_SHUFFLE(uchar)
 PYEMU_SG_SHUFFLE(short)
@@ -160,64 +160,75 @@ PYEMU_SG_SHUFFLE(double)
 #undef PYEMU_SG_SHUFFLE
 
 /* cl_khr_subgroup_ballot.  A sub-group has 32 work-items, so a ballot's bits
- * are all in .x (.y, .z, .w are 0).  pyemu cannot see which work-items of a
- * sub-group took a branch, so sub_group_ballot and the non-uniform broadcasts
- * are rendezvous of the whole sub-group: called in a branch that only part of
- * it takes, the launch fails naming the work-items that never arrived (never
- * a wrong ballot). */
-static inline uint4 sub_group_ballot(int predicate, PYEMU_SGLOC)
-{
-    uint pyemu_b = (uint)pyemu_warp_op(PYEMU_WARP_BALLOT, 0xffffffffu, predicate != 0, 0, 32, PYEMU_SGARGS);
-    return uint4(pyemu_b, 0u, 0u, 0u);
-}
-static inline int sub_group_inverse_ballot(uint4 value)
-{
-    return (int)((value.x >> get_sub_group_local_id()) & 1u);
-}
-static inline int sub_group_ballot_bit_extract(uint4 value, uint index)
-{
-    uint pyemu_w = index < 32u ? value.x : index < 64u ? value.y : index < 96u ? value.z : value.w;
-    return (int)((pyemu_w >> (index & 31u)) & 1u);
-}
+ * are all in its first component (the other three are 0).  pyemu cannot see
+ * which work-items of a sub-group took a branch, so sub_group_ballot and the
+ * non-uniform broadcasts are rendezvous of the whole sub-group: called in a
+ * branch that only part of it takes, the launch fails naming the work-items
+ * that never arrived (never a wrong ballot).  The functions are templates
+ * over the ballot type (uint4) so that a kernel that uses none of them
+ * instantiates no vector class. */
 static inline uint pyemu_sg_below(uint pyemu_n)   /* the bits of lanes below n (n <= 32) */
 {
     return pyemu_n >= 32u ? 0xffffffffu : (1u << pyemu_n) - 1u;
 }
-static inline uint sub_group_ballot_bit_count(uint4 value)
+template <class pyemu_U = uint4>
+static inline pyemu_U pyemu_sg_mask4(uint pyemu_b) { return pyemu_U(pyemu_b, 0u, 0u, 0u); }
+
+template <class pyemu_U = uint4>
+static inline pyemu_U sub_group_ballot(int pyemu_pred, PYEMU_SGLOC)
 {
-    return (uint)__builtin_popcount(value.x & pyemu_sg_below(get_sub_group_size()));
+    return pyemu_sg_mask4<pyemu_U>((uint)pyemu_warp_op(PYEMU_WARP_BALLOT, 0xffffffffu, pyemu_pred != 0, 0, 32, PYEMU_SGARGS));
 }
-static inline uint sub_group_ballot_inclusive_scan(uint4 value)
+template <class pyemu_U>
+static inline int sub_group_inverse_ballot(const pyemu_U &pyemu_v)
 {
-    return (uint)__builtin_popcount(value.x & pyemu_sg_below(get_sub_group_local_id() + 1u));
+    return (int)((pyemu_v[0] >> get_sub_group_local_id()) & 1u);
 }
-static inline uint sub_group_ballot_exclusive_scan(uint4 value)
+template <class pyemu_U>
+static inline int sub_group_ballot_bit_extract(const pyemu_U &pyemu_v, uint pyemu_i)
 {
-    return (uint)__builtin_popcount(value.x & pyemu_sg_below(get_sub_group_local_id()));
+    return pyemu_i < 128u ? (int)((pyemu_v[(int)(pyemu_i >> 5)] >> (pyemu_i & 31u)) & 1u) : 0;
+}
+template <class pyemu_U>
+static inline uint sub_group_ballot_bit_count(const pyemu_U &pyemu_v)
+{
+    return (uint)__builtin_popcount(pyemu_v[0] & pyemu_sg_below(get_sub_group_size()));
+}
+template <class pyemu_U>
+static inline uint sub_group_ballot_inclusive_scan(const pyemu_U &pyemu_v)
+{
+    return (uint)__builtin_popcount(pyemu_v[0] & pyemu_sg_below(get_sub_group_local_id() + 1u));
+}
+template <class pyemu_U>
+static inline uint sub_group_ballot_exclusive_scan(const pyemu_U &pyemu_v)
+{
+    return (uint)__builtin_popcount(pyemu_v[0] & pyemu_sg_below(get_sub_group_local_id()));
 }
 /* find_lsb / find_msb of a ballot without a bit in the sub-group are
  * undefined in the extension; pyemu answers 0xffffffff. */
-static inline uint sub_group_ballot_find_lsb(uint4 value)
+template <class pyemu_U>
+static inline uint sub_group_ballot_find_lsb(const pyemu_U &pyemu_v)
 {
-    uint pyemu_m = value.x & pyemu_sg_below(get_sub_group_size());
+    uint pyemu_m = pyemu_v[0] & pyemu_sg_below(get_sub_group_size());
     return pyemu_m ? (uint)__builtin_ctz(pyemu_m) : 0xffffffffu;
 }
-static inline uint sub_group_ballot_find_msb(uint4 value)
+template <class pyemu_U>
+static inline uint sub_group_ballot_find_msb(const pyemu_U &pyemu_v)
 {
-    uint pyemu_m = value.x & pyemu_sg_below(get_sub_group_size());
+    uint pyemu_m = pyemu_v[0] & pyemu_sg_below(get_sub_group_size());
     return pyemu_m ? 31u - (uint)__builtin_clz(pyemu_m) : 0xffffffffu;
 }
-static inline uint4 get_sub_group_eq_mask(void) { return uint4(1u << get_sub_group_local_id(), 0u, 0u, 0u); }
-static inline uint4 get_sub_group_ge_mask(void) { return uint4(pyemu_sg_below(get_sub_group_size()) & ~pyemu_sg_below(get_sub_group_local_id()), 0u, 0u, 0u); }
-static inline uint4 get_sub_group_gt_mask(void) { return uint4(pyemu_sg_below(get_sub_group_size()) & ~pyemu_sg_below(get_sub_group_local_id() + 1u), 0u, 0u, 0u); }
-static inline uint4 get_sub_group_le_mask(void) { return uint4(pyemu_sg_below(get_sub_group_local_id() + 1u), 0u, 0u, 0u); }
-static inline uint4 get_sub_group_lt_mask(void) { return uint4(pyemu_sg_below(get_sub_group_local_id()), 0u, 0u, 0u); }
+template <class pyemu_U = uint4> static inline pyemu_U get_sub_group_eq_mask(void) { return pyemu_sg_mask4<pyemu_U>(1u << get_sub_group_local_id()); }
+template <class pyemu_U = uint4> static inline pyemu_U get_sub_group_ge_mask(void) { return pyemu_sg_mask4<pyemu_U>(pyemu_sg_below(get_sub_group_size()) & ~pyemu_sg_below(get_sub_group_local_id())); }
+template <class pyemu_U = uint4> static inline pyemu_U get_sub_group_gt_mask(void) { return pyemu_sg_mask4<pyemu_U>(pyemu_sg_below(get_sub_group_size()) & ~pyemu_sg_below(get_sub_group_local_id() + 1u)); }
+template <class pyemu_U = uint4> static inline pyemu_U get_sub_group_le_mask(void) { return pyemu_sg_mask4<pyemu_U>(pyemu_sg_below(get_sub_group_local_id() + 1u)); }
+template <class pyemu_U = uint4> static inline pyemu_U get_sub_group_lt_mask(void) { return pyemu_sg_mask4<pyemu_U>(pyemu_sg_below(get_sub_group_local_id())); }
 
 #define PYEMU_SG_NU_BROADCAST(pyemu_T)                                                                    \
-    static inline pyemu_T sub_group_non_uniform_broadcast(pyemu_T x, uint sub_group_local_id, PYEMU_SGLOC) \
-    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, x, sub_group_local_id, pyemu_f, pyemu_l); }         \
-    static inline pyemu_T sub_group_broadcast_first(pyemu_T x, PYEMU_SGLOC)                               \
-    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, x, 0u, pyemu_f, pyemu_l); }
+    static inline pyemu_T sub_group_non_uniform_broadcast(pyemu_T pyemu_x, uint pyemu_lane, PYEMU_SGLOC) \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, pyemu_lane, pyemu_f, pyemu_l); }         \
+    static inline pyemu_T sub_group_broadcast_first(pyemu_T pyemu_x, PYEMU_SGLOC)                               \
+    { return pyemu_sg_shfl<pyemu_T>(PYEMU_WARP_SHFL, pyemu_x, 0u, pyemu_f, pyemu_l); }
 PYEMU_SG_NU_BROADCAST(char)
 PYEMU_SG_NU_BROADCAST(uchar)
 PYEMU_SG_NU_BROADCAST(short)
