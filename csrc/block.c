@@ -92,25 +92,42 @@ barrier_fail(pyemu_worker *w, const char *site, const char *fmt, ...)
     kernel_vfail(w, PYEMU_E_BARRIER, site, fmt, ap);
 }
 
-/* ---- fiber stacks: one mapping per worker, a guard page below each stack ---- */
+/* ---- fiber stacks: one mapping per worker, a guard page below each stack ----
+ * Where Linux has guard regions (6.13+), the mapping is read-write and each
+ * guard page is installed with MADV_GUARD_INSTALL, so the stacks stay one
+ * mapping however many are in use; elsewhere the mapping starts PROT_NONE
+ * and each stack is made writable (two mappings a stack). */
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
 
 static int ensure_stacks(pyemu_worker *w, unsigned int n)
 {
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     if (!w->stacks) {
         size_t stack = (pyemu_pool_stack_size() + page - 1) & ~(page - 1);
+        size_t total;
         w->stack_stride = stack + page;
-        w->stacks = mmap(NULL, w->stack_stride * PYEMU_MAX_THREADS_PER_BLOCK, PROT_NONE,
+        total = w->stack_stride * PYEMU_MAX_THREADS_PER_BLOCK;
+        w->stacks = mmap(NULL, total, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (w->stacks == MAP_FAILED) {
+            w->stacks = NULL;
+            return -1;
+        }
+        w->stack_guards = madvise(w->stacks, page, MADV_GUARD_INSTALL) == 0;
+        if (!w->stack_guards && mprotect(w->stacks, total, PROT_NONE) != 0) {
+            munmap(w->stacks, total);
             w->stacks = NULL;
             return -1;
         }
     }
     /* stack i lies at [i*stride + page, (i+1)*stride), its guard page below */
     for (unsigned int i = w->stacks_ready; i < n; i++) {
-        char *lo = w->stacks + (size_t)i * w->stack_stride + page;
-        if (mprotect(lo, w->stack_stride - page, PROT_READ | PROT_WRITE) != 0)
+        char *guard = w->stacks + (size_t)i * w->stack_stride;
+        if (w->stack_guards ? madvise(guard, page, MADV_GUARD_INSTALL) != 0
+                            : mprotect(guard + page, w->stack_stride - page, PROT_READ | PROT_WRITE) != 0)
             return -1;
         w->stacks_ready = i + 1;
     }

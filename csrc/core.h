@@ -167,6 +167,7 @@ typedef struct pyemu_worker {
     char *stacks;               /* fiber stacks, one per thread but thread 0 */
     size_t stack_stride;        /* guard page + stack */
     unsigned int stacks_ready;  /* stacks with their guard page set up */
+    int stack_guards;           /* guard pages by MADV_GUARD_INSTALL (one mapping), else mprotect */
     char *dyn_smem;             /* dynamic shared memory of the block */
     char *dyn_smem_end;         /* its guard page: the launch's part ends flush with it */
     size_t smem_guard;          /* reserved, inaccessible bytes on either side of it */
