@@ -108,8 +108,12 @@ _TYPEDEF_RE = re.compile(r"\btypedef\s+(?:(?:const|volatile|__attribute__\s*\(\(
                          r"([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*(?:__attribute__\s*\(\([^;]*?\)\)\s*)?;")
 
 
-def rewrite_opencl(source: str, swizzles=None, vectors=frozenset(), kernels=None) -> str:
-    """OpenCL C source as g++ can read it, line for line (see the module doc).
+def rewrite_opencl(source: str, swizzles=None) -> str:
+    """OpenCL C source as clang and g++ can parse it, line for line (see
+    the module doc): keywords of C++ only as names, swizzles, work-item
+    functions of a literal dimension.  Vector literals, vector selects and
+    __local declarations are the front end's (pyemu.compiler.frontend),
+    which finds them by their types in the preprocessed unit.
 
     `swizzles`: pyemu/compiler/gen_cl.py (the module), whose
     swizzle_member() says how a swizzle that is no member of the vector
@@ -117,21 +121,14 @@ def rewrite_opencl(source: str, swizzles=None, vectors=frozenset(), kernels=None
     are left as written."""
     toks = _tokens(source)
     edits = []      # (start, end, replacement)
-    seg, smem_id = 0, 1     # the segment of the kernel we are in, the next variable
-    depth, stmt_start = 0, 0
-    directive, body, dir_end = [], -1, -1     # words, first body token, end of a #define
+    directive = []      # the words of the directive we are in
     chained = False     # the member access before was a swizzle of several components
     i = -1
     while i + 1 < len(toks):
         i += 1
         t = toks[i]
         if t.kind == "ppstart":
-            directive, body, dir_end = [], -1, _directive_end(toks, i)
-            if dir_end > i + 2 and toks[i + 1].text == "define":
-                body = i + 3
-                if (body < dir_end and toks[body].text == "("
-                        and toks[body].start == toks[i + 2].end):    # function-like
-                    body = _skip_group(toks[:dir_end], body)         # after (params)
+            directive = []
             continue
         pp = t.kind.startswith("pp")
         kind = t.kind[2:] if pp else t.kind
@@ -149,13 +146,9 @@ def rewrite_opencl(source: str, swizzles=None, vectors=frozenset(), kernels=None
             i += 1
             continue
         chained = False
-        if t.text == "(" and _is_vector_literal(toks, i, directive if pp else None, vectors):
-            close = toks[i + 2]
-            edits.append((t.start, t.end, " "))
-            edits.append((close.start, close.end, " "))
-        elif (kind == "id" and t.text in _WORKITEM and i + 3 < len(toks)
-              and toks[i + 1].text == "(" and toks[i + 2].text in _DIM_LITERAL
-              and toks[i + 3].text == ")"):
+        if (kind == "id" and t.text in _WORKITEM and i + 3 < len(toks)
+                and toks[i + 1].text == "(" and toks[i + 2].text in _DIM_LITERAL
+                and toks[i + 3].text == ")"):
             # get_local_id(0) -> the field itself (cl_workitem.h)
             c = _DIM_LITERAL[toks[i + 2].text]
             edits.append((t.start, toks[i + 3].end, f"pyemu_cl_{t.text}_{c}"))
@@ -166,39 +159,6 @@ def rewrite_opencl(source: str, swizzles=None, vectors=frozenset(), kernels=None
             if not pp or (len(directive) > 1 and directive[0] not in
                           ("include", "pragma", "error", "warning", "line")):
                 edits.append((t.start, t.end, "pyemu_kw_" + t.text))
-        elif pp:
-            # a #define's body: a __local declaration that starts a statement
-            if i >= body >= 0 and i < dir_end:
-                if t.text in ("{", "}", ";"):
-                    body = i + 1
-                elif i == body and (t.text in _LOCAL or t.text in _CONSTANT
-                                    or t.text in ("volatile", "const")):
-                    prefix = _scope_prefix(toks, i, dir_end, min_words=3)
-                    if prefix:
-                        edits.append((t.start, t.start, prefix))
-        elif t.text == "{":
-            if depth == 0:          # a function's body: which segment (smem.py)
-                words = [x.text for x in toks[stmt_start:i] if not x.kind.startswith("pp")]
-                seg = _smem.kernel_segment(words, kernels)
-            depth += 1
-            stmt_start = i + 1
-        elif t.text == "}":
-            depth = max(depth - 1, 0)
-            stmt_start = i + 1
-        elif t.text == ";":
-            stmt_start = i + 1
-        elif depth > 0 and i == stmt_start and (j := _local_decl_end(toks, i)) is not None \
-                and (done := _smem.rewrite_decl(source[t.start:toks[j].end], smem_id, seg)):
-            # a kernel-scope __local variable: in the work-group's arena
-            edits.append((t.start, toks[j].end, done[0]))
-            smem_id += done[1]
-            i = j
-            stmt_start = i + 1
-        elif depth > 0 and i == stmt_start and (t.text in _LOCAL or t.text in _CONSTANT
-                                                or t.text in ("volatile", "const")):
-            prefix = _scope_prefix(toks, i, len(toks))
-            if prefix:
-                edits.append((t.start, t.start, prefix))
     out, last = [], 0
     for start, end, text in sorted(edits):
         out.append(source[last:start])

@@ -23,9 +23,10 @@ VERSION = 1   # in the cache key: change it when the test changes
 
 REASON = "the unit uses warp collectives, which run on fibers"
 
-# Put before a unit that uses them: run_block's call after thread 0 becomes
-# the warp form, which runs the other threads as fibers.
-PRELUDE = "#define pyemu_first_thread_done pyemu_first_thread_done_warp\n"
+# Given to the compile of a unit that uses them (pyemu.compiler.driver):
+# run_block's call after thread 0 becomes the warp form, which runs the other
+# threads as fibers.
+DEFINE = "-Dpyemu_first_thread_done=pyemu_first_thread_done_warp"
 
 
 def uses_warps(pre: str, internal_root: str) -> bool:
