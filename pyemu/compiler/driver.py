@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 6
+FRONT_VERSION = 9
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -350,7 +350,7 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
     their qualified one ("a::k", "b::k").
     """
     plain = [k for k in kernels if not k.template]
-    short = [k.qualified.rsplit("::", 1)[-1] for k in plain]
+    short = [getattr(k, "name", k.qualified.rsplit("::", 1)[-1]) for k in plain]
     out = [_Entry(s if short.count(s) == 1 else k.qualified, "::" + k.qualified, k.where,
                   k.max_threads or "0", signature=k.signature)
            for s, k in zip(short, plain) if k.defined]
@@ -644,6 +644,10 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                for e in _entries(kernels, exprs, source_name)]
     log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
                   "it is not exported\n" for k in kernels if not k.defined and not k.template)
+    log += "".join(f"{w}: warning: pyemu's front end (libclang) could not read this as g++ "
+                   f"does ({msg}); OpenCL vector literals, vector selects and __local or "
+                   "__shared__ declarations there may not be rewritten\n"
+                   for w, msg in model.problems[:5])
 
     blocks = _regions.Blocks()
     if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO for o in opts.user):
@@ -771,7 +775,7 @@ def _opencl_info(kernels: list) -> dict:
     the attribute values are filled in after the build (pyemu.compiler.probe)."""
     out = {}
     for k in kernels:
-        name = k.qualified.rsplit("::", 1)[-1]
+        name = k.name
         if not k.defined and name in out:
             continue
         info = {"args": [{"name": p.name, "type_name": p.type_name, "address": p.address,

@@ -27,8 +27,9 @@ def param(ci, cursor, index: int, notes: set) -> Param:
     access = next((a for a in _ACCESS if a in notes), "none")
     t = cursor.type
     quals = []
-    if t.kind == ci.TypeKind.POINTER:
-        pointee = t.get_pointee()
+    arrays = (ci.TypeKind.INCOMPLETEARRAY, ci.TypeKind.CONSTANTARRAY)
+    if t.kind == ci.TypeKind.POINTER or t.kind in arrays:
+        pointee = t.get_array_element_type() if t.kind in arrays else t.get_pointee()
         depth = 1
         while pointee.kind == ci.TypeKind.POINTER:
             pointee, depth = pointee.get_pointee(), depth + 1

@@ -24,7 +24,11 @@ MARKERS = {
                "__pyemu_as_private__": _ann("private"),
                "__pyemu_acc_read_only__": _ann("read_only"),
                "__pyemu_acc_write_only__": _ann("write_only"),
-               "__pyemu_acc_read_write__": _ann("read_write"), "__pyemu_smem__": ""},
+               "__pyemu_acc_read_write__": _ann("read_write"), "__pyemu_smem__": "",
+               # inside __attribute__((...)): clang takes these for OpenCL only
+               "reqd_work_group_size(...)": 'annotate("pyemu.reqd_work_group_size")',
+               "work_group_size_hint(...)": 'annotate("pyemu.work_group_size_hint")',
+               "vec_type_hint(...)": 'annotate("pyemu.vec_type_hint")'},
 }
 
 

@@ -30,8 +30,15 @@ class Kernel:
     # OpenCL attributes: name -> the argument expressions (text), as written
     # after preprocessing ("4*2"); their values are the compiler's business
     attributes: tuple = ()   # ((name, (expr, ...)), ...)
-    signature: str = ""      # C++ function pointer type "void (*)(float *)", where
-                             # the name alone is ambiguous (an overload of `div`)
+    signature: str = ""      # C++ function pointer type "void (*)(float *)": the
+                             # name alone may be ambiguous (an overload of `div`)
+    spelled: str = ""        # its name as the user wrote it, where a header macro
+                             # renamed it (OpenCL's abs is pyemu_cl_abs), else ''
+
+    @property
+    def name(self) -> str:
+        """The unqualified name users look the kernel up by."""
+        return self.spelled or self.qualified.rsplit("::", 1)[-1]
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,9 @@ class Model:
     warp_kernels: set = field(default_factory=set)  # kernels that call a warp collective
     uses_warps: bool = False                        # any user code does
     parse_seconds: float = 0.0
+    # errors clang found in the user's code that g++ may not (where, message):
+    # the edits may miss something there, which the driver says in the log
+    problems: list = field(default_factory=list)
 
     def kernel(self, name: str) -> Optional[Kernel]:
         for k in self.kernels:

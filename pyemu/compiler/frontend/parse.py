@@ -119,7 +119,6 @@ class _Walk:
         self.K = ci.CursorKind
         self.kernels = {}        # qualified -> Kernel
         self.smem_id = 1
-        self.top_names = {}      # name -> number of file-scope functions of that name
 
     # ------------------------------------------------------------ helpers
     def user(self, cursor) -> bool:
@@ -153,12 +152,18 @@ class _Walk:
     def run(self) -> None:
         top = list(self.tu.cursor.get_children())
         for c in top:
-            if c.kind in (self.K.FUNCTION_DECL,):
-                self.top_names[c.spelling] = self.top_names.get(c.spelling, 0) + 1
-        for c in top:
             if self.user(c):
                 self.decl(c, [])
         self.m.kernels = list(self.kernels.values())
+        selects = {e.start for e in self.m.edits if e.text == "pyemu_vternary("}
+        for d in self.tu.diagnostics:
+            loc = d.location
+            if (d.severity >= self.ci.Diagnostic.Error and loc.file is not None
+                    and loc.file.name == UNIT_NAME and loc.offset not in selects):
+                name, line = presumed(loc)
+                if not (name.startswith(self.root) or name.startswith("<")
+                        or loc.is_in_system_header):
+                    self.m.problems.append((f"{name}:{line}", d.spelling))
 
     def decl(self, c, ns: list) -> None:
         K = self.K
@@ -199,21 +204,24 @@ class _Walk:
             parms = [ch for ch in c.get_children() if ch.kind == self.K.PARM_DECL]
             params = tuple(_args.param(self.ci, p, i, self.notes(p)) for i, p in enumerate(parms))
         signature = ""
-        if not ns and not template and self.top_names.get(c.spelling, 0) > 1:
-            ftype = c.type.get_canonical().spelling          # "void (float *)"
+        ftype = c.type.get_canonical().spelling              # "void (float *)"
+        if not template and not any(w in ftype for w in ("(anonymous", "(lambda", "(unnamed")):
+            # named by its type: a kernel may share its name with functions of
+            # the C library (div, exp, exit), which C++ overloads
             ret, _, rest = ftype.partition("(")
             signature = f"{ret.strip()} (*)({rest}"
+        spelled = c.spelling[len("pyemu_cl_"):] if c.spelling.startswith("pyemu_cl_") else ""
         k = Kernel(qual, self.where(c), c.is_definition(), template, bounds, params,
-                   tuple(attrs), signature)
+                   tuple(attrs), signature, spelled)
         old = self.kernels.get(qual)
         if old is not None:
             # a definition after a prototype: its place, the attributes of both
             k = Kernel(qual, k.where if k.defined else old.where, k.defined or old.defined,
                        k.template or old.template, k.max_threads or old.max_threads,
                        k.params if k.defined or not old.params else old.params,
-                       k.attributes or old.attributes, k.signature or old.signature)
+                       k.attributes or old.attributes, k.signature or old.signature, spelled)
         self.kernels[qual] = k
-        return qual
+        return k.name
 
     def symbol(self, c, ns: list) -> None:
         notes = self.notes(c)
