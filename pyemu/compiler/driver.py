@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 9
+FRONT_VERSION = 11
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -662,8 +662,9 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
     # -D, -U or -I again)
     cmd = ([a for a in _without_include(base)]
            + [o for o in opts.user if o[:2] not in ("-D", "-U", "-I")]
-           + [f"-D{k}={v}" for k, v in _COMPILE_MARKERS[d.name].items()]
-           + ([_warps.DEFINE] if warp else []))
+           + [f"-D{k}={v}" for k, v in _COMPILE_MARKERS[d.name].items()])
+    if warp:
+        text = _warps.to_warp_form(text)
     so = tmp / "module.so"
     fell_back = False
     for attempt in (blocks, _regions.Blocks()):

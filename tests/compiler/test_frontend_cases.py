@@ -219,3 +219,13 @@ def test_reqd_work_group_size_through_define_arithmetic_is_evaluated():
                        dialect="opencl")
     assert m.kernel_info["k"]["reqd_work_group_size"] == [8, 1, 1]
     assert m.kernel_info["k"]["attributes"] == "reqd_work_group_size(4*2,1,1)"
+
+
+def test_local_declared_in_a_macro_body_and_kernel_scope_constant():
+    src = r"""
+#define KERNEL(NAME, T) __kernel void NAME(__global T *o) { \
+    __local T buf[4]; __local T *p = buf; __constant T k[2] = {10, 20}; \
+    int l = get_local_id(0); p[l] = l + k[1]; barrier(CLK_LOCAL_MEM_FENCE); \
+    o[get_global_id(0)] = buf[3 - l] + k[0]; }
+KERNEL(kf, float)"""
+    assert list(_cl(src, "kf", 8, 4, 8)) == [33, 32, 31, 30] * 2

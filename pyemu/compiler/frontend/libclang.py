@@ -32,7 +32,13 @@ def cindex():
 
 @functools.lru_cache(maxsize=None)
 def index():
-    """One clang Index for the process."""
+    """One clang Index for the process.
+
+    Without LLVM's crash recovery: it would install SIGSEGV/SIGBUS handlers
+    for the whole process, in front of the core's (a kernel's fault is
+    caught there, csrc/), and re-raise faults that happen outside a parse."""
+    import os
+    os.environ.setdefault("LIBCLANG_DISABLE_CRASH_RECOVERY", "1")
     return cindex().Index.create()
 
 

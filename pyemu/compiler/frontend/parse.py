@@ -29,6 +29,8 @@ from .model import Edit, Kernel, Model, Symbol
 
 UNIT_NAME = "pyemu_tu.cpp"
 _VECTOR_PREFIXES = ("pyemu_vec<", "pyemu_mask", "pyemu_swz")
+_RECORD = 105      # CXType_Record
+_NOT_BEFORE_LITERAL = {"sizeof", "alignof", "__alignof__", "_Alignof", "vec_step"}
 _ATTRS = ("__launch_bounds__", "reqd_work_group_size", "work_group_size_hint", "vec_type_hint")
 
 
@@ -105,7 +107,11 @@ def _pch(ci, header: str, args: list, pch_dir: Path) -> Optional[Path]:
 
 
 def _is_vector(t) -> bool:
-    s = t.get_canonical().spelling
+    """An OpenCL vector (a class of cl_vectors_gen.h), not a pointer to one."""
+    c = t.get_canonical()
+    if c._kind_id != _RECORD:       # (kind ids this cindex has no name for exist)
+        return False
+    s = c.spelling
     for q in ("const ", "volatile "):
         s = s.replace(q, "")
     return s.startswith(_VECTOR_PREFIXES)
@@ -119,6 +125,7 @@ class _Walk:
         self.K = ci.CursorKind
         self.kernels = {}        # qualified -> Kernel
         self.smem_id = 1
+        self.vector_names = set()   # typedefs of vector types in function bodies
 
     # ------------------------------------------------------------ helpers
     def user(self, cursor) -> bool:
@@ -155,7 +162,12 @@ class _Walk:
             if self.user(c):
                 self.decl(c, [])
         self.m.kernels = list(self.kernels.values())
+        if self.dialect == "opencl":
+            self.failed_literals(top)
+        # errors where the edits are made: a vector select (C++ has no
+        # vector ?:), a vector literal C++ read as a cast of a comma expression
         selects = {e.start for e in self.m.edits if e.text == "pyemu_vternary("}
+        selects |= {e.start for e in self.m.edits if e.why == "vector-literal"}
         for d in self.tu.diagnostics:
             loc = d.location
             if (d.severity >= self.ci.Diagnostic.Error and loc.file is not None
@@ -253,6 +265,8 @@ class _Walk:
             if kind == K.DECL_STMT:
                 if self.local_decl(node, kern):
                     continue
+            elif opencl and kind == K.TYPEDEF_DECL and _is_vector(node.underlying_typedef_type):
+                self.vector_names.add(node.spelling)
             elif opencl and kind == K.CSTYLE_CAST_EXPR and _is_vector(node.type):
                 self.vector_literal(node)
             elif opencl and kind in (K.CONDITIONAL_OPERATOR, K.UNEXPOSED_EXPR):
@@ -325,6 +339,32 @@ class _Walk:
         self.m.edits.append(Edit(start, end, f"\n#line {line} {q}\n"
                                  f"#define {name} ({cast}{self.dyn})\n"
                                  f"#line {last} {q}\n", "dynamic-shared"))
+
+    def failed_literals(self, top: list) -> None:
+        """Vector literals whose C++ reading (a cast of a comma expression)
+        clang rejected, which leaves no cast in the tree: `(float8)(v4, w4)`.
+        Found in the user's tokens, by the names that the tree says are
+        vector types (typedefs included)."""
+        names = set(self.vector_names)
+        for c in top:
+            if c.kind == self.K.TYPEDEF_DECL and _is_vector(c.underlying_typedef_type):
+                names.add(c.spelling)
+        first = min((self.span(c)[0] for c in top if self.user(c)), default=None)
+        if first is None:
+            return
+        done = {e.start for e in self.m.edits if e.why == "vector-literal"}
+        toks = self.tokens(first, len(self.text))
+        for i in range(len(toks) - 3):
+            if not (toks[i][0] == "(" and toks[i + 1][0] in names and toks[i + 2][0] == ")"
+                    and toks[i + 3][0] == "(") or toks[i][1] in done:
+                continue
+            prev = toks[i - 1][0] if i else ""
+            if prev in (")", "]") or prev in _NOT_BEFORE_LITERAL or (
+                    (prev[:1].isalnum() or prev[:1] == "_")
+                    and prev not in ("return", "case", "else", "do")):
+                continue        # a call's or declarator's parameter list, sizeof(T)
+            self.m.edits.append(Edit(toks[i][1], toks[i][1] + 1, " ", "vector-literal"))
+            self.m.edits.append(Edit(toks[i + 2][1], toks[i + 2][1] + 1, " ", "vector-literal"))
 
     def vector_literal(self, cast) -> None:
         """`(T)(a, b, c)` with T a vector type: `T (a, b, c)`, a constructor call."""
