@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 11
+FRONT_VERSION = 12
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -635,6 +635,11 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
     text = text.replace("\n" + _USER_PART + "\n", "\n\n", 1)
     text = _SHARED_RE.sub("static __thread", text)
     kernels = model.kernels
+    clashes = [k for k in kernels if k.qualified in model.builtin_clashes]
+    if clashes:
+        raise fail("\n".join(f"{k.where}: error: kernel '{k.name}' has the name of a built-in "
+                             "function of OpenCL C, which a program may not redefine"
+                             for k in clashes))
     info = {} if d.name != "opencl" else _opencl_info(kernels)
     entries = [e if e.name not in info else
                replace(e, reqd=tuple(info[e.name].pop("reqd_work_group_size_expr",

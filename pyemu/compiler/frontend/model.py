@@ -70,6 +70,8 @@ class Model:
     # errors clang found in the user's code that g++ may not (where, message):
     # the edits may miss something there, which the driver says in the log
     problems: list = field(default_factory=list)
+    # OpenCL kernels that have the name of an OpenCL C built-in function
+    builtin_clashes: set = field(default_factory=set)
 
     def kernel(self, name: str) -> Optional[Kernel]:
         for k in self.kernels:

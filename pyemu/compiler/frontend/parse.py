@@ -164,6 +164,7 @@ class _Walk:
         self.m.kernels = list(self.kernels.values())
         if self.dialect == "opencl":
             self.failed_literals(top)
+            self.builtin_names(top)
         # errors where the edits are made: a vector select (C++ has no
         # vector ?:), a vector literal C++ read as a cast of a comma expression
         selects = {e.start for e in self.m.edits if e.text == "pyemu_vternary("}
@@ -339,6 +340,17 @@ class _Walk:
         self.m.edits.append(Edit(start, end, f"\n#line {line} {q}\n"
                                  f"#define {name} ({cast}{self.dyn})\n"
                                  f"#line {last} {q}\n", "dynamic-shared"))
+
+    def builtin_names(self, top: list) -> None:
+        """OpenCL kernels named like a built-in function of OpenCL C (which
+        pyemu's headers declare): an OpenCL compiler refuses them."""
+        names = {k.qualified for k in self.m.kernels if "::" not in k.qualified}
+        kinds = (self.K.FUNCTION_DECL, self.K.FUNCTION_TEMPLATE, self.K.USING_DECLARATION)
+        for c in top:
+            if c.kind in kinds and c.spelling in names:
+                loc = c.location
+                if loc.file is not None and presumed(loc)[0].startswith(self.root):
+                    self.m.builtin_clashes.add(c.spelling)
 
     def failed_literals(self, top: list) -> None:
         """Vector literals whose C++ reading (a cast of a comma expression)
