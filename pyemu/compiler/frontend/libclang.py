@@ -63,5 +63,8 @@ def presumed(location) -> tuple:
     fn, cxstring = _presumed_fn
     s, line, col = cxstring(), ctypes.c_uint(), ctypes.c_uint()
     fn(location, ctypes.byref(s), ctypes.byref(line), ctypes.byref(col))
-    name = cxstring.from_result(s)    # copies the text and lets the string go
+    try:
+        name = cxstring.from_result(s)    # copies the text and lets the string go
+    except UnicodeDecodeError:            # a file name that is not UTF-8: not pyemu's
+        name = "?"
     return name, line.value

@@ -152,8 +152,12 @@ class _Walk:
         f = self.tu.get_file(self.tu.spelling)
         rng = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(self.tu, f, start),
                                             ci.SourceLocation.from_offset(self.tu, f, end))
-        return [(t.spelling, t.extent.start.offset) for t in self.tu.get_tokens(extent=rng)
-                if t.extent.start.offset < end]
+        out = []
+        for t in self.tu.get_tokens(extent=rng):
+            a, b = t.extent.start.offset, t.extent.end.offset
+            if a < end:         # its text from ours: a string literal may not be UTF-8
+                out.append((self.text[a:b], a))
+        return out
 
     # --------------------------------------------------------------- walk
     def run(self) -> None:
