@@ -97,3 +97,14 @@ def test_without_libclang_the_error_names_the_fix(monkeypatch):
         monkeypatch.undo()
         libclang.cindex.cache_clear()
     assert libclang.cindex() is not None
+
+
+def test_a_damaged_precompiled_header_is_built_again(tmp_path):
+    text = 'int shared_by_all;\n# 1 "k.cu"\n__pyemu_global__ void k(int *p) { p[0] = 1; }\n'
+    split = text.index("# 1")
+    first = fe.parse(text, "cuda", ROOT, split_at=split, pch_dir=tmp_path)
+    (pch,) = tmp_path.glob("*.pch")
+    for damage in (b"", b"not a precompiled header"):
+        pch.write_bytes(damage)
+        again = fe.parse(text, "cuda", ROOT, split_at=split, pch_dir=tmp_path)
+        assert [k.qualified for k in again.kernels] == [k.qualified for k in first.kernels] == ["k"]

@@ -53,10 +53,13 @@ def parse(text: str, dialect: str, internal_root: str, std: str = "c++17",
     if split_at and pch_dir is not None:
         pch = _pch(ci, text[:split_at], args, Path(pch_dir))
         if pch is not None:
-            tu = index().parse(UNIT_NAME, args + ["-include-pch", str(pch)],
-                               unsaved_files=[(UNIT_NAME, text[split_at:].encode("latin-1"))])
-            if any(d.severity >= ci.Diagnostic.Fatal for d in tu.diagnostics):
-                tu = None       # a stale or foreign precompiled header: without it
+            try:
+                tu = index().parse(UNIT_NAME, args + ["-include-pch", str(pch)],
+                                   unsaved_files=[(UNIT_NAME, text[split_at:].encode("latin-1"))])
+            except ci.TranslationUnitLoadError:
+                tu = None
+            if tu is None or any(d.severity >= ci.Diagnostic.Fatal for d in tu.diagnostics):
+                tu = None       # a damaged or foreign precompiled header: without it
                 try:
                     pch.unlink()
                 except OSError:
@@ -88,8 +91,11 @@ def _pch(ci, header: str, args: list, pch_dir: Path) -> Optional[Path]:
     key = hashlib.sha256(repr((version, args)).encode() + b"\0"
                          + header.encode("latin-1")).hexdigest()[:32]
     path = pch_dir / f"{key}.pch"
-    if path.is_file():
-        return path
+    try:
+        if path.stat().st_size > 0:
+            return path
+    except OSError:
+        pass
     try:
         pch_dir.mkdir(parents=True, exist_ok=True)
         name = "pyemu_headers.hpp"
