@@ -7,6 +7,9 @@ Layout under the cache root (pyemu.runtime.config.cache_dir()):
     tmp/build-*/                   staging directories of compiles in flight
     tmp/run-<pid>-*/               the copies of modules this process loads
     tmp/evict.lock                 held by the process that evicts
+    frontend/<hash>.pch            pyemu's headers, precompiled for the front end
+                                   (pyemu.compiler.frontend; one per dialect and
+                                   set of options, built on first use)
 
 Files are written in a staging directory and moved into place with
 os.replace, never rewritten in place: a reader sees the old file, no file or
@@ -420,6 +423,11 @@ class KernelCache:
             except OSError:
                 pass
         for _, _, path in modules.values():
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        for path in (self.root / "frontend").glob("*.pch"):
             try:
                 os.unlink(path)
             except OSError:

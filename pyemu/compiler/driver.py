@@ -44,16 +44,16 @@ from . import probe as _probe
 from . import smem as _smem
 from . import warps as _warps
 from .cache import file_sha256, open_cache
-from .source import c_string, discover_kernels, rewrite_source
-from .opencl import (KERNEL_MARKER, kernel_info, rewrite_opencl, vector_ternary,
-                     vector_typedefs)
+from . import frontend as _frontend
+from .source import c_string
+from .opencl import KERNEL_MARKER, rewrite_opencl
 
 __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_source"]
 
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 4
+FRONT_VERSION = 14
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -338,6 +338,7 @@ class _Entry:
     expr: str    # C++ expression naming the function
     where: str   # where to report errors about it
     max_threads: str = "0"   # C++ expression: __launch_bounds__' maxThreadsPerBlock
+    signature: str = ""      # function pointer type, where the name is overloaded
     reqd: tuple = (0, 0, 0)  # OpenCL reqd_work_group_size (C++ expressions)
     hint: tuple = (0, 0, 0)  # OpenCL work_group_size_hint (C++ expressions)
 
@@ -349,9 +350,9 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
     their qualified one ("a::k", "b::k").
     """
     plain = [k for k in kernels if not k.template]
-    short = [k.qualified.rsplit("::", 1)[-1] for k in plain]
+    short = [getattr(k, "name", k.qualified.rsplit("::", 1)[-1]) for k in plain]
     out = [_Entry(s if short.count(s) == 1 else k.qualified, "::" + k.qualified, k.where,
-                  k.max_threads or "0")
+                  k.max_threads or "0", signature=k.signature)
            for s, k in zip(short, plain) if k.defined]
     templates = {k.qualified: k.where for k in kernels if k.template}
     seen = {e.name for e in out}
@@ -370,18 +371,23 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
 _BAD_EXPR_RE = re.compile(r"[;{}#\"'\n\\]|//|/\*")
 
 
-def _generate(entries: list, source_name: str, blocks: Optional[dict] = None) -> str:
+def _generate(entries: list, source_name: str, blocks: Optional[dict] = None,
+              abi: int = 0) -> str:
     """The code after the user's source: one entry per kernel and the table.
 
     Entry n is on line n + 1 of <pyemu-generated>; diagnostics rely on it.
-    `blocks` maps kernels to their block functions (pyemu._regions).
+    `blocks` maps kernels to their block functions (pyemu._regions); `abi`:
+    PYEMU_ABI_VERSION.  It follows preprocessed text: no pyemu macro is
+    defined there (the unit's head holds PYEMU_MODULE_BINDING).
     """
     lines = [f"#line 1 {c_string(GENERATED_NAME)}"]
     for n, e in enumerate(entries):
         b = _regions.block_expr(e.expr, blocks or {})
         extra = f", ::pyemu_entry::pyemu_block_fn<decltype(&{b}), &{b}> " if b else ""
+        # a kernel named like an overloaded function (div, exp, exit): by its type
+        fn = f"static_cast<{e.signature}>(&{e.expr})" if e.signature else f"&{e.expr}"
         lines.append("typedef ::pyemu_entry::pyemu_kernel<decltype(::pyemu_entry::"
-                     f"pyemu_kernel_type(&{e.expr})), &{e.expr}{extra}> "
+                     f"pyemu_kernel_type({fn})), {fn}{extra}> "
                      f"pyemu_k{n};")
     if entries:
         lines.append("static const pyemu_kernel_desc pyemu_kernels[] = {")
@@ -400,10 +406,9 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None) ->
         lines.append('extern "C" __attribute__((__visibility__("default"), __used__)) '
                      f"const unsigned long pyemu_attr_values[] = {{{vals}}};")
     table = "pyemu_kernels" if entries else "0"
-    lines += ["PYEMU_MODULE_BINDING",
-              "namespace pyemu_generated {",
+    lines += ["namespace pyemu_generated {",
               'extern "C" __attribute__((__visibility__("default"))) const pyemu_module_info',
-              f"    pyemu_module_info = {{PYEMU_ABI_VERSION, {len(entries)}, {table}, "
+              f"    pyemu_module_info = {{{abi}u, {len(entries)}, {table}, "
               f"{c_string(source_name)}, pyemu_bind}};",
               "}", ""]
     return "\n".join(lines)
@@ -530,7 +535,7 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
 
     with cache.staging() as tmp:
         so, names, log, deps, blocked, info = _build(raw, source_name, d, root, cxx, flags,
-                                                     opts, exprs, Path(tmp), fail)
+                                                     opts, exprs, Path(tmp), fail, cache.root)
         entry = cache.store(key, so, {"kernel_names": names, "log": log, "deps": deps,
                                       "source_name": source_name, "block_kernels": blocked,
                                       "kernel_info": info})
@@ -575,25 +580,36 @@ def _deps_unchanged(deps: dict) -> bool:
         return False
 
 
-def _build(raw: bytes, user_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
+def _build(raw: bytes, user_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail,
+           cache_root=None):
     """Scans, generates and compiles `raw` in `tmp`; returns (so, names, log, deps,
     names of the kernels with block functions, OpenCL kernel info), as user text."""
     so, names, log, deps, blocked, info = _build_wire(
         raw.decode("latin-1"), raw, user_name, d, root, cxx, flags, opts,
-        [_wire(str(e)) for e in exprs], tmp, lambda msg, log="": fail(_unwire(msg), _unwire(log)))
+        [_wire(str(e)) for e in exprs], tmp, lambda msg, log="": fail(_unwire(msg), _unwire(log)),
+        cache_root)
     return so, _unwire(names), _unwire(log), deps, _unwire(blocked), _unwire(info)
 
 
-def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail):
-    """_build on wire text (see the module doc): `source` is `raw` as Latin-1."""
+def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail,
+                cache_root=None):
+    """_build on wire text (see the module doc): `source` is `raw` as Latin-1.
+
+    One preprocessing (g++ -E, the scan's markers on), one parse of its
+    output by the front end (pyemu.compiler.frontend), the edits made in that
+    text, one compile of it with the generated code.  Nothing here reads a
+    compiler's messages to decide what to do."""
     source_name = _wire(user_name)
-    rewritten = (rewrite_opencl(source, _swizzle_rules(str(root))) if d.name == "opencl"
-                 else rewrite_source(source, source_name))
-    if not rewritten.endswith("\n"):
-        rewritten += "\n"
+    prepared = (rewrite_opencl(source, _swizzle_rules(str(root))) if d.name == "opencl"
+                else source)
+    if not prepared.endswith("\n"):
+        prepared += "\n"
+    # the user's part: CUDA's __shared__ becomes a marker the front end sees
+    # (the headers keep theirs); a pragma line marks where it starts
     head = ('#include "pyemu/detail/kernel_entry.hpp"\n'
-            f"#line 1 {c_string(source_name)}\n")
-    cmd = shlex.split(cxx) + flags + list(opts.user)
+            + ("#undef __shared__\n#define __shared__ __pyemu_shared__\n" if d.name == "cuda" else "")
+            + f"PYEMU_MODULE_BINDING\n{_DYN_PROBE}\n{_USER_PART}\n#line 1 {c_string(source_name)}\n")
+    base = shlex.split(cxx) + flags
     # g++ shows the lines it complains about from the file #line names.
     if not os.path.isabs(user_name) and ".." not in Path(user_name).parts:
         try:
@@ -601,82 +617,86 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
             (tmp / user_name).write_bytes(raw)
         except (OSError, ValueError):
             pass
+    (tmp / _SRC_NAME).write_bytes((head + prepared).encode("latin-1"))
+    r = _run(base + list(opts.user) + ["-E", "-D__PYEMU_SCAN__", "-MMD", "-MF", "deps.d",
+                                       "-MT", "pyemu", "-x", "c++", _SRC_NAME, "-o", _PRE_NAME],
+             cwd=str(tmp))
+    if r.returncode != 0:
+        raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed", r.stderr)
+    pre_diag = _clean_diagnostics(r.stderr) if r.stderr.strip() else ""   # #warning
+    pre = (tmp / _PRE_NAME).read_bytes().decode("latin-1")
+    split = pre.find("\n" + _USER_PART + "\n")
+    probe = _DYN_PROBE_RE.search(pre, 0, split if split > 0 else len(pre))
+    model = _frontend.parse(pre, d.name, str(root), opts.std, split_at=max(split + 1, 0),
+                            pch_dir=_pch_dir(cache_root),
+                            dyn_base=probe.group(1) if probe else "pyemu_tctx.dyn_smem_base")
+    text = _frontend.apply(pre, model.edits)
+    # what the edits left of the markers the front end alone reads
+    text = text.replace("\n" + _USER_PART + "\n", "\n\n", 1)
+    text = _SHARED_RE.sub("static __thread", text)
+    kernels = model.kernels
+    clashes = [k for k in kernels if k.qualified in model.builtin_clashes]
+    if clashes:
+        raise fail("\n".join(f"{k.where}: error: kernel '{k.name}' has the name of a built-in "
+                             "function of OpenCL C, which a program may not redefine"
+                             for k in clashes))
+    info = {} if d.name != "opencl" else _opencl_info(kernels)
+    entries = [e if e.name not in info else
+               replace(e, reqd=tuple(info[e.name].pop("reqd_work_group_size_expr",
+                                                      ("0", "0", "0"))),
+                       hint=tuple(info[e.name].pop("work_group_size_hint_expr",
+                                                   ("0", "0", "0"))))
+               for e in _entries(kernels, exprs, source_name)]
+    log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
+                  "it is not exported\n" for k in kernels if not k.defined and not k.template)
+    log += "".join(f"{w}: warning: pyemu's front end (libclang) could not read this as g++ "
+                   f"does ({msg}); OpenCL vector literals, vector selects and __local or "
+                   "__shared__ declarations there may not be rewritten\n"
+                   for w, msg in model.problems[:5])
 
-    seen_vectors, checked_segments = frozenset(), False
-    for _ in range(6):
-        r = _run(cmd + ["-E", "-D__PYEMU_SCAN__", "-x", "c++", "-"], cwd=str(tmp),
-                 stdin=head + rewritten)
-        if r.returncode != 0:
-            raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed",
-                       r.stderr)
-        if d.name == "opencl":
-            vectors = vector_typedefs(r.stdout)
-            if vectors - seen_vectors:  # typedef'd vector types: their literals too
-                seen_vectors |= vectors
-                rewritten = rewrite_opencl(source, _swizzle_rules(str(root)), seen_vectors)
-                if not rewritten.endswith("\n"):
-                    rewritten += "\n"
-                continue
-        kernels = discover_kernels(r.stdout, d.marker)
-        if not checked_segments and "pyemu_smem<" in rewritten:
-            # static shared variables go to their kernel's segment only where
-            # the rewrite read that kernel's name as the scan did
-            checked_segments = True
-            names = {k.qualified.rsplit("::", 1)[-1] for k in kernels}
-            again = (rewrite_opencl(source, _swizzle_rules(str(root)), seen_vectors, names)
-                     if d.name == "opencl" else rewrite_source(source, source_name, names))
-            if not again.endswith("\n"):
-                again += "\n"
-            if again != rewritten:
-                rewritten = again
-                continue
-        info = kernel_info(r.stdout) if d.name == "opencl" else {}
-        entries = [e if e.name not in info else
-                   replace(e, reqd=tuple(info[e.name].pop("reqd_work_group_size_expr",
-                                                          ("0", "0", "0"))),
-                           hint=tuple(info[e.name].pop("work_group_size_hint_expr",
-                                                       ("0", "0", "0"))))
-                   for e in _entries(kernels, exprs, source_name)]
-        log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
-                      "it is not exported\n" for k in kernels if not k.defined and not k.template)
-
-        blocks = _regions.Blocks()
-        if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO for o in opts.user):
-            implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
-                               for o in opts.user)
-            blocks = _regions.generate(r.stdout, d.marker, str(root), implicit=implicit)
-        warp = _warps.uses_warps(r.stdout, str(root))   # warp collectives: fibers only
-        if warp:
-            blocks = _regions.Blocks(skipped={k.qualified: _warps.REASON for k in kernels})
-        so = tmp / "module.so"
-        fell_back = False
-        for attempt in (blocks, _regions.Blocks()):
-            (tmp / _TU_NAME).write_bytes(((_warps.PRELUDE if warp else "") + head + rewritten
-                                          + attempt.text
-                                          + _generate(entries, source_name, attempt.kernels))
-                                         .encode("latin-1"))
-            r = _run(cmd + ["-MMD", "-MF", "deps.d", "-x", "c++", _TU_NAME, "-o", so.name],
-                     cwd=str(tmp))
-            blocks = attempt
-            # a block function that fails where its kernel does not is a bug of
-            # pyemu._regions: build again without block functions, and say so
-            if not (r.returncode != 0 and attempt.text and _regions.own_errors(r.stderr)):
-                break
-            fell_back = True
-        if fell_back and r.returncode == 0:
-            warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not compile "
-                          "(a bug of pyemu.compiler.regions, please report it); its kernels "
-                          "run on the fiber path", RuntimeWarning, stacklevel=4)
-        stderr = _regions.drop_duplicates(r.stderr)
-        diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""
-        if r.returncode != 0 or not so.is_file():
-            fixed = (_vector_conditions(rewritten, r.stderr, source_name)
-                     if d.name == "opencl" else rewritten)
-            if fixed != rewritten:      # build again with those ?: as selects
-                rewritten = fixed
-                continue
-            raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
-        break
+    blocks = _regions.Blocks()
+    if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO for o in opts.user):
+        implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
+                           for o in opts.user)
+        blocks = _regions.generate(text, d.marker, str(root), implicit=implicit)
+    warp = _warps.uses_warps(text, str(root))   # warp collectives: fibers only
+    if warp:
+        blocks = _regions.Blocks(skipped={k.qualified: _warps.REASON for k in kernels})
+    # the compile: the preprocessed unit as it is now, with the markers of the
+    # scan defined away (its own options are applied already: no -include,
+    # -D, -U or -I again)
+    cmd = ([a for a in _without_include(base)]
+           + [o for o in opts.user if o[:2] not in ("-D", "-U", "-I")]
+           + [f"-D{k}={v}" for k, v in _COMPILE_MARKERS[d.name].items()])
+    if warp:
+        text = _warps.to_warp_form(text)
+    so = tmp / "module.so"
+    fell_back = False
+    for attempt in (blocks, _regions.Blocks()):
+        generated = attempt.text + _generate(entries, source_name, attempt.kernels,
+                                             _abi_version(str(root)))
+        if attempt.text:
+            # the block functions use pyemu's macros (pyemu_tctx, ...), which
+            # preprocessed text no longer defines: they are preprocessed alone
+            generated = _preprocess_generated(base, attempt.text, tmp, fail) + \
+                generated[len(attempt.text):]
+        (tmp / _UNIT_NAME).write_bytes((text + generated).encode("latin-1"))
+        r = _run(cmd + ["-x", "c++", _UNIT_NAME, "-o", so.name], cwd=str(tmp))
+        blocks = attempt
+        # a block function that fails where its kernel does not is a bug of
+        # pyemu._regions: build again without block functions, and say so
+        if not (r.returncode != 0 and attempt.text and _regions.own_errors(r.stderr)):
+            break
+        fell_back = True
+    if fell_back and r.returncode == 0:
+        warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not compile "
+                      "(a bug of pyemu.compiler.regions, please report it); its kernels "
+                      "run on the fiber path", RuntimeWarning, stacklevel=4)
+    stderr = _regions.drop_duplicates(r.stderr)
+    diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""
+    diag = "\n".join(x for x in (pre_diag, diag) if x)
+    if r.returncode != 0 or not so.is_file():
+        raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
     built = _probe.read_module(str(so), 6 * len(entries)) if entries else {}
     for n, e in enumerate(entries):      # the attributes as g++ evaluated them
         if e.name in info:
@@ -687,7 +707,7 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                            "each size must be a positive integer")
             info[e.name]["reqd_work_group_size"] = vals[:3]
             info[e.name]["work_group_size_hint"] = vals[3:] if any(vals[3:]) else [0, 0, 0]
-    if d.name == "cuda" and "pyemu_smem<" in rewritten:
+    if d.name == "cuda" and "pyemu_smem<" in text:
         too_big = [(k, b) for k, b in built["static_smem"].items() if b > _smem.STATIC_LIMIT]
         if too_big:
             where = {e.name: e.where for e in entries}
@@ -702,21 +722,85 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
             {e.name: info[e.name] for e in entries if e.name in info})
 
 
-_BOOL_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): error: could not convert "
-                      r".*pyemu_(?:mask|vec|swz).* to .bool.", re.M)
+_USER_PART = "#pragma pyemu_user_part"
+# what pyemu_tctx.dyn_smem_base is in preprocessed text (the base of the
+# launch's dynamic shared memory, which `extern __shared__` arrays point to)
+_DYN_PROBE = "inline void *pyemu_dyn_smem_probe() { return pyemu_tctx.dyn_smem_base; }"
+_DYN_PROBE_RE = re.compile(r"pyemu_dyn_smem_probe\(\) \{ return (.*?); \}")
+_SRC_NAME = _TU_NAME        # the user's source after the head (tests read it)
+_UNIT_NAME = "pyemu_unit.cpp"
+_PRE_NAME = "pyemu_pre.ii"
+_SHARED_RE = re.compile(r"\b__pyemu_shared__\b")
+# the scan's markers (include/pyemu/detail/*_qualifiers.h, smem.h), defined
+# away for the compile as the headers do outside the scan
+_COMPILE_MARKERS = {
+    "cuda": {"__pyemu_global__": "", "__launch_bounds__(...)": "", "__pyemu_smem__": ""},
+    "opencl": {**{m: "" for m in ("__pyemu_kernel__", "__pyemu_as_global__", "__pyemu_as_local__",
+                                  "__pyemu_as_constant__", "__pyemu_as_private__",
+                                  "__pyemu_acc_read_only__", "__pyemu_acc_write_only__",
+                                  "__pyemu_acc_read_write__", "__pyemu_smem__")},
+               "reqd_work_group_size(...)": "", "work_group_size_hint(...)": "",
+               "vec_type_hint(...)": ""},
+}
 
 
-def _vector_conditions(text: str, stderr: str, source_name: str) -> str:
-    """`text` with each ?: whose condition g++ could not make a bool of (a
-    vector: OpenCL C selects component by component) as pyemu_vternary."""
-    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-    for m in reversed(list(_BOOL_RE.finditer(stderr))):
-        line, col = int(m.group("line")), int(m.group("col"))
-        if m.group("file") != source_name or not 0 < line <= len(starts):
+_GENERATED_PART = "#pragma pyemu_generated_part"
+
+
+def _preprocess_generated(base: list, code: str, tmp: Path, fail) -> str:
+    """`code` (pyemu's generated C++, which uses the headers' macros)
+    preprocessed against the same headers, without them."""
+    (tmp / "pyemu_gen.cpp").write_bytes((f"{_GENERATED_PART}\n" + code).encode("latin-1"))
+    r = _run(base + ["-E", "-x", "c++", "pyemu_gen.cpp"], cwd=str(tmp))
+    at = r.stdout.find(_GENERATED_PART + "\n")
+    if r.returncode != 0 or at < 0:
+        raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed", r.stderr)
+    return "\n" + r.stdout[at + len(_GENERATED_PART) + 1:]
+
+
+def _without_include(args: list) -> list:
+    """`args` less `-include <header>` (the preprocessed unit holds it)."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a == "-include":
+            skip = True
+        else:
+            out.append(a)
+    return out
+
+
+def _pch_dir(cache_root) -> Optional[Path]:
+    """Where the front end keeps its precompiled headers: under the cache."""
+    return Path(cache_root) / "frontend" if cache_root is not None else None
+
+
+def _opencl_info(kernels: list) -> dict:
+    """{kernel: clGetKernelArgInfo and attribute info} (see CompiledModule):
+    the attribute values are filled in after the build (pyemu.compiler.probe)."""
+    out = {}
+    for k in kernels:
+        name = k.name
+        if not k.defined and name in out:
             continue
-        # last first: an edit moves only what follows it
-        text = vector_ternary(text, starts[line - 1] + col - 1) or text
-    return text
+        info = {"args": [{"name": p.name, "type_name": p.type_name, "address": p.address,
+                          "access": p.access, "type_qualifiers": list(p.type_qualifiers)}
+                         for p in k.params],
+                "reqd_work_group_size": [0, 0, 0], "work_group_size_hint": [0, 0, 0]}
+        written = []
+        for aname, args in k.attributes:
+            if aname in ("reqd_work_group_size", "work_group_size_hint"):
+                exprs = (list(args) + ["1", "1", "1"])[:3]
+                info[aname + "_expr"] = exprs
+                try:        # plain numbers are known here already
+                    info[aname] = [int(x.rstrip("uUlL"), 0) for x in exprs]
+                except ValueError:
+                    pass
+            written.append(f"{aname}({','.join(args)})".replace(" ", ""))
+        info["attributes"] = " ".join(written)
+        out[name] = info
+    return out
 
 
 def _read_deps(path: Path, root: Path, tmp: Path) -> dict:

@@ -1,12 +1,15 @@
-"""Source analysis for pyemu.compiler: a tokenizer that skips comments,
-strings and preprocessor lines, the line-preserving rewrite of
-`extern __shared__` declarations, and kernel discovery in preprocessed text.
+"""Source text helpers for pyemu.compiler: the tokenizer of the source-level
+passes (opencl.rewrite_opencl, smem.rewrite_decl), c_string, and
+rewrite_source, the line-preserving rewrite of `extern __shared__` and
+static `__shared__` declarations in CUDA source (the driver has the front end,
+pyemu.compiler.frontend, make these edits in the preprocessed unit; the
+regions tests build their units with this one).  Kernels are found by the
+front end.
 
 Pure functions of text; no compiler runs here.
 """
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 
@@ -219,164 +222,3 @@ def rewrite_source(source: str, source_name: str, kernels=None) -> str:
 
 def c_string(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-
-
-# ------------------------------------------------------- kernel discovery
-
-@dataclass(frozen=True)
-class _Kernel:
-    qualified: str   # how the generated code names it: "ns::k"
-    where: str       # "file:line" of its declaration
-    defined: bool    # a definition (not only a prototype) was seen
-    template: bool   # only instantiated through name expressions
-    max_threads: str = ""   # the maxThreadsPerBlock of __launch_bounds__, as written
-
-
-_MARKER_RE = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"', re.M)
-
-# What the scan of preprocessed text stops at; the regex engine skips the rest.
-_SCAN_RE = re.compile(r"""
-  (?P<skip>^[ \t]*\#[^\n]*
-    | (?:u8|[uUL])?R"(?P<delim>[^()\\\s"]{0,16})\(.*?\)(?P=delim)"
-    | "(?:[^"\\\n]|\\.)*" | '(?:[^'\\\n]|\\.)*'
-    | \b\d[\w.]*(?:'\w[\w.]*)+)
-| (?P<p>[{};])
-| (?P<w>\b(?:namespace|template|extern)\b)
-| (?P<m>\b%s\b)
-""", re.M | re.S | re.X)
-_NS_NAME_RE = re.compile(r"([^{;=]*)([{;=])")
-_NS_ATTR_RE = re.compile(r"__attribute__\s*\(\(.*\)\)|\[\[.*?\]\]", re.S)
-_LINKAGE_RE = re.compile(r'\s*"[^"]*"\s*\{')
-
-
-def discover_kernels(pre: str, marker: str) -> list:
-    """Kernels declared in preprocessed text, in order, deduplicated.
-
-    Scans for braces, semicolons and a few keywords only (the system headers
-    are most of the text), and tokenizes just the declarations that follow
-    the marker.  Each brace level is a namespace (its name), an extern "C"
-    block (""), or something else (None), where no kernel can be declared.
-    """
-    if marker not in pre:
-        return []
-    pre = _without_system_headers(pre)
-    scan = re.compile(_SCAN_RE.pattern % re.escape(marker), _SCAN_RE.flags)
-    markers = [(m.start(), int(m.group(1)), m.group(2)) for m in _MARKER_RE.finditer(pre)]
-    found: dict = {}
-    stack, pending, in_template = [], None, False
-    for m in scan.finditer(pre):
-        kind = m.lastgroup if m.lastgroup != "delim" else "skip"
-        if kind == "skip":
-            continue
-        t = m.group()
-        if t == "{":
-            stack.append(pending)
-            pending, in_template = None, False
-        elif t in ("}", ";"):
-            if t == "}" and stack:
-                stack.pop()
-            pending, in_template = None, False
-        elif t == "namespace":
-            n = _NS_NAME_RE.match(pre, m.end())
-            if n and n.group(2) == "{":
-                words = _NS_ATTR_RE.sub(" ", n.group(1)).strip()
-                pending = "::".join(w for w in re.split(r"\s*::\s*|\s+", words)
-                                    if w and w != "inline")
-        elif t == "extern":
-            if _LINKAGE_RE.match(pre, m.end()):
-                pending = ""
-        elif t == "template":
-            in_template = True
-        elif None not in stack:
-            k = _kernel_after_marker(_decl_tokens(pre, m.start()), 0)
-            if k is not None:
-                name, defined, bounds = k
-                qual = "::".join([s for s in stack if s] + [name])
-                where = _where(markers, pre, m.start())
-                old = found.get(qual)
-                found[qual] = _Kernel(qual, where if old is None or defined else old.where,
-                                      defined or (old is not None and old.defined),
-                                      in_template or (old is not None and old.template),
-                                      bounds or (old.max_threads if old else ""))
-    return list(found.values())
-
-
-_LINEMARK_RE = re.compile(r'^#\s*\d+\s+"(?:[^"\\]|\\.)*"([ \d]*)$', re.M)
-
-
-def _without_system_headers(pre: str) -> str:
-    """Preprocessed text less what came from system headers (flag 3 of a line
-    marker): nine tenths of it, and balanced, so the scan stays right."""
-    chunks, last, system = [], 0, False
-    for m in _LINEMARK_RE.finditer(pre):
-        if not system:
-            chunks.append(pre[last:m.start()])
-        system, last = " 3" in m.group(1), m.start()
-    if not system:
-        chunks.append(pre[last:])
-    return "".join(chunks)
-
-
-def _decl_tokens(text: str, pos: int) -> list:
-    """Tokens from `pos` through the first `{` or `;` outside parentheses."""
-    out, depth = [], 0
-    for m in _TOKEN_RE.finditer(text, pos):
-        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
-        if kind in ("ws", "nl", "comment"):
-            continue
-        t = m.group()
-        out.append(_Tok(kind, t, m.start(), m.end()))
-        depth += (t in "([") - (t in ")]")
-        if depth <= 0 and t in ("{", ";", "}"):
-            break
-    return out
-
-
-def _kernel_after_marker(toks: list, i: int):
-    """(name, is_definition, launch bounds) of the declaration after the marker
-    at toks[i]; the bounds are the text of __launch_bounds__' first argument."""
-    j, bounds = i + 1, ""
-    while j < len(toks):
-        k = _skip_attribute(toks, j)
-        if k != j:
-            if toks[j].text == "__launch_bounds__":
-                bounds = _first_argument(toks, j + 1, k)
-            j = k
-            continue
-        if toks[j].text in (";", "{", "}"):
-            return None
-        if toks[j].text == "(":
-            break
-        j += 1
-    if j >= len(toks) or toks[j - 1].kind != "id" or j - 1 == i:
-        return None
-    name = [toks[j - 1].text]
-    q = j - 2
-    while q > i + 1 and toks[q].text == "::" and toks[q - 1].kind == "id":
-        name[:0] = [toks[q - 1].text, "::"]
-        q -= 2
-    end = _skip_group(toks, j)
-    while end < len(toks) and toks[end].text not in ("{", ";", "}"):
-        end += 1
-    return "".join(name), end < len(toks) and toks[end].text == "{", bounds
-
-
-def _first_argument(toks: list, open_paren: int, end: int) -> str:
-    """The text of the first argument of the group toks[open_paren:end]."""
-    out, depth = [], 0
-    for t in toks[open_paren + 1:end - 1]:
-        depth += (t.text in "([") - (t.text in ")]")
-        if depth == 0 and t.text == ",":
-            break
-        out.append(t.text)
-    return " ".join(out)
-
-
-def _where(markers: list, pre: str, pos: int) -> str:
-    """file:line of offset `pos` in preprocessed text, from its line markers."""
-    i = bisect.bisect_right(markers, (pos, float("inf"))) - 1
-    if i < 0:
-        return "?"
-    start, line, name = markers[i]
-    nl = pre.index("\n", start)
-    return f"{name}:{line + pre.count(chr(10), nl + 1, pos)}"

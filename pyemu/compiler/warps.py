@@ -19,13 +19,19 @@ _NAMES = re.compile(
     r"|__reduce_\w+_sync|__syncwarp|cooperative_groups|pyemu_warp_\w+|sub_group_\w+"
     r"|get_sub_group_\w+|get_num_sub_groups|get_max_sub_group_size|get_enqueued_num_sub_groups)\b")
 
-VERSION = 1   # in the cache key: change it when the test changes
+VERSION = 2   # in the cache key: change it when the test changes
 
 REASON = "the unit uses warp collectives, which run on fibers"
 
-# Put before a unit that uses them: run_block's call after thread 0 becomes
-# the warp form, which runs the other threads as fibers.
-PRELUDE = "#define pyemu_first_thread_done pyemu_first_thread_done_warp\n"
+# In a unit that uses them, run_block's call after thread 0 (kernel_entry.hpp)
+# becomes the warp form, which runs the other threads as fibers (the
+# preprocessed unit: the declarations of both, `(void)`, stay as they are).
+CALL, WARP_CALL = "pyemu_first_thread_done()", "pyemu_first_thread_done_warp()"
+
+
+def to_warp_form(text: str) -> str:
+    """The preprocessed unit `text` with run_block's calls in the warp form."""
+    return text.replace(CALL, WARP_CALL)
 
 
 def uses_warps(pre: str, internal_root: str) -> bool:

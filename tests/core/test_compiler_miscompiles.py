@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from pyemu.compiler import compile_source
-from pyemu.compiler.opencl import vector_typedefs
 
 
 def _cl_run(src, name, gws, lws, nout, dtype=np.int32):
@@ -43,10 +42,6 @@ __kernel void k(__global float *o) {
 }"""
     out, *_ = _cl_run(src, "k", 1, 1, 5, np.float32)
     assert list(out) == [1.0, 4.0, 5.0, 2.0, 7.0]
-
-
-def test_vector_typedefs_follows_chains_only_of_vector_types():
-    assert vector_typedefs("typedef float4 vec4; typedef vec4 v; typedef int i4;") == {"vec4", "v"}
 
 
 def test_reqd_work_group_size_through_define_arithmetic():

@@ -42,10 +42,7 @@ CASES = [
       "CompileError"),
     C("SourceModule_kernel_named_like_libc",
       "m = SourceModule('__global__ void exit(int *p) { p[0] = 3; }'); d = cudaMalloc(4)\n"
-      "m.get_function('exit')[1, 1](d); cudaDeviceSynchronize()", "ok",
-      xfail="pyemu/compiler (the kernel entry point takes decltype(&name)): __global__ void "
-            "exit(int *) overloads libc's exit(int), as C++ allows, but does not build: "
-            "'decltype' cannot resolve address of overloaded function"),
+      "m.get_function('exit')[1, 1](d); cudaDeviceSynchronize()", "ok"),
     C("SourceModule_empty_source_has_no_kernels", "SourceModule('').get_function('k')", 500),
     C("SourceModule_huge_source",
       "m = SourceModule('/*' + 'x' * (4 << 20) + '*/\\n' + VADD); m.get_function('vadd')", "ok"),

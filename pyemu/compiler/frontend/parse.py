@@ -1,0 +1,447 @@
+"""One parse of a preprocessed translation unit, and the Model read from it.
+
+The walk visits only declarations from the user's files (by the line
+markers: not a system header, not pyemu's own headers under the include
+root), in order of the text, and records:
+
+* kernels (declarations carrying the pyemu.kernel annotation), their
+  parameters and attributes;
+* file-scope variables (__constant__, __device__, texture references);
+* the edits that make the unit valid C++ with OpenCL C's or CUDA's meaning:
+  vector literals `(T)(a, b)` whose T is a vector type, whatever its
+  spelling (typedefs included); `?:` whose condition is a vector (a
+  component-wise select); kernel-scope __local / __constant and CUDA
+  __shared__ declarations (pyemu.compiler.smem writes their replacement).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from pathlib import Path
+from typing import Optional
+
+from .. import smem as _smem
+from . import args as _args
+from .clangargs import clang_args
+from .libclang import cindex, index, presumed
+from .model import Edit, Kernel, Model, Symbol
+
+UNIT_NAME = "pyemu_tu.cpp"
+_VECTOR_PREFIXES = ("pyemu_vec<", "pyemu_mask", "pyemu_swz")
+_RECORD = 105      # CXType_Record
+_NOT_BEFORE_LITERAL = {"sizeof", "alignof", "__alignof__", "_Alignof", "vec_step"}
+_ATTRS = ("__launch_bounds__", "reqd_work_group_size", "work_group_size_hint", "vec_type_hint")
+
+
+def parse(text: str, dialect: str, internal_root: str, std: str = "c++17",
+          split_at: int = 0, pch_dir: Optional[Path] = None,
+          dyn_base: str = "pyemu_tctx.dyn_smem_base") -> Model:
+    """The Model of `text` (wire text: g++ -E output of the scan, see
+    clangargs).  `internal_root`: pyemu's include directory, whose files are
+    not the user's.
+
+    text[:split_at] is pyemu's headers alone (what comes before the user's
+    source): with `pch_dir`, clang reads it from a precompiled header kept
+    there (built once, without function bodies, keyed by its text and the
+    arguments), so that a unit costs only the parse of the user's part.
+    `dyn_base`: the expression `extern __shared__` arrays point to."""
+    ci = cindex()
+    t0 = time.perf_counter()
+    args = clang_args(dialect, std)
+    base, tu = 0, None
+    if split_at and pch_dir is not None:
+        pch = _pch(ci, text[:split_at], args, Path(pch_dir))
+        if pch is not None:
+            try:
+                tu = index().parse(UNIT_NAME, args + ["-include-pch", str(pch)],
+                                   unsaved_files=[(UNIT_NAME, text[split_at:].encode("latin-1"))])
+            except ci.TranslationUnitLoadError:
+                tu = None
+            if tu is None or any(d.severity >= ci.Diagnostic.Fatal for d in tu.diagnostics):
+                tu = None       # a damaged or foreign precompiled header: without it
+                try:
+                    pch.unlink()
+                except OSError:
+                    pass
+            else:
+                base = split_at
+    if tu is None:
+        tu = index().parse(UNIT_NAME, args, unsaved_files=[(UNIT_NAME, text.encode("latin-1"))])
+    model = Model()
+    _Walk(ci, tu, text[base:], dialect, internal_root, model, dyn_base).run()
+    if base:
+        model.edits = [Edit(e.start + base, e.end + base, e.text, e.why) for e in model.edits]
+    model.parse_seconds = time.perf_counter() - t0
+    return model
+
+
+def _clang_version(ci) -> str:
+    try:
+        from importlib.metadata import version
+        return "libclang " + version("libclang")
+    except Exception:
+        return ci.__file__
+
+
+def _pch(ci, header: str, args: list, pch_dir: Path) -> Optional[Path]:
+    """The precompiled form of `header` (pyemu's headers, preprocessed) for
+    `args`, built now if it is not in `pch_dir` yet; None if it cannot be."""
+    version = _clang_version(ci)
+    key = hashlib.sha256(repr((version, args)).encode() + b"\0"
+                         + header.encode("latin-1")).hexdigest()[:32]
+    path = pch_dir / f"{key}.pch"
+    try:
+        if path.stat().st_size > 0:
+            return path
+    except OSError:
+        pass
+    try:
+        pch_dir.mkdir(parents=True, exist_ok=True)
+        name = "pyemu_headers.hpp"
+        hargs = ["c++-header" if a == "c++" else a for a in args]
+        opts = (ci.TranslationUnit.PARSE_INCOMPLETE
+                | ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES)
+        tu = index().parse(name, hargs, unsaved_files=[(name, header.encode("latin-1"))],
+                           options=opts)
+        tmp = pch_dir / f"{key}.{os.getpid()}.tmp"
+        tu.save(str(tmp))
+        os.replace(tmp, path)
+        return path
+    except Exception:           # unwritable directory, a failed save: parse it all
+        return None
+
+
+def _is_vector(t) -> bool:
+    """An OpenCL vector (a class of cl_vectors_gen.h), not a pointer to one."""
+    c = t.get_canonical()
+    if c._kind_id != _RECORD:       # (kind ids this cindex has no name for exist)
+        return False
+    s = c.spelling
+    for q in ("const ", "volatile "):
+        s = s.replace(q, "")
+    return s.startswith(_VECTOR_PREFIXES)
+
+
+class _Walk:
+    def __init__(self, ci, tu, text, dialect, internal_root, model, dyn_base):
+        self.dyn = dyn_base
+        self.ci, self.tu, self.text, self.dialect = ci, tu, text, dialect
+        self.root, self.m = str(internal_root), model
+        self.K = ci.CursorKind
+        self.kernels = {}        # qualified -> Kernel
+        self.smem_id = 1
+        self.vector_names = set()   # typedefs of vector types in function bodies
+
+    # ------------------------------------------------------------ helpers
+    def user(self, cursor) -> bool:
+        loc = cursor.location
+        if loc.file is None or loc.file.name != UNIT_NAME or loc.is_in_system_header:
+            return False
+        name, _ = presumed(loc)
+        return not (name.startswith(self.root) or name.startswith("<"))
+
+    def where(self, cursor) -> str:
+        name, line = presumed(cursor.location)
+        return f"{name}:{line}"
+
+    def notes(self, cursor) -> set:
+        return {c.spelling[6:] for c in cursor.get_children()
+                if c.kind == self.K.ANNOTATE_ATTR and c.spelling.startswith("pyemu.")}
+
+    def span(self, cursor) -> tuple:
+        return cursor.extent.start.offset, cursor.extent.end.offset
+
+    def tokens(self, start: int, end: int) -> list:
+        """The raw tokens (spelling, offset) of text[start:end]."""
+        ci = self.ci
+        f = self.tu.get_file(self.tu.spelling)
+        rng = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(self.tu, f, start),
+                                            ci.SourceLocation.from_offset(self.tu, f, end))
+        out = []
+        for t in self.tu.get_tokens(extent=rng):
+            a, b = t.extent.start.offset, t.extent.end.offset
+            if a < end:         # its text from ours: a string literal may not be UTF-8
+                out.append((self.text[a:b], a))
+        return out
+
+    # --------------------------------------------------------------- walk
+    def run(self) -> None:
+        top = list(self.tu.cursor.get_children())
+        for c in top:
+            if self.user(c):
+                self.decl(c, [])
+        self.m.kernels = list(self.kernels.values())
+        if self.dialect == "opencl":
+            self.failed_literals(top)
+            self.builtin_names(top)
+        # errors where the edits are made: a vector select (C++ has no
+        # vector ?:), a vector literal C++ read as a cast of a comma expression
+        selects = {e.start for e in self.m.edits if e.text == "pyemu_vternary("}
+        selects |= {e.start for e in self.m.edits if e.why == "vector-literal"}
+        for d in self.tu.diagnostics:
+            loc = d.location
+            if (d.severity >= self.ci.Diagnostic.Error and loc.file is not None
+                    and loc.file.name == UNIT_NAME and loc.offset not in selects):
+                name, line = presumed(loc)
+                if not (name.startswith(self.root) or name.startswith("<")
+                        or loc.is_in_system_header):
+                    self.m.problems.append((f"{name}:{line}", d.spelling))
+
+    def decl(self, c, ns: list) -> None:
+        K = self.K
+        if c.kind == K.NAMESPACE:
+            for ch in c.get_children():
+                self.decl(ch, ns + [c.spelling] if c.spelling else ns)
+        elif c.kind in (K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            for ch in c.get_children():
+                self.decl(ch, ns)
+        elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+            notes = self.notes(c)
+            name = None
+            if "kernel" in notes:
+                name = self.kernel(c, ns)
+            self.body(c, name)
+        elif c.kind == K.VAR_DECL:
+            self.symbol(c, ns)
+            self.body(c, None)
+        else:
+            self.body(c, None)
+
+    def kernel(self, c, ns: list) -> str:
+        qual = "::".join(ns + [c.spelling])
+        start, end = self.span(c)
+        body = next((ch for ch in c.get_children() if ch.kind == self.K.COMPOUND_STMT), None)
+        head = self.tokens(start, body.extent.start.offset if body is not None else end)
+        attrs, bounds = [], ""
+        for n, (tok, _) in enumerate(head):
+            if tok in _ATTRS and n + 1 < len(head) and head[n + 1][0] == "(":
+                args = _split_args(head, n + 1)
+                if tok == "__launch_bounds__":
+                    bounds = args[0] if args else ""
+                else:
+                    attrs.append((tok, tuple(args)))
+        template = c.kind == self.K.FUNCTION_TEMPLATE
+        params = ()
+        if self.dialect == "opencl":
+            parms = [ch for ch in c.get_children() if ch.kind == self.K.PARM_DECL]
+            params = tuple(_args.param(self.ci, p, i, self.notes(p)) for i, p in enumerate(parms))
+        signature = ""
+        ftype = c.type.get_canonical().spelling              # "void (float *)"
+        if not template and not any(w in ftype for w in ("(anonymous", "(lambda", "(unnamed")):
+            # named by its type: a kernel may share its name with functions of
+            # the C library (div, exp, exit), which C++ overloads
+            ret, _, rest = ftype.partition("(")
+            signature = f"{ret.strip()} (*)({rest}"
+        spelled = c.spelling[len("pyemu_cl_"):] if c.spelling.startswith("pyemu_cl_") else ""
+        k = Kernel(qual, self.where(c), c.is_definition(), template, bounds, params,
+                   tuple(attrs), signature, spelled)
+        old = self.kernels.get(qual)
+        if old is not None:
+            # a definition after a prototype: its place, the attributes of both
+            k = Kernel(qual, k.where if k.defined else old.where, k.defined or old.defined,
+                       k.template or old.template, k.max_threads or old.max_threads,
+                       k.params if k.defined or not old.params else old.params,
+                       k.attributes or old.attributes, k.signature or old.signature, spelled)
+        self.kernels[qual] = k
+        return k.name
+
+    def symbol(self, c, ns: list) -> None:
+        notes = self.notes(c)
+        qual = "::".join(ns + [c.spelling])
+        tspell = c.type.spelling
+        start, end = self.span(c)
+        if "shared" in notes:
+            kind = "shared"
+            if c.storage_class == self.ci.StorageClass.EXTERN:
+                self.dynamic_shared(c, file_scope=True)
+                return
+        elif tspell.startswith(("texture<", "pyemu_texture")):
+            kind = "texture"
+        elif "constant" in notes or 'section("pyemu_const.' in self.text[start:end]:
+            kind = "constant"
+        else:
+            kind = "device" if self.dialect == "cuda" else "global"
+        self.m.symbols.append(Symbol(qual, kind, tspell, self.where(c)))
+
+    # ------------------------------------------------------------ bodies
+    def body(self, c, kernel) -> None:
+        """Walks the code under `c` (in function `kernel`, a kernel's name, or None)."""
+        stack = [(c, kernel)]
+        K = self.K
+        opencl = self.dialect == "opencl"
+        while stack:
+            node, kern = stack.pop()
+            kind = node.kind
+            if kind == K.DECL_STMT:
+                if self.local_decl(node, kern):
+                    continue
+            elif opencl and kind == K.TYPEDEF_DECL and _is_vector(node.underlying_typedef_type):
+                self.vector_names.add(node.spelling)
+            elif opencl and kind == K.CSTYLE_CAST_EXPR and _is_vector(node.type):
+                self.vector_literal(node)
+            elif opencl and kind in (K.CONDITIONAL_OPERATOR, K.UNEXPOSED_EXPR):
+                self.vector_select(node)
+            elif kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and node is not c:
+                kern = None
+            children = list(node.get_children())
+            stack.extend((ch, kern) for ch in reversed(children))
+
+    def local_decl(self, stmt, kern) -> bool:
+        """A declaration statement in a function body: __local, __constant,
+        __shared__ ones get their edits.  True when the statement is done."""
+        var = [ch for ch in stmt.get_children() if ch.kind == self.K.VAR_DECL]
+        if not var:
+            return False
+        notes = self.notes(var[0])
+        start, end = self.span(stmt)
+        seg = _smem.segment(kern) if kern else 0
+        if "shared" in notes:
+            if var[0].storage_class == self.ci.StorageClass.EXTERN:
+                self.dynamic_shared(var[0], file_scope=False, stmt=stmt)
+                return True
+            decl = self.text[start:end].replace("__pyemu_shared__", "__shared__")
+            done = _smem.rewrite_decl(decl, self.smem_id, seg)
+            if done:
+                self.smem_id += done[1]
+                self.m.edits.append(Edit(start, end, done[0], "shared"))
+                return True
+            return False
+        if self.dialect != "opencl":
+            return False
+        pointer = var[0].type.kind == self.ci.TypeKind.POINTER
+        if "local" in notes and not pointer:
+            done = _smem.rewrite_decl(self.text[start:end], self.smem_id, seg)
+            if done:
+                self.smem_id += done[1]
+                self.m.edits.append(Edit(start, end, done[0], "local"))
+                return True
+            self.m.edits.append(Edit(start, start, "static __thread ", "local"))
+        elif "constant" in notes and not pointer:
+            self.m.edits.append(Edit(start, start, "static ", "constant"))
+        return False
+
+    def dynamic_shared(self, var, file_scope: bool, stmt=None) -> None:
+        """`extern __shared__ T s[];`: a pointer to the launch's dynamic shared memory."""
+        name = var.spelling
+        elem = var.type.get_array_element_type() if var.type.kind in (
+            self.ci.TypeKind.INCOMPLETEARRAY, self.ci.TypeKind.CONSTANTARRAY) else var.type
+        espell = elem.spelling
+        base, br, dims = espell.partition("[")
+        dims = br + dims
+        ttype = base.strip()
+        if dims:
+            ptr, cast = f"{ttype} (*const {name}){dims}", f"({ttype} (*){dims})"
+        else:
+            ptr, cast = f"{ttype} *const {name}", f"({ttype} *)"
+        start, end = self.span(stmt if stmt is not None else var)
+        if not file_scope:
+            nl = self.text.count("\n", start, end)
+            self.m.edits.append(Edit(start, end, f"{ptr} = {cast}{self.dyn};"
+                                     + "\n" * nl, "dynamic-shared"))
+            return
+        # at file scope: a macro for the rest of the unit, on lines of its own
+        # that the #line markers around it keep out of the numbering
+        semi = self.text.find(";", end)
+        end = semi + 1 if semi >= 0 and not self.text[end:semi].strip() else end
+        file, line = presumed(var.extent.start)
+        _, last = presumed(var.extent.end)
+        q = '"' + file.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        self.m.edits.append(Edit(start, end, f"\n#line {line} {q}\n"
+                                 f"#define {name} ({cast}{self.dyn})\n"
+                                 f"#line {last} {q}\n", "dynamic-shared"))
+
+    def builtin_names(self, top: list) -> None:
+        """OpenCL kernels named like a built-in function of OpenCL C (which
+        pyemu's headers declare): an OpenCL compiler refuses them."""
+        names = {k.qualified for k in self.m.kernels if "::" not in k.qualified}
+        kinds = (self.K.FUNCTION_DECL, self.K.FUNCTION_TEMPLATE, self.K.USING_DECLARATION)
+        for c in top:
+            if c.kind in kinds and c.spelling in names:
+                loc = c.location
+                if loc.file is not None and presumed(loc)[0].startswith(self.root):
+                    self.m.builtin_clashes.add(c.spelling)
+
+    def failed_literals(self, top: list) -> None:
+        """Vector literals whose C++ reading (a cast of a comma expression)
+        clang rejected, which leaves no cast in the tree: `(float8)(v4, w4)`.
+        Found in the user's tokens, by the names that the tree says are
+        vector types (typedefs included)."""
+        names = set(self.vector_names)
+        for c in top:
+            if c.kind == self.K.TYPEDEF_DECL and _is_vector(c.underlying_typedef_type):
+                names.add(c.spelling)
+        first = min((self.span(c)[0] for c in top if self.user(c)), default=None)
+        if first is None:
+            return
+        done = {e.start for e in self.m.edits if e.why == "vector-literal"}
+        toks = self.tokens(first, len(self.text))
+        for i in range(len(toks) - 3):
+            if not (toks[i][0] == "(" and toks[i + 1][0] in names and toks[i + 2][0] == ")"
+                    and toks[i + 3][0] == "(") or toks[i][1] in done:
+                continue
+            prev = toks[i - 1][0] if i else ""
+            if prev in (")", "]") or prev in _NOT_BEFORE_LITERAL or (
+                    (prev[:1].isalnum() or prev[:1] == "_")
+                    and prev not in ("return", "case", "else", "do")):
+                continue        # a call's or declarator's parameter list, sizeof(T)
+            self.m.edits.append(Edit(toks[i][1], toks[i][1] + 1, " ", "vector-literal"))
+            self.m.edits.append(Edit(toks[i + 2][1], toks[i + 2][1] + 1, " ", "vector-literal"))
+
+    def vector_literal(self, cast) -> None:
+        """`(T)(a, b, c)` with T a vector type: `T (a, b, c)`, a constructor call."""
+        start, end = self.span(cast)
+        toks = self.tokens(start, end)
+        if not toks or toks[0][0] != "(":
+            return
+        depth = 0
+        for n, (tok, off) in enumerate(toks):
+            depth += (tok == "(") - (tok == ")")
+            if depth == 0:
+                break
+        else:
+            return
+        if n + 1 >= len(toks) or toks[n + 1][0] != "(":
+            return
+        self.m.edits.append(Edit(toks[0][1], toks[0][1] + 1, " ", "vector-literal"))
+        self.m.edits.append(Edit(off, off + 1, " ", "vector-literal"))
+
+    def vector_select(self, node) -> None:
+        """`c ? a : b` with a vector c: pyemu_vternary(c, a, b), component-wise."""
+        ch = list(node.get_children())
+        if len(ch) != 3 or not _is_vector(ch[0].type):
+            return
+        c_end = ch[0].extent.end.offset
+        a_start, a_end = self.span(ch[1])
+        b_start, b_end = self.span(ch[2])
+        q, colon = self.text[c_end:a_start], self.text[a_end:b_start]
+        if q.strip() != "?" or colon.strip() != ":":
+            return
+        qpos, cpos = c_end + q.index("?"), a_end + colon.index(":")
+        self.m.edits += [Edit(ch[0].extent.start.offset, ch[0].extent.start.offset,
+                              "pyemu_vternary(", "vector-select"),
+                         Edit(qpos, qpos + 1, ",", "vector-select"),
+                         Edit(cpos, cpos + 1, ",", "vector-select"),
+                         Edit(b_end, b_end, ")", "vector-select")]
+
+
+def _split_args(toks: list, open_at: int) -> list:
+    """The top-level arguments (text) of the group that opens at toks[open_at]."""
+    out, cur, depth = [], [], 0
+    for tok, _ in toks[open_at:]:
+        if tok in ("(", "[", "{"):
+            depth += 1
+            if depth == 1:
+                continue
+        elif tok in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                break
+        if tok == "," and depth == 1:
+            out.append(" ".join(cur))
+            cur = []
+        else:
+            cur.append(tok)
+    if cur:
+        out.append(" ".join(cur))
+    return out
