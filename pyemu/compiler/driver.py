@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 14
+FRONT_VERSION = 15
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -69,6 +69,9 @@ class CompiledModule:
     # "type_qualifiers"}], "reqd_work_group_size", "work_group_size_hint",
     # "attributes"}} (pyemu.compiler.opencl.kernel_info); {} for CUDA
     kernel_info: dict = field(default_factory=dict)
+    # {kernel: (path, reason)}: "block function", "fiber variant", "fibers" or
+    # "plain loop", and why (python -m pyemu info --kernel, PYEMU_DEBUG_PATHS)
+    paths: dict = field(default_factory=dict)
 
 
 class CompileError(Exception):
@@ -531,16 +534,18 @@ def compile_source(source: str, *, dialect: str = "cuda", options=(), name_expre
         return CompiledModule(str(entry.so_path), tuple(entry.meta["kernel_names"]), key,
                               notes + entry.meta.get("log", ""),
                               tuple(entry.meta.get("block_kernels", ())),
-                              entry.meta.get("kernel_info") or {})
+                              entry.meta.get("kernel_info") or {},
+                              {k: tuple(v) for k, v in (entry.meta.get("paths") or {}).items()})
 
     with cache.staging() as tmp:
-        so, names, log, deps, blocked, info = _build(raw, source_name, d, root, cxx, flags,
-                                                     opts, exprs, Path(tmp), fail, cache.root)
+        so, names, log, deps, blocked, info, paths = _build(raw, source_name, d, root, cxx,
+                                                            flags, opts, exprs, Path(tmp), fail,
+                                                            cache.root)
         entry = cache.store(key, so, {"kernel_names": names, "log": log, "deps": deps,
                                       "source_name": source_name, "block_kernels": blocked,
-                                      "kernel_info": info})
+                                      "kernel_info": info, "paths": paths})
     return CompiledModule(str(entry.so_path), tuple(names), key, notes + log, tuple(blocked),
-                          info)
+                          info, {k: tuple(v) for k, v in paths.items()})
 
 
 def _source_bytes(source) -> bytes:
@@ -584,11 +589,12 @@ def _build(raw: bytes, user_name, d, root, cxx, flags, opts, exprs, tmp: Path, f
            cache_root=None):
     """Scans, generates and compiles `raw` in `tmp`; returns (so, names, log, deps,
     names of the kernels with block functions, OpenCL kernel info), as user text."""
-    so, names, log, deps, blocked, info = _build_wire(
+    so, names, log, deps, blocked, info, paths = _build_wire(
         raw.decode("latin-1"), raw, user_name, d, root, cxx, flags, opts,
         [_wire(str(e)) for e in exprs], tmp, lambda msg, log="": fail(_unwire(msg), _unwire(log)),
         cache_root)
-    return so, _unwire(names), _unwire(log), deps, _unwire(blocked), _unwire(info)
+    return (so, _unwire(names), _unwire(log), deps, _unwire(blocked), _unwire(info),
+            _unwire(paths))
 
 
 def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: Path, fail,
@@ -718,8 +724,22 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                 "memory and cudaFuncSetAttribute for more)" for n, b in too_big))
     deps = _read_deps(tmp / "deps.d", root, tmp)
     blocked = [e.name for e in entries if _regions.block_expr(e.expr, blocks.kernels)]
+    disabled = any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO for o in opts.user)
+    paths = {}
+    for e in entries:
+        p = blocks.paths.get(e.name) or blocks.paths.get(e.name.split("<")[0]) or \
+            blocks.paths.get("*")
+        if disabled:
+            p = ("fibers", f"-D{_regions.DISABLE_MACRO}")
+        elif warp:
+            p = ("fibers", _warps.REASON)
+        elif fell_back:
+            p = ("fibers", "its unit's block functions did not compile (a bug of pyemu)")
+        elif p is None or (p[0] == "block function" and e.name not in blocked):
+            p = ("block function", "") if e.name in blocked else ("plain loop", "")
+        paths[e.name] = list(p)
     return (so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps, blocked,
-            {e.name: info[e.name] for e in entries if e.name in info})
+            {e.name: info[e.name] for e in entries if e.name in info}, paths)
 
 
 _USER_PART = "#pragma pyemu_user_part"

@@ -18,7 +18,6 @@ import platform
 import shlex
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 
@@ -114,40 +113,12 @@ def run(args) -> int:
 
 
 def kernel_paths(source: str, dialect: str, options=()) -> dict:
-    """{kernel: (path, reason)} for `source`, compiled in a private cache so
-    that the block-function pass runs (a cached module keeps no reasons)."""
+    """{kernel: (path, reason)} for `source`: the path each kernel's blocks
+    take ("block function", "fiber variant", "fibers", "plain loop") and why,
+    as the compiler recorded it with the module (cached ones too)."""
     from ..compiler import driver
-    from ..compiler.regions import blocks as regions
-    seen: dict = {}
-    original = regions.generate
-
-    def spy(*args, **kwargs):
-        out = original(*args, **kwargs)
-        seen.update(out.paths)
-        return out
-
-    old = os.environ.get("PYEMU_CACHE_DIR")
-    with tempfile.TemporaryDirectory(prefix="pyemu-info-") as tmp:
-        os.environ["PYEMU_CACHE_DIR"] = tmp
-        regions.generate = spy
-        try:
-            mod = driver.compile_source(source, dialect=dialect, options=list(options))
-        finally:
-            regions.generate = original
-            if old is None:
-                os.environ.pop("PYEMU_CACHE_DIR", None)
-            else:
-                os.environ["PYEMU_CACHE_DIR"] = old
-    if any(o.split("=")[0] == "-D" + regions.DISABLE_MACRO for o in options):
-        return {k: ("fibers", f"-D{regions.DISABLE_MACRO}") for k in mod.kernel_names}
-    out = {}
-    for name in mod.kernel_names:
-        base = name.split("<")[0]
-        path = seen.get(base) or seen.get("*") or ("plain loop", "")
-        if name not in mod.block_kernels and path[0] in ("block function", "fiber variant"):
-            path = ("fibers", "the unit uses warp collectives")
-        out[name] = path
-    return out
+    mod = driver.compile_source(source, dialect=dialect, options=list(options))
+    return {name: tuple(mod.paths.get(name, ("unknown", ""))) for name in mod.kernel_names}
 
 
 def print_kernel_paths(file: str, options=()) -> int:

@@ -275,3 +275,20 @@ def test_shipped_examples_are_the_repository_ones():
         copy = shipped / program.relative_to(repo)
         assert copy.is_file(), copy
         assert copy.read_bytes() == program.read_bytes(), f"{copy} differs from {program}"
+
+
+def test_info_kernel_prints_each_kernels_path(tmp_path, capsys):
+    src = tmp_path / "k.cu"
+    src.write_text("__global__ void tiled(float *o) { __shared__ float t[32];"
+                   " t[threadIdx.x] = o[threadIdx.x]; __syncthreads();"
+                   " o[threadIdx.x] = t[31 - threadIdx.x]; }\n"
+                   "#ifdef WITH_WARP\n"
+                   "__global__ void warp(int *o) { o[threadIdx.x] = __shfl_down_sync(~0u, 1, 1); }\n"
+                   "#endif\n")
+    assert cli.main(["info", "--kernel", str(src)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["tiled: block function"]
+    assert cli.main(["info", "--kernel", str(src), "--", "-DWITH_WARP"]) == 0
+    out = capsys.readouterr().out
+    assert "tiled: fibers (the unit uses warp collectives" in out   # the whole unit, for now
+    assert "warp: fibers (the unit uses warp collectives" in out
+    assert cli.main(["info", "--", "-DX=1"]) == 2    # options without --kernel: usage error
