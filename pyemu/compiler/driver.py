@@ -641,6 +641,8 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
     text = text.replace("\n" + _USER_PART + "\n", "\n\n", 1)
     text = _SHARED_RE.sub("static __thread", text)
     kernels = model.kernels
+    if model.errors:
+        raise fail("\n".join(f"{w}: error: {msg}" for w, msg in model.errors))
     clashes = [k for k in kernels if k.qualified in model.builtin_clashes]
     if clashes:
         raise fail("\n".join(f"{k.where}: error: kernel '{k.name}' has the name of a built-in "

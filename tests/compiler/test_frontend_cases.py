@@ -238,3 +238,28 @@ def test_local_declared_in_a_macro_body_and_kernel_scope_constant():
     o[get_global_id(0)] = buf[3 - l] + k[0]; }
 KERNEL(kf, float)"""
     assert list(_cl(src, "kf", 8, 4, 8)) == [33, 32, 31, 30] * 2
+
+
+@pytest.mark.parametrize("src,name", [
+    ("__global__ void z(int *o) { __shared__ int x = 5; o[0] = x; }", "x"),
+    ("__shared__ int y = 5;\n__global__ void z(int *o) { o[0] = y; }", "y"),
+    ("__global__ void z(int *o) { __shared__ int w{5}; o[0] = w; }", "w"),
+    ("#define SH __shared__\n__global__ void z(int *o) {\n  SH float t[4] = {1, 2};\n"
+     "  o[0] = t[0]; }", "t"),
+])
+def test_shared_variable_with_an_initializer_is_refused_as_nvcc_does(src, name):
+    # nvcc: "initializer not allowed for __shared__ variable"; a block's shared
+    # memory is not initialised, so pyemu must not pretend it is (it used to set
+    # it once per worker, keeping the value from block to block)
+    from pyemu.compiler.driver import CompileError
+    with pytest.raises(CompileError) as e:
+        compile_source(src, dialect="cuda")
+    msg = str(e.value)
+    assert f"initializer not allowed for __shared__ variable '{name}'" in msg
+    line = 3 if "define SH" in src else 1
+    assert f"kernel.cu:{line}: error" in msg
+
+
+def test_shared_arrays_sized_by_expressions_are_no_initializers():
+    compile_source("#define N 8\n__global__ void z(int *o) { __shared__ int a[N * (2 + 1)], "
+                   "b[N]; a[threadIdx.x] = b[0] = 1; o[0] = a[0]; }", dialect="cuda")

@@ -72,6 +72,9 @@ class Model:
     problems: list = field(default_factory=list)
     # OpenCL kernels that have the name of an OpenCL C built-in function
     builtin_clashes: set = field(default_factory=set)
+    # (where, message): errors nvcc or an OpenCL compiler reports that g++
+    # would not (a __shared__ variable with an initializer)
+    errors: list = field(default_factory=list)
 
     def kernel(self, name: str) -> Optional[Kernel]:
         for k in self.kernels:

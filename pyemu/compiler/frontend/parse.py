@@ -15,6 +15,8 @@ root), in order of the text, and records:
 """
 from __future__ import annotations
 
+import re
+
 import hashlib
 import os
 import time
@@ -145,6 +147,24 @@ class _Walk:
         name, line = presumed(cursor.location)
         return f"{name}:{line}"
 
+    def shared_initializer(self, var) -> None:
+        """nvcc refuses `__shared__ T x = v;` and `__shared__ T x{v};` (a
+        block's shared memory is not initialised); so does pyemu."""
+        start, end = self.span(var)
+        decl = self.text[start:end]
+        m = re.search(r"\b%s\b" % re.escape(var.spelling), decl)
+        depth = 0
+        for ch in decl[m.end():] if m else "":
+            if ch in "([":
+                depth += 1
+            elif ch in ")]":
+                depth -= 1
+            elif depth == 0 and ch in "={":
+                self.m.errors.append((self.where(var), "initializer not allowed for __shared__ "
+                                      f"variable '{var.spelling}' (a block's shared memory "
+                                      "starts undefined: assign it in the kernel)"))
+                return
+
     def notes(self, cursor) -> set:
         return {c.spelling[6:] for c in cursor.get_children()
                 if c.kind == self.K.ANNOTATE_ATTR and c.spelling.startswith("pyemu.")}
@@ -256,6 +276,7 @@ class _Walk:
             if c.storage_class == self.ci.StorageClass.EXTERN:
                 self.dynamic_shared(c, file_scope=True)
                 return
+            self.shared_initializer(c)
         elif tspell.startswith(("texture<", "pyemu_texture")):
             kind = "texture"
         elif "constant" in notes or 'section("pyemu_const.' in self.text[start:end]:
@@ -300,6 +321,8 @@ class _Walk:
             if var[0].storage_class == self.ci.StorageClass.EXTERN:
                 self.dynamic_shared(var[0], file_scope=False, stmt=stmt)
                 return True
+            for v in var:
+                self.shared_initializer(v)
             decl = self.text[start:end].replace("__pyemu_shared__", "__shared__")
             done = _smem.rewrite_decl(decl, self.smem_id, seg)
             if done:
