@@ -61,7 +61,8 @@ struct pyemu_cmd {
     uint32_t magic;
     atomic_int refs;
     int type;
-    struct pyemu_queue *queue;  /* holds a reference */
+    struct pyemu_queue *queue;  /* holds a reference until the command completes (then NULL) */
+    int dev;                    /* the device of its queue (0 for user events) */
     uint64_t seq;               /* enqueue order, for printf output */
     volatile int status;        /* PYEMU_CMD_* or -PYEMU_E_* */
     int pending;                /* commands it still waits for */

@@ -68,7 +68,7 @@ static struct {
  * flags (PYEMU_QUEUE_DEVICE), a command's is its queue's (a user event's:
  * device 0); the sticky error a thread reads is its current device's. */
 #define QDEV(q) ((int)(((unsigned)(q)->flags & PYEMU_QUEUE_DEVICE_MASK) >> PYEMU_QUEUE_DEVICE_SHIFT))
-#define CDEV(c) ((c)->queue ? QDEV((c)->queue) : 0)
+#define CDEV(c) ((c)->dev)
 static __thread int current_device;
 
 PYEMU_API int pyemu_set_current_device(int device)
@@ -174,11 +174,16 @@ ERROR:
     return status;
 }
 
-static void queue_unref(pyemu_queue *q)
+/* A queue is referenced by its user and by each command of it that has not
+ * completed; a command drops its reference when it completes (finish_locked),
+ * so that the queue's own reference on its newest command (q->last) makes no
+ * cycle: a released queue goes, with that command, once its work is done.
+ * Engine lock held.  The commands released here are complete, so they hold
+ * no queue reference and take no lock. */
+static void queue_unref_locked(pyemu_queue *q)
 {
     if (atomic_fetch_sub(&q->refs, 1) != 1)
         return;
-    pthread_mutex_lock(&eng.lock);
     for (pyemu_queue **p = &eng.queues; *p; p = &(*p)->next_q)
         if (*p == q) {
             *p = q->next_q;
@@ -186,13 +191,19 @@ static void queue_unref(pyemu_queue *q)
         }
     pyemu_cmd *last = q->last, *lb = q->last_barrier;
     q->last = q->last_barrier = NULL;
-    pthread_mutex_unlock(&eng.lock);
+    q->magic = PYEMU_MAGIC_DEAD;
+    free(q);
     if (last)
         pyemu_cmd_release(last);
     if (lb)
         pyemu_cmd_release(lb);
-    q->magic = PYEMU_MAGIC_DEAD;
-    free(q);
+}
+
+static void queue_unref(pyemu_queue *q)
+{
+    pthread_mutex_lock(&eng.lock);
+    queue_unref_locked(q);
+    pthread_mutex_unlock(&eng.lock);
 }
 
 /* The user lets go; queued work still runs (as clReleaseCommandQueue). */
@@ -493,6 +504,11 @@ static void finish_locked(pyemu_cmd *cmd)
          * other way round) */
         if (c->nbufs)
             drop_buffers(c);
+        if (c->queue) { /* complete: its queue reference goes (see queue_unref_locked) */
+            pyemu_queue *cq = c->queue;
+            c->queue = NULL;
+            queue_unref_locked(cq);
+        }
         for (int i = 0; i < c->nsucc; i++) {
             /* the low bit tags an edge that only orders, without passing failure on */
             int order_only = (int)((uintptr_t)c->succ[i] & 1);
@@ -649,6 +665,7 @@ static int submit(pyemu_queue *q, pyemu_cmd *cmd, pyemu_cmd **wait, unsigned int
             PYEMU_FAIL_IF(1, PYEMU_E_INVALID_HANDLE, "wait list entry %u is not a valid event", i);
         }
     cmd->queue = q;
+    cmd->dev = QDEV(q);
     atomic_fetch_add(&q->refs, 1);
     cmd->seq = ++eng.seq;
     int ok = 0;
