@@ -27,7 +27,7 @@ from ._base import as_int
 from ._errors import (CL_IMAGE_FORMAT_MISMATCH, CL_INVALID_CONTEXT, CL_INVALID_MEM_OBJECT,
                       CL_INVALID_OPERATION, CL_INVALID_VALUE, CL_MEM_COPY_OVERLAP, fail)
 from .event import enqueue
-from .memory import _blocking, check_mem
+from .memory import _blocking, check_mem, map_flags_for
 from .queue import check_queue
 
 
@@ -302,19 +302,8 @@ def clEnqueueMapImage(command_queue, image, blocking_map, map_flags, origin, reg
     call = "clEnqueueMapImage"
     q, m = _queue_image(command_queue, image, call)
     block = _blocking(blocking_map, call, "blocking_map")
-    f = as_int(map_flags, call, "map_flags")
-    if f & ~int(K.CL_MAP_READ | K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION):
-        fail(CL_INVALID_VALUE, f"0x{f:x} has bits that are not cl_map_flags", call)
-    if f & K.CL_MAP_WRITE_INVALIDATE_REGION and f & (K.CL_MAP_READ | K.CL_MAP_WRITE):
-        fail(CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION goes with neither CL_MAP_READ "
-             "nor CL_MAP_WRITE", call)
+    f = map_flags_for(m, map_flags, call, "image")
     o, r = _box(m, origin, region, call)
-    hf = m.flags
-    if (f & K.CL_MAP_READ and hf & (K.CL_MEM_HOST_WRITE_ONLY | K.CL_MEM_HOST_NO_ACCESS) or
-            f & (K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION) and
-            hf & (K.CL_MEM_HOST_READ_ONLY | K.CL_MEM_HOST_NO_ACCESS)):
-        fail(CL_INVALID_OPERATION, f"{K.cl_map_flags(f)!r} is not allowed on a {hf!r} image",
-             call)
     start = _at(m, o)
     n = (r[2] - 1) * m.slice_pitch + (r[1] - 1) * m.row_pitch + r[0] * m.elem
     ev = enqueue(q, call, K.CL_COMMAND_MAP_IMAGE,

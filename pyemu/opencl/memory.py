@@ -392,6 +392,24 @@ def clEnqueueFillBuffer(command_queue, buffer, pattern, pattern_size, offset, si
     return ev
 
 
+def map_flags_for(m, map_flags, call, what) -> int:
+    """The cl_map_flags of clEnqueueMapBuffer/MapImage, checked against the
+    memory object's host-access flags (CL_INVALID_VALUE, CL_INVALID_OPERATION)."""
+    f = as_int(map_flags, call, "map_flags")
+    if f & ~int(K.CL_MAP_READ | K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION):
+        fail(CL_INVALID_VALUE, f"0x{f:x} has bits that are not cl_map_flags", call)
+    if f & K.CL_MAP_WRITE_INVALIDATE_REGION and f & (K.CL_MAP_READ | K.CL_MAP_WRITE):
+        fail(CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION goes with neither CL_MAP_READ "
+             "nor CL_MAP_WRITE", call)
+    hf = m.flags
+    if (f & K.CL_MAP_READ and hf & (K.CL_MEM_HOST_WRITE_ONLY | K.CL_MEM_HOST_NO_ACCESS) or
+            f & (K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION) and
+            hf & (K.CL_MEM_HOST_READ_ONLY | K.CL_MEM_HOST_NO_ACCESS)):
+        fail(CL_INVALID_OPERATION, f"{K.cl_map_flags(f)!r} is not allowed on a {hf!r} {what}",
+             call)
+    return f
+
+
 def clEnqueueMapBuffer(command_queue, buffer, blocking_map, map_flags, offset, size,
                        event_wait_list=None):
     """clEnqueueMapBuffer(command_queue, buffer, blocking_map, map_flags, offset, size,
@@ -400,19 +418,8 @@ def clEnqueueMapBuffer(command_queue, buffer, blocking_map, map_flags, offset, s
     call = "clEnqueueMapBuffer"
     q, m = _queue_and_mem(command_queue, buffer, call)
     blocking = _blocking(blocking_map, call, "blocking_map")
-    f = as_int(map_flags, call, "map_flags")
-    if f & ~int(K.CL_MAP_READ | K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION):
-        fail(CL_INVALID_VALUE, f"0x{f:x} has bits that are not cl_map_flags", call)
-    if f & K.CL_MAP_WRITE_INVALIDATE_REGION and f & (K.CL_MAP_READ | K.CL_MAP_WRITE):
-        fail(CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION goes with neither CL_MAP_READ "
-             "nor CL_MAP_WRITE", call)
+    f = map_flags_for(m, map_flags, call, "buffer")
     off, n = _range(m, offset, size, call)
-    hf = m.flags
-    if (f & K.CL_MAP_READ and hf & (K.CL_MEM_HOST_WRITE_ONLY | K.CL_MEM_HOST_NO_ACCESS) or
-            f & (K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION) and
-            hf & (K.CL_MEM_HOST_READ_ONLY | K.CL_MEM_HOST_NO_ACCESS)):
-        fail(CL_INVALID_OPERATION, f"{K.cl_map_flags(f)!r} is not allowed on a {hf!r} buffer",
-             call)
     if m.host_ptr is not None:
         # USE_HOST_PTR: bring the host memory up to date, and map it
         host = np.frombuffer(m.host_ptr, np.uint8) if not isinstance(m.host_ptr, np.ndarray) \

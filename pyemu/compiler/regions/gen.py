@@ -12,24 +12,20 @@ from . import intidx
 from . import ranges as _ranges
 from . import syntax as S
 from .blocks import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
-                       _value_end, _Var)
+                     _value_end, _Var)
+from .writer import Writer, cstr as _cstr
 
 _STORAGE = S.STORAGE_WORDS
 _NOT_CALLS = S.TYPE_WORDS | S.CV_WORDS | _CASTS | {
     "sizeof", "alignof", "decltype", "if", "while", "for", "switch", "return", "noexcept"}
 
 
-def _cstr(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-class _Gen:
+class _Gen(Writer):
     """Writes the block function of one analysed kernel."""
 
     def __init__(self, k: _Kernel):
-        self.k, self.toks, self.files = k, k.toks, k.files
-        self.parts: list = []
-        self.file, self.line = None, 0
+        super().__init__(k.toks, k.files)
+        self.k = k
         self.label = 0            # numbers labels and condition variables
         self.cur_label = None     # the label a `return` jumps to (inside a region)
         self.has_return = any(st.kind == "return" for st in S.walk(k.body))
@@ -37,23 +33,6 @@ class _Gen:
         self.guards: set = set()                  # ... under these conditions
 
     # ------------------------------------------------------------ output
-
-    def raw(self, s: str):
-        self.parts.append(" " + s)
-
-    def tok(self, t, text=None):
-        if t.kind == "pragma":
-            self.parts.append(f"\n#line {t.line} {_cstr(self.files[t.file])}\n{t.text}\n")
-            self.file = None
-            return
-        if self.file != t.file or t.line < self.line or t.line > self.line + 8:
-            self.parts.append(f"\n#line {t.line} {_cstr(self.files[t.file])}\n")
-            self.file, self.line = t.file, t.line
-        elif t.line > self.line:
-            self.parts.append("\n" * (t.line - self.line))
-            self.line = t.line
-        self.parts.append(" " + (t.text if text is None else text))
-        self.line += t.text.count("\n")
 
     def emit(self, lo: int, hi: int, thread: bool = False, skip=(), subst=None):
         """User tokens lo..hi: the block's indices become locals, `return`

@@ -23,39 +23,14 @@ from __future__ import annotations
 
 from . import syntax as S
 from .syntax import Unsupported
+from .writer import Writer, cstr as _cstr
 
 FV = "pyemu_fv_"
 OP_SOFT, OP_FIBERS = 3, 4       # barrier_reduce's ops for the core (csrc/block.c)
 
 
-def _cstr(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-class _Writer:
+class _Writer(Writer):
     """Tokens back to text, each user token on its own file and line."""
-
-    def __init__(self, toks: list, files: list):
-        self.toks, self.files = toks, files
-        self.parts: list = []
-        self.file, self.line = None, 0
-
-    def raw(self, s: str):
-        self.parts.append(" " + s)
-
-    def tok(self, t, text=None):
-        if t.kind == "pragma":
-            self.parts.append(f"\n#line {t.line} {_cstr(self.files[t.file])}\n{t.text}\n")
-            self.file = None
-            return
-        if self.file != t.file or t.line < self.line or t.line > self.line + 8:
-            self.parts.append(f"\n#line {t.line} {_cstr(self.files[t.file])}\n")
-            self.file, self.line = t.file, t.line
-        elif t.line > self.line:
-            self.parts.append("\n" * (t.line - self.line))
-            self.line = t.line
-        self.parts.append(" " + (t.text if text is None else text))
-        self.line += t.text.count("\n")
 
     func = ""      # the kernel's name: what __func__ says in its variant
 
