@@ -69,4 +69,15 @@ CASES = [
     C("cudaLaunchCooperativeKernel_grid_too_large",
       "k = cuda_kernel('__global__ void k(int *p) {}')\n"
       "cudaLaunchCooperativeKernel(k, 1 << 20, 1024, (cudaMalloc(4),))", 720),
+    # ---- layered/cubemap arrays, 3-D copies to arrays (codes as tests/data/ground_truth/array3d_h100.json), cooperative launch of a non-function
+    C('cudaMalloc3DArray_cubemap_not_square',
+      'cudaMalloc3DArray(cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat), make_cudaExtent(4, 8, 6), cudaArrayCubemap)', 1),
+    C('cudaMalloc3DArray_cubemap_depth_5',
+      'cudaMalloc3DArray(cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat), make_cudaExtent(4, 4, 5), cudaArrayCubemap)', 1),
+    C('cudaMallocArray_layered_flag',
+      'cudaMallocArray(cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat), 4, 4, cudaArrayLayered)', 1),
+    C('cudaMemcpy3D_array_extent_past_end',
+      'a = cudaMalloc3DArray(cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat), make_cudaExtent(4, 4, 4))\np = cudaMemcpy3DParms(); p.srcPtr = make_cudaPitchedPtr(np.zeros(1000, np.float32), 16 * 4, 16, 16); p.dstArray = a; p.extent = make_cudaExtent(8, 4, 4); p.kind = cudaMemcpyHostToDevice; cudaMemcpy3D(p)', 1),
+    C('cudaLaunchCooperativeKernel_not_a_function',
+      'cudaLaunchCooperativeKernel(5, 1, 32, ())', 400),
 ]

@@ -214,4 +214,17 @@ CASES = [
       "a)\nm, e = cl.clEnqueueMapBuffer(q, b, cl.CL_TRUE, cl.CL_MAP_WRITE, 0, 64)\n"
       "m.view(np.int32)[:] = 9; cl.clEnqueueUnmapMemObject(q, b, m); h = np.zeros(16, np.int32)\n"
       "cl.clEnqueueReadBuffer(q, b, cl.CL_TRUE, 0, 64, h); assert (h == 9).all()", "ok"),
+    # ---- image types and image commands (OpenCL 1.2 5.3.1, 5.3.6), an image given to a buffer call
+    C('clCreateImage_2d_array_size_0',
+      'cl.clCreateImage(ctx, 0, cl.cl_image_format(cl.CL_R, cl.CL_FLOAT), cl.cl_image_desc(cl.CL_MEM_OBJECT_IMAGE2D_ARRAY, 4, 4, 0, 0))', -40),
+    C('clCreateImage_1d_buffer_without_buffer',
+      'cl.clCreateImage(ctx, 0, cl.cl_image_format(cl.CL_R, cl.CL_FLOAT), cl.cl_image_desc(cl.CL_MEM_OBJECT_IMAGE1D_BUFFER, 16))', -65),
+    C('clCreateImage_1d_buffer_too_small',
+      'b = cl.clCreateBuffer(ctx, 0, 16); d = cl.cl_image_desc(cl.CL_MEM_OBJECT_IMAGE1D_BUFFER, 64); d.buffer = b; cl.clCreateImage(ctx, 0, cl.cl_image_format(cl.CL_R, cl.CL_FLOAT), d)', -40),
+    C('clEnqueueReadBuffer_of_image',
+      'im = cl.clCreateImage(ctx, 0, cl.cl_image_format(cl.CL_R, cl.CL_FLOAT), cl.cl_image_desc(cl.CL_MEM_OBJECT_IMAGE2D, 4, 4)); cl.clEnqueueReadBuffer(q, im, cl.CL_TRUE, 0, 16, np.zeros(4, np.float32))', -38),
+    C('clEnqueueMapImage_bad_flags',
+      'im = cl.clCreateImage(ctx, 0, cl.cl_image_format(cl.CL_R, cl.CL_FLOAT), cl.cl_image_desc(cl.CL_MEM_OBJECT_IMAGE2D, 4, 4)); cl.clEnqueueMapImage(q, im, cl.CL_TRUE, 1 << 7, (0, 0, 0), (1, 1, 1))', -30),
+    C('clEnqueueMapImage_region_past_end',
+      'im = cl.clCreateImage(ctx, 0, cl.cl_image_format(cl.CL_R, cl.CL_FLOAT), cl.cl_image_desc(cl.CL_MEM_OBJECT_IMAGE2D, 4, 4)); cl.clEnqueueMapImage(q, im, cl.CL_TRUE, cl.CL_MAP_READ, (2, 0, 0), (4, 1, 1))', -30),
 ]
