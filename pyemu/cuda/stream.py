@@ -97,9 +97,12 @@ def set_default_stream(mode: str) -> None:
 
 
 _trace.start_from_env()     # PYEMU_TRACE=file.json: record the timeline
-_env = os.environ.get("PYEMU_DEFAULT_STREAM", "legacy").strip().lower()
+_env = os.environ.get("PYEMU_DEFAULT_STREAM", "legacy").strip().lower() or "legacy"
 if _env in ("per-thread", "per_thread", "perthread"):
     _rt._per_thread_default[0] = True
+elif _env != "legacy":      # a misspelt mode would silently change the semantics
+    raise ValueError(f"PYEMU_DEFAULT_STREAM={_env!r}: give 'legacy' (CUDA's default) or "
+                     "'per-thread' (nvcc --default-stream per-thread)")
 
 
 def is_legacy(stream) -> bool:
