@@ -460,6 +460,10 @@ def _device_range(ptr, count, call, what):
     if alloc is None:
         E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is not inside a device allocation", call)
     start, size = alloc
+    from .stream_alloc import being_freed      # (stream_alloc imports this module)
+    if being_freed(start):      # the copy would run after the free: memory no longer there
+        E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is in an allocation that a "
+               "cudaFreeAsync still queued frees", call)
     if addr + count > start + size:
         E.fail(E.cudaErrorInvalidValue,
                f"{count} bytes at {what} 0x{addr:x} run {addr + count - start - size} bytes past "

@@ -79,6 +79,29 @@ def test_destroyed_stream_gives_invalid_resource_handle(k):
     cudaFree(d)
 
 
+def test_cudaStreamDestroy_returns_at_once_and_queued_work_still_runs(k):
+    gate, flag, after = managed_int(), managed_int(), managed_int()
+    ran = []
+    s = cudaStreamCreate()
+    e = cudaEventCreate()
+    try:
+        k.gated[1, 1, 0, s](gate, flag)            # holds the stream
+        k.store[1, 1, 0, s](after, 4)
+        cudaLaunchHostFunc(s, ran.append, "host function")
+        cudaEventRecord(e, s)
+        t0 = time.perf_counter()
+        assert cudaStreamDestroy(s) == cudaSuccess
+        assert time.perf_counter() - t0 < 1.0       # did not wait for the gate
+        assert cudaEventQuery(e) == cudaErrorNotReady and after[0] == 0 and ran == []
+        gate[0] = 1
+        assert cudaEventSynchronize(e) == cudaSuccess   # the event of a destroyed stream completes
+        assert flag[0] == 1 and after[0] == 4 and ran == ["host function"]
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        cudaEventDestroy(e)
+
+
 def test_invalid_stream_arguments():
     raises_code(cudaErrorInvalidValue, cudaStreamCreateWithFlags, 4)
     raises_code(cudaErrorInvalidValue, cudaStreamCreateWithFlags, "x")
@@ -397,6 +420,37 @@ def test_cudaMallocAsync_and_cudaFreeAsync_in_stream_order(k):
         raises_code(cudaErrorInvalidValue, cudaMallocAsync, -1, s)
         raises_code(cudaErrorInvalidResourceHandle, cudaMallocAsync, 64, "s")
         cudaStreamSynchronize(s)
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        cudaStreamDestroy(s)
+
+
+def test_a_pointer_whose_cudaFreeAsync_is_still_queued_is_refused(k):
+    """Until the free runs the allocation is still there, but a second free
+    (which would run later and could free whatever took the address by then)
+    and copies or fills queued after the free (which would touch unmapped
+    memory) get cudaErrorInvalidValue, as freed memory does."""
+    gate, flag = managed_int(), managed_int()
+    s = cudaStreamCreate()
+    try:
+        d = cudaMallocAsync(64, s)
+        k.gated[1, 1, 0, s](gate, flag)         # holds the free back
+        cudaFreeAsync(d, s)
+        assert cudaStreamQuery(s) == cudaErrorNotReady
+        raises_code(cudaErrorInvalidValue, cudaFreeAsync, d, s)
+        raises_code(cudaErrorInvalidValue, cudaMemsetAsync, d, 0, 4, s)
+        raises_code(cudaErrorInvalidValue, cudaMemcpyAsync, d + 4, np.zeros(1, np.int32), 4,
+                    cudaMemcpyHostToDevice, s)
+        other = cudaMalloc(64)                  # other allocations are not affected
+        assert cudaMemsetAsync(other, 0, 64, s) == cudaSuccess
+        gate[0] = 1
+        cudaStreamSynchronize(s)
+        raises_code(cudaErrorInvalidValue, cudaFreeAsync, d, s)    # freed now
+        d2 = cudaMallocAsync(64, s)             # may take the address again: a free of it is fine
+        assert cudaFreeAsync(d2, s) == cudaSuccess
+        cudaStreamSynchronize(s)
+        cudaFree(other)
     finally:
         gate[0] = 1
         cudaDeviceSynchronize()

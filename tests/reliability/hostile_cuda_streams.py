@@ -39,6 +39,34 @@ CASES = [
     C("cudaMallocHost_negative", "cudaMallocHost(-1)", 1),
     C("cudaFreeHost_device_pointer", "cudaFreeHost(cudaMalloc(16))", 1),
     C("cudaHostRegister_not_an_array", "cudaHostRegister(5, 16, 0)", 1),
+    # ---- more stream, event, page-locked, peer and stream-ordered calls (codes as
+    # tests/data/ground_truth/probe_streams_h100.txt where it has them)
+    C("cudaEventCreateWithFlags_interprocess_alone",
+      "cudaEventCreateWithFlags(cudaEventInterprocess)", 1),
+    C("cudaEventCreateWithFlags_interprocess_not_supported",
+      "cudaEventCreateWithFlags(cudaEventInterprocess | cudaEventDisableTiming)", 801),
+    C("cudaEventSynchronize_destroyed", "e = cudaEventCreate(); cudaEventDestroy(e); "
+      "cudaEventSynchronize(e)", 400),
+    C("cudaStreamWaitEvent_destroyed_event", "e = cudaEventCreate(); cudaEventDestroy(e); "
+      "cudaStreamWaitEvent(0, e, 0)", 400),
+    C("cudaEventRecordWithFlags_unknown_flags", "cudaEventRecordWithFlags(cudaEventCreate(), 0, 7)",
+      1),
+    C("cudaStreamAddCallback_destroyed_stream", "s = cudaStreamCreate(); cudaStreamDestroy(s); "
+      "cudaStreamAddCallback(s, print, None, 0)", 400),
+    C("cudaMemsetAsync_count_negative", "d = cudaMalloc(16); cudaMemsetAsync(d, 0, -1, 0)", 1),
+    C("cudaMemsetAsync_past_the_allocation", "d = cudaMalloc(16); cudaMemsetAsync(d, 0, 17, 0)", 1),
+    C("cudaHostRegister_twice", "h = np.zeros(64, np.uint8); cudaHostRegister(h, 64, 0)\n"
+      "cudaHostRegister(h, 64, 0)", 712),
+    C("cudaHostUnregister_not_registered", "cudaHostUnregister(np.zeros(64, np.uint8))", 713),
+    C("cudaHostGetDevicePointer_pageable", "cudaHostGetDevicePointer(np.zeros(4), 0)", 1),
+    C("cudaFreeHost_twice", "h = cudaMallocHost(16); cudaFreeHost(h); cudaFreeHost(h)", 1),
+    C("cudaMallocAsync_negative", "cudaMallocAsync(-1, 0)", 1),
+    C("cudaFreeAsync_twice", "d = cudaMallocAsync(16, 0); cudaFreeAsync(d, 0); cudaFreeAsync(d, 0)",
+      1),
+    C("cudaDeviceEnablePeerAccess_self", "cudaDeviceEnablePeerAccess(0, 0)", 101),
+    C("cudaDeviceDisablePeerAccess_not_enabled", "cudaDeviceDisablePeerAccess(0)", 705),
+    C("cudaMemcpyPeer_bad_device", "d = cudaMalloc(16); cudaMemcpyPeer(d, 5, d, 0, 16)", 101),
+    C("cudaSetDeviceFlags_unknown_flags", "cudaSetDeviceFlags(0x1000)", 1),
     # ---- pitched memory
     C("cudaMallocPitch_negative_width", "cudaMallocPitch(-1, 4)", 1),
     C("cudaMemcpy2D_width_past_pitch",
