@@ -39,6 +39,12 @@ def recording() -> bool:
     return _t0[0] is not None
 
 
+def destination() -> str | None:
+    """Where the timeline is written: the path start() was given, or
+    PYEMU_TRACE; None when nobody asked for one (no profiler attached)."""
+    return _path[0] or os.environ.get("PYEMU_TRACE") or None
+
+
 def start(path: str | None = None) -> None:
     """Start recording; `path`: where stop() (or the end of the program) writes it."""
     _core.ensure_started()
@@ -185,4 +191,4 @@ def _at_exit():
         stop()
 
 
-__all__ = ["start", "stop", "drain", "recording", "name_queue", "chrome_trace", "start_from_env"]
+__all__ = ["start", "stop", "drain", "recording", "destination", "name_queue", "chrome_trace", "start_from_env"]

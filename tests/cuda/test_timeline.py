@@ -134,3 +134,27 @@ def test_cudaProfilerStop_ends_the_recording(run_cuda, tmp_path):
     assert res.R["n1"] >= 1
     doc = json.loads(path.read_text())
     assert sum(1 for e in doc["traceEvents"] if e["ph"] == "X" and e["pid"] == 0) == 1
+
+
+def test_without_PYEMU_TRACE_the_profiler_calls_neither_record_nor_wait(run_cuda):
+    """asyncAPI's pattern: cudaProfilerStart, queue work, cudaProfilerStop,
+    then count while the work runs (CUDA's calls have no effect without a
+    profiler; pyemu's did wait for the device)."""
+    res = run_cuda("""
+        from pyemu.runtime import trace
+        mod = SourceModule('''#include <time.h>
+        __global__ void spin(int ms) { struct timespec a, b; clock_gettime(CLOCK_MONOTONIC, &a);
+          do { clock_gettime(CLOCK_MONOTONIC, &b); }
+          while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms); }''')
+        stop = cudaEventCreate()
+        cudaProfilerStart()
+        R["recording"] = trace.recording()
+        mod.spin[1, 1](300)
+        cudaEventRecord(stop, 0)
+        cudaProfilerStop()
+        R["after_stop"] = int(cudaEventQuery(stop))
+        cudaEventSynchronize(stop)
+    """, env={"PYEMU_TRACE": ""})
+    assert res.returncode == 0, res.explain()
+    assert res.R["recording"] is False
+    assert res.R["after_stop"] == 600          # cudaErrorNotReady: the kernel still runs
