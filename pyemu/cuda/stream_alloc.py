@@ -36,6 +36,8 @@ def _prune() -> None:
 def being_freed(addr: int) -> bool:
     """Whether a cudaFreeAsync of the allocation at addr is queued and has not
     run yet (the allocation is still there, but belongs to nobody)."""
+    if not _pending:        # the common case, on every copy's path: no lock
+        return False
     with _lock:
         _prune()
         return addr in _pending
