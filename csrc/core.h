@@ -102,6 +102,12 @@ struct pyemu_cmd {
             size_t pattern_size;
             unsigned char pattern[128];
         } fill;
+        struct {                /* CMD_FREE (cudaFreeAsync) */
+            unsigned long long addr;
+            int keep;               /* host views: keep the pages mapped */
+            struct pyemu_cmd **after;   /* other queues' newest commands when enqueued (held) */
+            unsigned int nafter;
+        } free;
         struct {                /* CMD_COPY_RECT and CMD_FILL_RECT (no src) */
             char *dst;
             const char *src;
@@ -229,6 +235,9 @@ void pyemu_run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item);
 int pyemu_mem_init(unsigned long long device_memory);
 int pyemu_mem_tag(const char *freed_by);    /* the index that names a freeing call */
 unsigned pyemu_mem_generation(void);        /* device resets so far */
+/* cudaFreeAsync with other queues' earlier work pending: freed now, pages kept till cmds end */
+int pyemu_mem_free_pending(unsigned long long addr, const char *freed_by, pyemu_cmd **cmds,
+                           unsigned int n);
 int pyemu_mem_free_tagged(unsigned long long addr, int tag, unsigned generation);
 
 /* ---- buffers (csrc/buffer.c) ---- */

@@ -369,6 +369,16 @@ static void drop_buffers(pyemu_cmd *cmd)
     cmd->nbufs = 0;
 }
 
+/* a free command's hold on other queues' commands (pyemu_enqueue_free) */
+static void drop_after(pyemu_cmd *cmd)
+{
+    for (unsigned int i = 0; i < cmd->u.free.nafter; i++)
+        pyemu_cmd_release(cmd->u.free.after[i]);
+    free(cmd->u.free.after);
+    cmd->u.free.after = NULL;
+    cmd->u.free.nafter = 0;
+}
+
 PYEMU_API int pyemu_cmd_release(pyemu_cmd *cmd)
 {
     int status = PYEMU_SUCCESS;
@@ -379,6 +389,8 @@ PYEMU_API int pyemu_cmd_release(pyemu_cmd *cmd)
             free(cmd->u.k.local_args);
             pyemu_module_release(cmd->u.k.module);
         }
+        if (cmd->type == CMD_FREE)
+            drop_after(cmd);    /* never ran (refused at submit, a reset) */
         if (cmd->queue)
             queue_unref(cmd->queue);
         drop_buffers(cmd);  /* never completed (refused at submit) */
@@ -1177,11 +1189,14 @@ static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
         break;
     }
     case CMD_FREE: /* validated when enqueued; a failure here has nobody to tell */
-        if (cmd->u.copy.size)
-            pyemu_mem_free_keep_mapped((unsigned long long)(uintptr_t)cmd->u.copy.dst,
-                                       "cudaFreeAsync");
+        if (cmd->u.free.nafter)
+            pyemu_mem_free_pending(cmd->u.free.addr, "cudaFreeAsync", cmd->u.free.after,
+                                   cmd->u.free.nafter);
+        else if (cmd->u.free.keep)
+            pyemu_mem_free_keep_mapped(cmd->u.free.addr, "cudaFreeAsync");
         else
-            pyemu_mem_free((unsigned long long)(uintptr_t)cmd->u.copy.dst, "cudaFreeAsync");
+            pyemu_mem_free(cmd->u.free.addr, "cudaFreeAsync");
+        drop_after(cmd);
         break;
     default:
         break;
@@ -1190,7 +1205,11 @@ static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
 
 /* cudaFreeAsync: a command that frees the allocation at addr (keep: keep its
  * pages mapped, as pyemu_mem_free_keep_mapped) when its queue reaches it, so
- * that what waits for the queue finds it freed. */
+ * that what waits for the queue finds it freed.  Work of other queues of the
+ * device enqueued before it may still use the memory when it runs (a race
+ * CUDA leaves undefined): it holds their newest commands, and the pages stay
+ * until those complete (pyemu_mem_free_pending), so such a copy or kernel
+ * reads what was there instead of faulting. */
 PYEMU_API int pyemu_enqueue_free(pyemu_queue *queue, unsigned long long addr, int keep,
                                  pyemu_cmd **wait, unsigned int nwait, pyemu_cmd **event)
 {
@@ -1200,9 +1219,27 @@ PYEMU_API int pyemu_enqueue_free(pyemu_queue *queue, unsigned long long addr, in
     PYEMU_FAIL_IF(!addr, PYEMU_E_INVALID_VALUE, "no allocation to free");
     cmd = new_cmd(CMD_FREE);
     PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
-    cmd->u.copy.dst = (char *)(uintptr_t)addr;
-    cmd->u.copy.size = keep ? 1 : 0;
+    cmd->u.free.addr = addr;
+    cmd->u.free.keep = keep;
     cmd->nitems = 1;
+    pthread_mutex_lock(&eng.lock);
+    unsigned int n = 0;
+    for (pyemu_queue *o = eng.queues; o; o = o->next_q)
+        n += o != queue && QDEV(o) == QDEV(queue) && o->last &&
+             o->last->status > PYEMU_CMD_COMPLETE;
+    cmd->u.free.after = n ? malloc(n * sizeof *cmd->u.free.after) : NULL;
+    if (cmd->u.free.after)
+        for (pyemu_queue *o = eng.queues; o; o = o->next_q)
+            if (o != queue && QDEV(o) == QDEV(queue) && o->last &&
+                o->last->status > PYEMU_CMD_COMPLETE) {
+                atomic_fetch_add(&o->last->refs, 1);
+                cmd->u.free.after[cmd->u.free.nafter++] = o->last;
+            }
+    pthread_mutex_unlock(&eng.lock);
+    if (n && !cmd->u.free.after) {
+        pyemu_cmd_release(cmd);
+        PYEMU_FAIL_IF(1, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    }
     return submit(queue, cmd, wait, nwait, event);
 ERROR:
     return status;

@@ -555,6 +555,91 @@ ERROR:
     return status;
 }
 
+/* ---- a stream-ordered free that other queues' work may still read ---- */
+
+typedef struct pending_free {
+    unsigned long long addr;
+    unsigned generation;        /* a device reset since: the address is another's now */
+    atomic_int left;            /* commands not complete yet, plus the caller's hold */
+} pending_free;
+
+static void forget_locked(island *al, size_t i, slot *sl, slab *s, unsigned k);
+
+static void pending_done(pyemu_cmd *cmd, int status, void *data)
+{
+    pending_free *d = data;
+    (void)cmd;
+    (void)status;
+    if (atomic_fetch_sub(&d->left, 1) != 1)
+        return;
+    size_t i = 0;
+    unsigned k = 0;
+    slab *s = NULL;
+    pthread_mutex_lock(&mem.lock);
+    island *al = d->generation == mem.generation ? island_at(d->addr, &i) : NULL;
+    slot *sl = al || d->generation != mem.generation ? NULL : slot_at(d->addr, &s, &k);
+    unsigned *views = al && al->zombie ? &al->views
+                      : sl && sl->state == SLOT_ZOMBIE ? &sl->views : NULL;
+    if (views && --*views == 0) {
+        forget_locked(al, i, sl, s, k);
+    } else if (views && al) {   /* host views remain: they read zeros, as after any free */
+        mmap((void *)al->map, al->mapped, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    } else if (views) {
+        madvise((void *)slot_data(s, k), class_pages(s->cls) * mem.page, MADV_DONTNEED);
+    }
+    pthread_mutex_unlock(&mem.lock);
+    free(d);
+}
+
+/* cudaFreeAsync reached in its stream while commands of other queues that
+ * were enqueued before it (`cmds`) may still use the memory (CUDA leaves
+ * that race undefined; here it must not crash a copy): the allocation is
+ * freed now (the table no longer has it, so later calls refuse it, and its
+ * address is not given out again), but its pages keep their contents,
+ * held as one more host view, until the last of `cmds` completes. */
+int pyemu_mem_free_pending(unsigned long long addr, const char *freed_by, pyemu_cmd **cmds,
+                           unsigned int n)
+{
+    int status = PYEMU_SUCCESS;
+    size_t i;
+    unsigned k;
+    slab *s;
+    pending_free *d = calloc(1, sizeof *d);
+    PYEMU_FAIL_IF(!d, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    pthread_mutex_lock(&mem.lock);
+    island *al = island_at(addr, &i);
+    slot *sl = al ? NULL : slot_at(addr, &s, &k);
+    if (!(al && !al->zombie) && !(sl && sl->state == SLOT_LIVE)) {
+        pthread_mutex_unlock(&mem.lock);
+        free(d);
+        PYEMU_FAIL_IF(1, PYEMU_E_INVALID_VALUE, "0x%llx is not the start of a device allocation",
+                      addr);
+    }
+    mem.live--;
+    if (al) {
+        al->views++;
+        al->zombie = 1;
+        al->tag = tag_of(freed_by);
+        mem.used -= al->mapped;
+    } else {
+        sl->views++;
+        sl->state = SLOT_ZOMBIE;
+        sl->tag = (uint8_t)tag_of(freed_by);
+        mem.used -= round_up(sl->size, mem.page);
+    }
+    d->addr = addr;
+    d->generation = mem.generation;
+    pthread_mutex_unlock(&mem.lock);
+    atomic_init(&d->left, (int)n + 1);
+    for (unsigned int j = 0; j < n; j++)
+        if (pyemu_cmd_on_complete(cmds[j], pending_done, d) != PYEMU_SUCCESS)
+            pending_done(NULL, 0, d);
+    pending_done(NULL, 0, d);           /* the caller's hold */
+ERROR:
+    return status;
+}
+
 /* unmap a zombie: its views are gone (memory lock held) */
 static void forget_locked(island *al, size_t i, slot *sl, slab *s, unsigned k)
 {

@@ -457,6 +457,45 @@ def test_a_pointer_whose_cudaFreeAsync_is_still_queued_is_refused(k):
         cudaStreamDestroy(s)
 
 
+@pytest.mark.parametrize("size", [256, 4 << 20])     # a slab slot; a mapping of its own
+def test_cudaFreeAsync_on_another_stream_does_not_pull_memory_from_under_queued_work(k, size):
+    """A copy and a kernel queued on stream A before a cudaFreeAsync of their
+    memory on an unordered stream B (a race CUDA leaves undefined) read what
+    was there, instead of faulting or crashing; the memory is freed for
+    every later call at once."""
+    gate, flag = managed_int(), managed_int()
+    a = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    b = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    try:
+        d = cudaMalloc(size)
+        n = size // 4
+        cudaMemcpy(d, np.arange(n, dtype=np.int32), size, cudaMemcpyHostToDevice)
+        out = cudaMallocHost(size, np.int32)
+        k.gated[1, 1, 0, a](gate, flag)         # holds A's copy back
+        cudaMemcpyAsync(out, d, size, cudaMemcpyDeviceToHost, a)
+        cudaFreeAsync(d, b)
+        cudaStreamSynchronize(b)                # the free has run; A's copy has not
+        assert cudaStreamQuery(a) == cudaErrorNotReady
+        raises_code(cudaErrorInvalidValue, cudaMemsetAsync, d, 0, 4, b)    # freed for later calls
+        raises_code(cudaErrorInvalidValue, cudaFreeAsync, d, b)
+        gate[0] = 1
+        cudaStreamSynchronize(a)
+        np.testing.assert_array_equal(out, np.arange(n, dtype=np.int32))
+        d2 = cudaMalloc(size)                   # the device computes right afterwards
+        cudaMemset(d2, 0, size)
+        k.store[1, 1, 0](d2, 7)
+        back = np.zeros(n, np.int32)
+        cudaMemcpy(back, d2, size, cudaMemcpyDeviceToHost)
+        assert back[0] == 7 and not back[1:].any()
+        cudaFree(d2)
+        cudaFreeHost(out)
+    finally:
+        gate[0] = 1
+        cudaDeviceSynchronize()
+        cudaStreamDestroy(a)
+        cudaStreamDestroy(b)
+
+
 def test_cudaDeviceReset_destroys_streams_events_and_page_locked_memory(run_cuda):
     res = run_cuda("""
         import numpy as np
