@@ -11,8 +11,12 @@ box one dimension up (a 1-D array's layers are rows, a 2-D array's slices).
 A kernel's image argument is the descriptor's address: a cl_image is a
 cl_mem whose address is the descriptor, so clSetKernelArg takes it as it
 takes a buffer.  Reads sample through the sampler CUDA textures use.
-CL_MEM_USE_HOST_PTR copies host_ptr in at creation (as buffers do) and does
-not write back.
+CL_MEM_USE_HOST_PTR copies host_ptr in at creation and, as buffers do, keeps
+host_ptr coherent at the points the specification names: clEnqueueMapImage
+copies the region into host_ptr (in the host's own row and slice pitch) and
+returns a view of host_ptr there, and clEnqueueUnmapMemObject after a map for
+writing copies it back into the image.  Between those points the device copy
+is the image (clEnqueueReadImage reads it).
 """
 from __future__ import annotations
 
@@ -179,6 +183,11 @@ class cl_image(cl_mem):
                                           K.CL_MEM_OBJECT_IMAGE2D_ARRAY) else 0
         self.depth = d if image_type == K.CL_MEM_OBJECT_IMAGE3D else 0
         self.user_host_ptr = host_ptr
+        # CL_MEM_USE_HOST_PTR: the host's bytes (an export, so they stay put), its row and
+        # slice strides in the storage box's terms, and the live maps of it
+        self.host_export = None
+        self.host_pitches = (0, 0)
+        self.host_maps = {}
         blob = _img.pack(dims=self.dims, kind=kind, channels=self.channels, nbytes=self.bytes,
                          flags=_img.OPENCL | (_img.NORM_FORMAT if self.normalized else 0),
                          data=self.data, width=w, height=h, depth=d, pitch=self.row_pitch,
@@ -356,7 +365,8 @@ def _create(context, flags, fmt, desc, host_ptr, call) -> cl_image:
         hrow, hslice = sp, sp       # a layer is a row of the storage
     if host_ptr is not None:
         try:
-            src, have = host_buffer(host_ptr, False)
+            # USE_HOST_PTR maps write into host_ptr: it must be writable, as a buffer's is
+            src, have = host_buffer(host_ptr, bool(f & K.CL_MEM_USE_HOST_PTR))
         except (TypeError, ValueError) as exc:
             fail(CL_INVALID_HOST_PTR, str(exc), call)
         need = hslice * (size3[2] - 1) + hrow * (size3[1] - 1) + row
@@ -382,6 +392,9 @@ def _create(context, flags, fmt, desc, host_ptr, call) -> cl_image:
     if src is not None:
         _img.copy_rect(img.data, img.row_pitch, _img.address_of(src), hrow, row, size3[1],
                        size3[2], img.slice_pitch, hslice)
+        if f & K.CL_MEM_USE_HOST_PTR:
+            img.host_export = src
+            img.host_pitches = (hrow, hslice)
     return img
 
 

@@ -305,6 +305,8 @@ def clEnqueueMapImage(command_queue, image, blocking_map, map_flags, origin, reg
     f = map_flags_for(m, map_flags, call, "image")
     o, r = _box(m, origin, region, call)
     start = _at(m, o)
+    if m.host_export is not None:
+        return _map_host(q, m, f, block, o, r, start, event_wait_list, call)
     n = (r[2] - 1) * m.slice_pitch + (r[1] - 1) * m.row_pitch + r[0] * m.elem
     ev = enqueue(q, call, K.CL_COMMAND_MAP_IMAGE,
                  lambda arr, k, out: lib.pyemu_enqueue_marker(q.handle, 0, arr, k, out),
@@ -313,6 +315,41 @@ def clEnqueueMapImage(command_queue, image, blocking_map, map_flags, origin, reg
     _views.add_view(m.root.addr, mapped)
     m.maps.append([start, n, f, start - m.addr])
     return mapped, m.row_pitch, m.info_slice_pitch, ev
+
+
+def _map_host(q, m, f, block, o, r, start, wait, call):
+    """clEnqueueMapImage of a CL_MEM_USE_HOST_PTR image: the region is copied
+    into host_ptr (unless the map invalidates it) and the view returned is of
+    host_ptr, with the host's pitches, as a driver returns a pointer into it."""
+    hrow, hslice = m.host_pitches
+    base = int(ffi.cast("uintptr_t", m.host_export))
+    hstart = base + o[2] * hslice + o[1] * hrow + o[0] * m.elem
+    n = (r[2] - 1) * hslice + (r[1] - 1) * hrow + r[0] * m.elem
+    if f & K.CL_MAP_WRITE_INVALIDATE_REGION:
+        ev = enqueue(q, call, K.CL_COMMAND_MAP_IMAGE,
+                     lambda arr, k, out: lib.pyemu_enqueue_marker(q.handle, 0, arr, k, out),
+                     wait, blocking=block, mems=(m,))
+    else:
+        ev = _copy(q, call, K.CL_COMMAND_MAP_IMAGE, wait, hstart, hrow, hslice, start,
+                   m.row_pitch, m.slice_pitch, r[0] * m.elem, r[1], r[2], (m,),
+                   (m.host_export,), block)
+    mapped = np.frombuffer(ffi.buffer(ffi.cast("char *", hstart), n), np.uint8)
+    m.maps.append([hstart, n, f, start - m.addr])
+    m.host_maps.setdefault(hstart, []).append((start, r))
+    slice_pitch = hslice if m.info_slice_pitch else 0
+    return mapped, hrow, slice_pitch, ev
+
+
+def unmap_host(q, m, addr, wait, keep, call):
+    """clEnqueueUnmapMemObject of a write map of a CL_MEM_USE_HOST_PTR image
+    (memory.py calls it): host_ptr's region is copied back into the image."""
+    start, r = m.host_maps[addr].pop()
+    if not m.host_maps[addr]:
+        del m.host_maps[addr]
+    hrow, hslice = m.host_pitches
+    return _copy(q, call, K.CL_COMMAND_UNMAP_MEM_OBJECT, wait, start, m.row_pitch,
+                 m.slice_pitch, addr, hrow, hslice, r[0] * m.elem, r[1], r[2], (m,),
+                 (m.host_export,) + tuple(keep))
 
 
 __all__ = ["clEnqueueReadImage", "clEnqueueWriteImage", "clEnqueueCopyImage",

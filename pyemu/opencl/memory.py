@@ -465,7 +465,19 @@ def clEnqueueUnmapMemObject(command_queue, memobj, mapped_ptr, event_wait_list=N
     if entry is None:
         fail(CL_INVALID_VALUE, "mapped_ptr is not a mapping of this memory object", call)
     _, n, f, off = entry
-    if m.host_ptr is not None and f & (K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION):
+    host_maps = getattr(m, "host_maps", None)     # a CL_MEM_USE_HOST_PTR image's (image_cmd.py)
+    if host_maps and addr in host_maps:
+        from .image_cmd import unmap_host
+        if f & (K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION):
+            ev = unmap_host(q, m, addr, event_wait_list, (mapped_ptr,), call)
+        else:
+            host_maps[addr].pop()
+            if not host_maps[addr]:
+                del host_maps[addr]
+            ev = enqueue(q, call, K.CL_COMMAND_UNMAP_MEM_OBJECT,
+                         lambda arr, k, out: lib.pyemu_enqueue_marker(q.handle, 0, arr, k, out),
+                         event_wait_list, mems=(m,))
+    elif m.host_ptr is not None and f & (K.CL_MAP_WRITE | K.CL_MAP_WRITE_INVALIDATE_REGION):
         src = ffi.cast("char *", addr)
         dst = ffi.cast("char *", m.addr + off)
         ev = enqueue(q, call, K.CL_COMMAND_UNMAP_MEM_OBJECT,

@@ -123,14 +123,21 @@ template <class pyemu_T> static inline pyemu_T tex3DLod(cudaTextureObject_t obj,
  * cubemap samples the face the direction selects at normalized (s, t),
  * whatever normalizedCoords says, with the texture's address mode and
  * filter inside that face (no filtering across faces). */
-template <class pyemu_T> static inline pyemu_T pyemu_tex_layer(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer)
+/* Layer (or face) `layer` of im sampled at (x, y) as a texture of its own;
+ * a cubemap's face always at normalized coordinates. */
+template <class pyemu_T> static inline pyemu_T pyemu_tex_in_layer(const pyemu_image *pyemu_im, int pyemu_layer,
+                                                                 float pyemu_x, float pyemu_y, bool pyemu_norm)
 {
-    const pyemu_image *pyemu_im = pyemu_image_of(pyemu_obj, "texture object");
     pyemu_image pyemu_l = pyemu_layer_of(pyemu_im, pyemu_layer);
     pyemu_sampling pyemu_s = pyemu_tex_sampling(&pyemu_l);
+    if (pyemu_norm) pyemu_s.norm_coords = true;
     pyemu_texel pyemu_t;
     pyemu_sample(&pyemu_l, pyemu_s, pyemu_x, pyemu_y, 0.0f, &pyemu_t);
     return pyemu_tex_as<pyemu_T>::make(pyemu_t);
+}
+template <class pyemu_T> static inline pyemu_T pyemu_tex_layer(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, int pyemu_layer)
+{
+    return pyemu_tex_in_layer<pyemu_T>(pyemu_image_of(pyemu_obj, "texture object"), pyemu_layer, pyemu_x, pyemu_y, false);
 }
 template <class pyemu_T> static inline pyemu_T pyemu_tex_cube(cudaTextureObject_t pyemu_obj, float pyemu_x, float pyemu_y, float pyemu_z, int pyemu_layer)
 {
@@ -140,12 +147,7 @@ template <class pyemu_T> static inline pyemu_T pyemu_tex_cube(cudaTextureObject_
     /* the layer clamps to the last whole cube, then the face is chosen in it */
     unsigned long long pyemu_cubes = pyemu_im->depth / 6 ? pyemu_im->depth / 6 : 1, pyemu_k = (unsigned int)pyemu_layer;
     if (pyemu_k >= pyemu_cubes) pyemu_k = pyemu_cubes - 1;
-    pyemu_image pyemu_l = pyemu_layer_of(pyemu_im, (int)(pyemu_k * 6u + (unsigned int)pyemu_face));
-    pyemu_sampling pyemu_s = pyemu_tex_sampling(&pyemu_l);
-    pyemu_s.norm_coords = true;
-    pyemu_texel pyemu_t;
-    pyemu_sample(&pyemu_l, pyemu_s, pyemu_fs, pyemu_ft, 0.0f, &pyemu_t);
-    return pyemu_tex_as<pyemu_T>::make(pyemu_t);
+    return pyemu_tex_in_layer<pyemu_T>(pyemu_im, (int)(pyemu_k * 6u + (unsigned int)pyemu_face), pyemu_fs, pyemu_ft, true);
 }
 template <class pyemu_T> static inline pyemu_T tex1DLayered(cudaTextureObject_t pyemu_obj, float pyemu_x, int pyemu_layer)
 {

@@ -13,15 +13,17 @@
  *   - linear filtering rounds x - 0.5 to 8 fractional bits (to nearest):
  *     the texel index and a 9-bit weight A/256; in 2-D the four weights are
  *     w11 = round(A*B/256), w10 = A - w11, w01 = B - w11, the rest to 256;
- *     in 3-D the (x, z) pair is weighted so and each weight is split by B;
+ *     in 3-D (texture_filter_h200.json, bit for bit) the z slices weigh
+ *     256 - C and C, a slice's weight S goes to x = 1 as round(S*A/256) and
+ *     each x part to y = 1 as round(w*B/256), half up where x = 1, half down
+ *     where x = 0; in clamp mode the position is first held between the
+ *     first and last texel centres (weight 0 past the edge);
  *     the weighted sum is exact and rounded once to float, ties away from 0;
  *   - linear filtering of 8/16-bit integers read as normalized floats
  *     rounds the exact weighted sum, half up, to a 16-bit fraction:
  *     R / 65535 (unsigned) or R / 32767 (signed), -128 taken as it is and
  *     the result held at -1 (texture_filter_h200.json: bit for bit in 1-D and
  *     2-D but for 4% of signed 8-bit values, 1 step of 1/32767 off);
- *   - not exact yet: 3-D linear filtering with several fractional axes (5% of
- *     the samples differ, by one 1/256 step of a weight);
  *   - a 1-D texture filters like a 2-D one of height 1 sampled at y = 0
  *     (half the border colour reaches it in border mode, as on the GPU);
  *   - unnormalized coordinates with wrap or mirror clamp (CUDA's rule);
@@ -292,6 +294,12 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
         double pyemu_x = pyemu_coord(pyemu_d < pyemu_dims ? pyemu_uvw[pyemu_d] : 0.0f, pyemu_size[pyemu_d], pyemu_s.norm_coords);
         if (pyemu_s.linear) {
             long long pyemu_q = (long long)floor((pyemu_x - 0.5) * 256.0 + 0.5);
+            /* clamp mode holds the position between the first and last texel
+             * centres (it shows in 3-D, where the weights depend on it) */
+            if (pyemu_mode[pyemu_d] == PYEMU_ADDR_CLAMP) {
+                const long long pyemu_last = (pyemu_size[pyemu_d] - 1) * 256;
+                pyemu_q = pyemu_q < 0 ? 0 : (pyemu_q > pyemu_last ? pyemu_last : pyemu_q);
+            }
             pyemu_idx[pyemu_d] = pyemu_q >> 8;     /* arithmetic shift: floor */
             pyemu_wt[pyemu_d] = (int)(pyemu_q & 255);
         } else {
@@ -331,15 +339,22 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
         }
         pyemu_n = 4;
     } else {
-        const int pyemu_w11 = (pyemu_A * pyemu_C + 128) >> 8;
-        const int pyemu_wxz[4] = {256 - pyemu_A - pyemu_C + pyemu_w11, pyemu_A - pyemu_w11, pyemu_C - pyemu_w11, pyemu_w11};
-        for (int pyemu_k = 0; pyemu_k < 4; pyemu_k++) {
-            int pyemu_hi = (pyemu_wxz[pyemu_k] * pyemu_B + 128) >> 8;
-            for (int pyemu_yo = 0; pyemu_yo < 2; pyemu_yo++) {
+        /* 3-D: the two z slices weigh 256 - C and C; each slice's weight S
+         * goes to x = 1 as round(S*A/256) (half up), the rest to x = 0; each
+         * of those to y = 1 as round(w*B/256), half up where x = 1 and half
+         * down where x = 0 (in a slice of weight 256 this is the 2-D rule) */
+        for (int pyemu_zo = 0; pyemu_zo < 2; pyemu_zo++) {
+            const int pyemu_sw = pyemu_zo ? pyemu_C : 256 - pyemu_C;
+            const int pyemu_x1 = (pyemu_sw * pyemu_A + 128) >> 8;
+            const int pyemu_x0 = pyemu_sw - pyemu_x1;
+            const int pyemu_y11 = (pyemu_x1 * pyemu_B + 128) >> 8;
+            const int pyemu_y01 = (pyemu_x0 * pyemu_B + 127) >> 8;
+            const int pyemu_wv[4] = {pyemu_x0 - pyemu_y01, pyemu_x1 - pyemu_y11, pyemu_y01, pyemu_y11};
+            for (int pyemu_k = 0; pyemu_k < 4; pyemu_k++) {
                 pyemu_ti[pyemu_n][0] = pyemu_idx[0] + (pyemu_k & 1);
-                pyemu_ti[pyemu_n][1] = pyemu_idx[1] + pyemu_yo;
-                pyemu_ti[pyemu_n][2] = pyemu_idx[2] + (pyemu_k >> 1);
-                pyemu_w8[pyemu_n] = pyemu_yo ? pyemu_hi : pyemu_wxz[pyemu_k] - pyemu_hi;
+                pyemu_ti[pyemu_n][1] = pyemu_idx[1] + (pyemu_k >> 1);
+                pyemu_ti[pyemu_n][2] = pyemu_idx[2] + pyemu_zo;
+                pyemu_w8[pyemu_n] = pyemu_wv[pyemu_k];
                 pyemu_n++;
             }
         }
