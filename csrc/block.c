@@ -167,6 +167,7 @@ static __thread int soft_mode;               /* the block runs a variant */
 static __thread void (*soft_fn)(const void *);
 static __thread unsigned int soft_waiting;   /* threads at soft barriers */
 static __thread unsigned char *soft_state; /* per thread: ST_*, malloc'd once a worker */
+static __thread int block_steps;             /* a warp step ran in this fiber block */
 
 static PYEMU_KSUPPORT void fiber_main(void *arg)
 {
@@ -186,6 +187,10 @@ static void enter_fiber_mode(pyemu_worker *w)
         pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
                           "cannot map stacks for the %u " PYEMU_T_THREADS " of the " PYEMU_T_BLOCK,
                           n);
+    if (!soft_state && !(soft_state = malloc(PYEMU_MAX_THREADS_PER_BLOCK)))
+        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "out of host memory for the " PYEMU_T_BLOCK);
+    memset(soft_state, ST_RUN, n);
+    block_steps = 0;
     w->fiber_mode = 1;
     w->cur = 0;
     pyemu_warp_reset();
@@ -297,6 +302,67 @@ static __attribute__((noinline)) int first_barrier(pyemu_worker *w, const char *
     return 0;
 }
 
+/* ---- warp steps: warp-synchronous code without __syncwarp ----
+ *
+ * The front end puts pyemu_warp_step() after each statement that stores
+ * through a volatile lvalue (the unrolled last-warp reduction); there the
+ * running lane hands the worker to the next lane of its warp that can run
+ * (not waiting at a block barrier, not returned), and after the warp's
+ * last such lane back to its lowest, so each statement is run by every
+ * lane of the warp still running before any lane runs the next one, as
+ * the lanes of a warp that move together do.  A lane that reaches a block
+ * barrier or returns instead is not waited for, and nothing here fails.
+ * Once a block has stepped, its threads no longer stop in index order, so
+ * a thread that stops picks the next one by its state (soft_state, kept
+ * for every fiber block) instead of taking cur + 1: the lanes of its warp
+ * after it, then the lowest of its warp (they wait at a step), then the
+ * threads after its warp, then those before. */
+
+static unsigned int step_next(pyemu_worker *w, int cur_runs)
+{
+    const unsigned int n = w->nthreads, cur = w->cur;
+    const unsigned int lo = cur & ~31u, hi = lo + 32 < n ? lo + 32 : n;
+    for (unsigned int i = cur + 1; i < hi; i++)
+        if (soft_state[i] == ST_RUN)
+            return i;
+    for (unsigned int i = lo; i < cur; i++)
+        if (soft_state[i] == ST_RUN)
+            return i;
+    if (cur_runs)
+        return cur;
+    for (unsigned int k = 1; k < n; k++) {
+        unsigned int i = hi - 1 + k < n ? hi - 1 + k : hi - 1 + k - n;
+        if (soft_state[i] == ST_RUN)
+            return i;
+    }
+    pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "pyemu: no " THREAD " of the " BLOCK " can "
+                      "run after a warp step (a bug of pyemu, please report it)");
+}
+
+/* For warp.c: the running lane reached pyemu_warp_step (PYEMU_WARP_STEP). */
+void pyemu_block_step(pyemu_worker *w)
+{
+    block_steps = 1;
+    unsigned int next = step_next(w, 1);
+    if (next != w->cur)
+        switch_to(w, next);
+}
+
+/* For warp.c: the lanes of warp `warp` waiting at a block barrier (0 until
+ * the block has stepped: before that no lane waits there while a lower
+ * lane of its warp still runs). */
+unsigned int pyemu_block_lanes_at_barrier(pyemu_worker *w, unsigned int warp, int *stepped)
+{
+    unsigned int m = 0;
+    *stepped = block_steps;
+    if (!block_steps)
+        return 0;
+    for (unsigned int l = 0; l < 32 && warp * 32 + l < w->nthreads; l++)
+        if (soft_state[warp * 32 + l] == ST_HARD || soft_state[warp * 32 + l] == ST_SOFT)
+            m |= 1u << l;
+    return m;
+}
+
 static __attribute__((noinline, cold, noreturn)) void
 soft_mismatch(pyemu_worker *w, const char *site)
 {
@@ -397,12 +463,9 @@ static int soft_run_block(pyemu_worker *w, void (*fn)(const void *))
         fn(w->args); /* its barriers are its own: arrive() lets one thread pass */
         return 1;
     }
-    if (!soft_state && !(soft_state = malloc(PYEMU_MAX_THREADS_PER_BLOCK)))
-        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "out of host memory for the " BLOCK);
     enter_fiber_mode(w);
     soft_fn = fn;
     soft_waiting = 0;
-    memset(soft_state, 0, w->nthreads);
     soft_mode = 1;
     fn(w->args); /* thread 0, on the worker's stack */
     soft_exit(w);
@@ -442,11 +505,15 @@ static inline int arrive(pyemu_worker *w, const char *site, int pred, int op)
     default: break;
     }
     unsigned int next = w->cur + 1;
+    soft_state[w->cur] = ST_HARD;
     if (++w->arrived == w->nthreads) {
         /* the whole block is here: release it, thread 0 goes first */
         w->arrived = 0;
         w->reduce_result = w->reduce_acc;
+        memset(soft_state, ST_RUN, w->nthreads);
         next = 0;
+    } else if (__builtin_expect(block_steps, 0)) {
+        next = step_next(w, 0);
     }
     if (next != w->cur)
         switch_to(w, next);
@@ -476,13 +543,14 @@ PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done(void)
         return_while_waiting(w);
     pyemu_warp_exit(w);
     w->exited++;
+    soft_state[w->cur] = ST_EXIT;
     if (w->exited == w->nthreads) {
         /* the block is done: back to thread 0's stack, which returns 0 */
         if (w->cur != 0)
             switch_to(w, 0);
         return 0;
     }
-    switch_to(w, w->cur + 1);
+    switch_to(w, __builtin_expect(block_steps, 0) ? step_next(w, 0) : w->cur + 1);
     /* only thread 0 comes back here, once every thread has exited */
     return 0;
 }
@@ -514,6 +582,7 @@ PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done_warp(void)
     enter_fiber_mode(w);
     pyemu_warp_exit(w); /* thread 0 */
     w->exited = 1;
+    soft_state[0] = ST_EXIT;
     switch_to(w, 1);
     return 0;
 }

@@ -238,8 +238,29 @@ not_named(pyemu_worker *w, int op, unsigned int mask, unsigned int lane, const c
 }
 
 int pyemu_block_fibers_for_warp(pyemu_worker *w); /* block.c */
+void pyemu_block_step(pyemu_worker *w);
+unsigned int pyemu_block_lanes_at_barrier(pyemu_worker *w, unsigned int warp, int *stepped);
 unsigned long long pyemu_grid_op(int op, const char *file, unsigned int line); /* grid.c */
 void pyemu_block_switch(pyemu_worker *w, unsigned int next);
+
+/* pyemu_warp_step (abi.h, block.c): the lanes of the warp still running
+ * take turns.  Inside a pending collective the lanes already go to it (a
+ * lane named there that steps first is on its way), so a step is nothing
+ * then; nor is it outside a kernel (host code of a CUDA file). */
+static void warp_step(pyemu_worker *w)
+{
+    if (!w || !w->in_kernel || pyemu_warp_busy)
+        return;
+    if (!w->fiber_mode) {
+        if (linear_of() != 0)
+            pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
+                              "a warp step reached outside pyemu's warp mode (a bug of pyemu, "
+                              "please report it)");
+        if (pyemu_block_fibers_for_warp(w))
+            return; /* a block of one thread */
+    }
+    pyemu_block_step(w);
+}
 
 /* A lane reaches a collective; returns its result (see abi.h). */
 PYEMU_API PYEMU_KSUPPORT unsigned long long
@@ -247,6 +268,10 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
               const char *file, unsigned int line, unsigned int col)
 {
     pyemu_worker *w = pyemu_self;
+    if (op == PYEMU_WARP_STEP) {
+        warp_step(w);
+        return 0;
+    }
     if (__builtin_expect(op == PYEMU_GRID_SYNC, 0))
         return pyemu_grid_op(op, file, line);
     if (op < 0 || op >= PYEMU_WARP_NOPS)
@@ -316,15 +341,21 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
     if (missing & ~live) {
         warp_fail(w, warp, missing & ~live, "returned without reaching it");
     }
+    /* lanes that wait at a block barrier never come (lower lanes wait
+     * there, or at another collective, unless the block stepped: then
+     * the lower lanes that run wait at a warp step, see block.c) */
+    int stepped;
+    const unsigned int stuck = pyemu_block_lanes_at_barrier(w, warp, &stepped);
     unsigned int later = missing & ~((2u << lane) - 1u);
-    if (missing & ~later) {
+    if ((missing & stuck) || ((missing & ~later) && !stepped)) {
         char why[200];
         snprintf(why, sizeof why, "waits at a barrier or another collective");
-        warp_fail(w, warp, missing & ~later, why);
+        warp_fail(w, warp, (missing & stuck) ? missing & stuck : missing & ~later, why);
     }
-    if (later) {
-        /* the next named lane runs until it is here too */
-        pyemu_block_switch(w, warp * WARP + (unsigned int)__builtin_ctz(later));
+    if (later || missing) {
+        /* the next named lane runs until it is here too (the lower ones
+         * wait at a warp step) */
+        pyemu_block_switch(w, warp * WARP + (unsigned int)__builtin_ctz(later ? later : missing));
         return res[me];
     }
     complete(w);

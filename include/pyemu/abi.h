@@ -251,6 +251,12 @@ typedef struct pyemu_core_api {
 #define PYEMU_WARP_XOR 16
 #define PYEMU_WARP_SYNC 17
 #define PYEMU_WARP_NOPS 18
+/* pyemu_warp_step(): not a collective of the user's but a point the front
+ * end puts after each statement that stores through a volatile lvalue
+ * (pyemu/compiler/frontend/parse.py): the lanes of the warp still running
+ * take turns there, so each such statement is run by all of them before
+ * any runs the next (csrc/block.c); it never fails. */
+#define PYEMU_WARP_STEP 18
 
 typedef struct pyemu_module_info {
     unsigned int abi_version;   /* PYEMU_ABI_VERSION */
@@ -312,6 +318,10 @@ static inline unsigned long long pyemu_warp_op(int op, unsigned int mask, unsign
     return pyemu_api->warp_op(op, mask, value, arg, width, file, line, col);
 }
 static inline unsigned int pyemu_warp_active(void) { return pyemu_api->warp_active(); }
+static inline void pyemu_warp_step(void)
+{
+    pyemu_api->warp_op(PYEMU_WARP_STEP, 0u, 0ull, 0, 32, "", 0u, 0u);
+}
 #define pyemu_printf (pyemu_api->printf)
 static inline __attribute__((noreturn)) void
 pyemu_assert_fail(const char *expr, const char *file, unsigned int line, const char *func)
