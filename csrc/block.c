@@ -339,6 +339,13 @@ static unsigned int step_next(pyemu_worker *w, int cur_runs)
                       "run after a warp step (a bug of pyemu, please report it)");
 }
 
+/* For warp.c: a partial collective (sub_group_ballot) let a lane go to a
+ * barrier or its end before lower lanes: pick threads by state from now on. */
+void pyemu_block_reorder(void)
+{
+    block_steps = 1;
+}
+
 /* For warp.c: the running lane reached pyemu_warp_step (PYEMU_WARP_STEP). */
 void pyemu_block_step(pyemu_worker *w)
 {
@@ -348,15 +355,16 @@ void pyemu_block_step(pyemu_worker *w)
         switch_to(w, next);
 }
 
-/* For warp.c: the lanes of warp `warp` waiting at a block barrier (0 until
- * the block has stepped: before that no lane waits there while a lower
- * lane of its warp still runs). */
-unsigned int pyemu_block_lanes_at_barrier(pyemu_worker *w, unsigned int warp, int *stepped)
+/* For warp.c: the lanes of warp `warp` waiting at a block barrier (found only
+ * when `always` or once the block's threads stop out of index order, which
+ * *stepped says). */
+unsigned int pyemu_block_lanes_at_barrier(pyemu_worker *w, unsigned int warp, int *stepped,
+                                          int always)
 {
     unsigned int m = 0;
     *stepped = block_steps;
-    if (!block_steps)
-        return 0;
+    if (!block_steps && !always)
+        return 0; /* in index order, no lane of a warp waits there before a lower one */
     for (unsigned int l = 0; l < 32 && warp * 32 + l < w->nthreads; l++)
         if (soft_state[warp * 32 + l] == ST_HARD || soft_state[warp * 32 + l] == ST_SOFT)
             m |= 1u << l;

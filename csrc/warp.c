@@ -35,6 +35,8 @@ typedef struct warp_pending {
     unsigned int want, arrived; /* lanes named / lanes there */
     unsigned int warp;          /* which warp of the block */
     int op, width;
+    int partial;                /* over the lanes that reach it (sub_group_ballot) */
+    unsigned int asked;         /* the mask as the lanes gave it */
     const char *file;
     unsigned int line, col;
     unsigned long long val[WARP];
@@ -105,6 +107,9 @@ warp_fail(pyemu_worker *w, unsigned int warp, unsigned int lanes, const char *wh
                       warp, name_of(pend.op), pend.file, pend.line, pend.want, a, l, why);
 }
 
+void pyemu_block_reorder(void); /* block.c */
+static void complete(pyemu_worker *w);
+
 /* Clear the per-block state: called when a block becomes fibers. */
 void pyemu_warp_reset(void)
 {
@@ -121,8 +126,19 @@ PYEMU_KSUPPORT void pyemu_warp_leave(pyemu_worker *w, const char *site)
 {
     if (!pyemu_warp_busy)
         return;
-    char why[200], l[128];
     unsigned int lane = w->cur % WARP;
+    if (pend.partial && pend.warp == w->cur / WARP) {
+        /* not one of the lanes that reach it: the others' result leaves it
+         * out; the lanes then no longer stop in index order (block.c) */
+        pend.want &= ~(1u << lane);
+        pyemu_block_reorder();
+        if (!(pend.want & ~pend.arrived)) {
+            complete(w);
+            pyemu_warp_busy = 0;
+        }
+        return;
+    }
+    char why[200], l[128];
     lanes_text(pend.arrived, l, sizeof l);
     if (site)
         snprintf(why, sizeof why, "reaches a barrier at %.*s instead",
@@ -239,7 +255,8 @@ not_named(pyemu_worker *w, int op, unsigned int mask, unsigned int lane, const c
 
 int pyemu_block_fibers_for_warp(pyemu_worker *w); /* block.c */
 void pyemu_block_step(pyemu_worker *w);
-unsigned int pyemu_block_lanes_at_barrier(pyemu_worker *w, unsigned int warp, int *stepped);
+unsigned int pyemu_block_lanes_at_barrier(pyemu_worker *w, unsigned int warp, int *stepped,
+                                          int always);
 unsigned long long pyemu_grid_op(int op, const char *file, unsigned int line); /* grid.c */
 void pyemu_block_switch(pyemu_worker *w, unsigned int next);
 
@@ -318,13 +335,14 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
                 warp_fail(w, warp, 1u << lane, why);
             }
         }
-        if (pend.want != mask) {
+        if (pend.asked != mask) {
             char why[200];
             snprintf(why, sizeof why, "reaches it with mask 0x%08x instead", mask);
             warp_fail(w, warp, 1u << lane, why);
         }
     } else {
-        pend.want = mask;
+        pend.want = pend.asked = mask;
+        pend.partial = op == PYEMU_WARP_BALLOT && arg == 1;
         pend.arrived = 0;
         pend.warp = warp;
         pend.op = op;
@@ -338,14 +356,20 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
     pend.arg[lane] = arg;
     pend.arrived |= 1u << lane;
     unsigned int missing = pend.want & ~pend.arrived;
+    int stepped;
+    const unsigned int stuck = pyemu_block_lanes_at_barrier(w, warp, &stepped, pend.partial);
+    if (pend.partial && (missing & (~live | stuck))) {
+        /* lanes that returned or wait at a barrier do not reach it */
+        pend.want &= ~(missing & (~live | stuck));
+        missing = pend.want & ~pend.arrived;
+        pyemu_block_reorder();
+    }
     if (missing & ~live) {
         warp_fail(w, warp, missing & ~live, "returned without reaching it");
     }
     /* lanes that wait at a block barrier never come (lower lanes wait
      * there, or at another collective, unless the block stepped: then
      * the lower lanes that run wait at a warp step, see block.c) */
-    int stepped;
-    const unsigned int stuck = pyemu_block_lanes_at_barrier(w, warp, &stepped);
     unsigned int later = missing & ~((2u << lane) - 1u);
     if ((missing & stuck) || ((missing & ~later) && !stepped)) {
         char why[200];

@@ -231,7 +231,9 @@ typedef struct pyemu_core_api {
  * a power of 2 up to 32), a ballot's mask, any/all 0 or 1, match_any's
  * mask of lanes with this value, match_all's mask (0 when they differ), a
  * reduction's value (32-bit).  Every lane named must reach the same call
- * (file, line, column) with the same mask, or the launch fails. */
+ * (file, line, column) with the same mask, or the launch fails; a ballot
+ * with arg 1 (OpenCL's sub_group_ballot) is over the lanes that reach it,
+ * the lanes named that reach a barrier or return instead left out. */
 #define PYEMU_WARP_SHFL 0
 #define PYEMU_WARP_SHFL_UP 1
 #define PYEMU_WARP_SHFL_DOWN 2
