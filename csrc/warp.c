@@ -108,6 +108,7 @@ warp_fail(pyemu_worker *w, unsigned int warp, unsigned int lanes, const char *wh
 }
 
 void pyemu_block_reorder(void); /* block.c */
+void pyemu_block_tile_sync(pyemu_worker *w, unsigned int n, const char *file, unsigned int line);
 static void complete(pyemu_worker *w);
 
 /* Clear the per-block state: called when a block becomes fibers. */
@@ -291,6 +292,10 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
     }
     if (__builtin_expect(op == PYEMU_GRID_SYNC, 0))
         return pyemu_grid_op(op, file, line);
+    if (op == PYEMU_TILE_SYNC) {
+        pyemu_block_tile_sync(w, mask, file, line);
+        return 0;
+    }
     if (op < 0 || op >= PYEMU_WARP_NOPS)
         pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "unknown warp collective %d", op);
     if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1))))

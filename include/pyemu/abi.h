@@ -408,4 +408,8 @@ static inline void pyemu_free(void *ptr) { pyemu_api->free(ptr); }
  * line, 0) is a barrier of every thread of the grid (csrc/grid.c); it fails
  * the launch unless the kernel was launched with cudaLaunchCooperativeKernel. */
 #define PYEMU_GRID_SYNC 64
+/* thread_block_tile<N>::sync() for N = 64..1024 (whole warps): the same
+ * entry, pyemu_warp_op(PYEMU_TILE_SYNC, N, 0, 0, 32, file, line, 0), is a
+ * barrier of the N threads of the caller's tile only (csrc/block.c). */
+#define PYEMU_TILE_SYNC 65
 #endif
