@@ -162,11 +162,15 @@ static inline void switch_to(pyemu_worker *w, unsigned int next)
  * one that part of the block really reaches does. */
 #define PYEMU_OP_SOFT 3
 #define PYEMU_OP_FIBERS 4
-enum { ST_RUN = 0, ST_HARD = 1, ST_SOFT = 2, ST_EXIT = 3 };
+enum { ST_RUN = 0, ST_HARD = 1, ST_SOFT = 2, ST_EXIT = 3, ST_TILE = 4 };
 static __thread int soft_mode;               /* the block runs a variant */
 static __thread void (*soft_fn)(const void *);
 static __thread unsigned int soft_waiting;   /* threads at soft barriers */
 static __thread unsigned char *soft_state; /* per thread: ST_*, malloc'd once a worker */
+static __thread int block_steps;             /* a warp step ran in this fiber block */
+/* the tile sync (thread_block_tile<64..1024>::sync) some threads wait at */
+static __thread unsigned int tile_waiting, tile_base, tile_n, tile_line;
+static __thread const char *tile_file;
 
 static PYEMU_KSUPPORT void fiber_main(void *arg)
 {
@@ -186,6 +190,11 @@ static void enter_fiber_mode(pyemu_worker *w)
         pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
                           "cannot map stacks for the %u " PYEMU_T_THREADS " of the " PYEMU_T_BLOCK,
                           n);
+    if (!soft_state && !(soft_state = malloc(PYEMU_MAX_THREADS_PER_BLOCK)))
+        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "out of host memory for the " PYEMU_T_BLOCK);
+    memset(soft_state, ST_RUN, n);
+    block_steps = 0;
+    tile_waiting = 0;
     w->fiber_mode = 1;
     w->cur = 0;
     pyemu_warp_reset();
@@ -297,6 +306,158 @@ static __attribute__((noinline)) int first_barrier(pyemu_worker *w, const char *
     return 0;
 }
 
+/* ---- warp steps: warp-synchronous code without __syncwarp ----
+ *
+ * The front end puts pyemu_warp_step() after each statement that stores
+ * through a volatile lvalue (the unrolled last-warp reduction); there the
+ * running lane hands the worker to the next lane of its warp that can run
+ * (not waiting at a block barrier, not returned), and after the warp's
+ * last such lane back to its lowest, so each statement is run by every
+ * lane of the warp still running before any lane runs the next one, as
+ * the lanes of a warp that move together do.  A lane that reaches a block
+ * barrier or returns instead is not waited for, and nothing here fails.
+ * Once a block has stepped, its threads no longer stop in index order, so
+ * a thread that stops picks the next one by its state (soft_state, kept
+ * for every fiber block) instead of taking cur + 1: the lanes of its warp
+ * after it, then the lowest of its warp (they wait at a step), then the
+ * threads after its warp, then those before. */
+
+static unsigned int step_next(pyemu_worker *w, int cur_runs)
+{
+    const unsigned int n = w->nthreads, cur = w->cur;
+    const unsigned int lo = cur & ~31u, hi = lo + 32 < n ? lo + 32 : n;
+    for (unsigned int i = cur + 1; i < hi; i++)
+        if (soft_state[i] == ST_RUN)
+            return i;
+    for (unsigned int i = lo; i < cur; i++)
+        if (soft_state[i] == ST_RUN)
+            return i;
+    if (cur_runs)
+        return cur;
+    for (unsigned int k = 1; k < n; k++) {
+        unsigned int i = hi - 1 + k < n ? hi - 1 + k : hi - 1 + k - n;
+        if (soft_state[i] == ST_RUN)
+            return i;
+    }
+    pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "pyemu: no " THREAD " of the " BLOCK " can "
+                      "run after a warp step (a bug of pyemu, please report it)");
+}
+
+/* ---- thread_block_tile<64..1024>::sync: a barrier of one tile ----
+ * The tile is the caller's N consecutive threads (the last one may be
+ * short).  Its threads wait in state ST_TILE while the others run on (by
+ * state, as after a warp step); the last to arrive releases the tile, its
+ * lowest thread first.  A thread of the tile that reaches a block barrier
+ * or returns while the others wait, or a sync() at another place, fails
+ * the launch, as a block barrier does. */
+
+static __attribute__((noinline, cold, noreturn)) void tile_fail(pyemu_worker *w, const char *what)
+{
+    char a[48], b[48];
+    describe_thread(w, tile_base, a, sizeof a);
+    describe_thread(w, tile_base + tile_n - 1, b, sizeof b);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER, "this " THREAD " %s, while %u " THREAD "(s) of its tile "
+                      "(" THREADS " %s to %s) wait at a tile's sync() at %s:%u; every " THREAD
+                      " of a tile must reach the same sync()", what, tile_waiting, a, b,
+                      tile_file, tile_line);
+}
+
+static int soft_arrive(pyemu_worker *w, const char *site, int hard, int pred, int op);
+int pyemu_block_fibers_for_warp(pyemu_worker *w);
+
+static void tile_left(pyemu_worker *w, const char *site)
+{
+    if (w->cur < tile_base || w->cur >= tile_base + tile_n)
+        return;
+    char what[200];
+    if (site)
+        snprintf(what, sizeof what, "reached " SYNC " at %.*s", SITE(site));
+    else
+        snprintf(what, sizeof what, "returned");
+    tile_fail(w, what);
+}
+
+void pyemu_block_tile_sync(pyemu_worker *w, unsigned int n, const char *file, unsigned int line)
+{
+    if (!w->fiber_mode) {
+        if (w->nthreads == 1 || pyemu_block_fibers_for_warp(w))
+            return; /* a tile of one thread */
+    }
+    if (soft_mode) { /* a variant block (none has tiles today): a block barrier */
+        soft_arrive(w, "cooperative_groups: a tile's sync()#tile", 1, 0, -1);
+        return;
+    }
+    if (pyemu_warp_busy)
+        pyemu_warp_leave(w, "cooperative_groups: a tile's sync()");
+    const unsigned int me = w->cur, base = me / n * n;
+    const unsigned int cnt = w->nthreads - base < n ? w->nthreads - base : n;
+    if (!tile_waiting) {
+        for (unsigned int i = base; i < base + cnt; i++)
+            if (soft_state[i] == ST_EXIT || soft_state[i] == ST_HARD) {
+                char what[160], a[48];
+                describe_thread(w, i, a, sizeof a);
+                snprintf(what, sizeof what, "reached a tile's sync() at %s:%u, but " THREAD
+                         " %s of its tile %s", file, line, a,
+                         soft_state[i] == ST_EXIT ? "returned" : "waits at a " BLOCK " barrier");
+                pyemu_kernel_fail(w, PYEMU_E_BARRIER, "this " THREAD " %s; every " THREAD
+                                  " of a tile must reach the same sync()", what);
+            }
+        tile_base = base;
+        tile_n = cnt;
+        tile_file = file;
+        tile_line = line;
+    } else if (base != tile_base || line != tile_line || strcmp(file, tile_file) != 0) {
+        char what[200];
+        snprintf(what, sizeof what, "reached a tile's sync() at %s:%u", file, line);
+        tile_fail(w, what);
+    }
+    soft_state[me] = ST_TILE;
+    block_steps = 1;
+    unsigned int next;
+    if (++tile_waiting == cnt) {
+        for (unsigned int i = base; i < base + cnt; i++)
+            soft_state[i] = ST_RUN;
+        tile_waiting = 0;
+        next = base;
+    } else {
+        next = step_next(w, 0);
+    }
+    if (next != me)
+        switch_to(w, next);
+}
+
+/* For warp.c: a partial collective (sub_group_ballot) let a lane go to a
+ * barrier or its end before lower lanes: pick threads by state from now on. */
+void pyemu_block_reorder(void)
+{
+    block_steps = 1;
+}
+
+/* For warp.c: the running lane reached pyemu_warp_step (PYEMU_WARP_STEP). */
+void pyemu_block_step(pyemu_worker *w)
+{
+    block_steps = 1;
+    unsigned int next = step_next(w, 1);
+    if (next != w->cur)
+        switch_to(w, next);
+}
+
+/* For warp.c: the lanes of warp `warp` waiting at a block barrier (found only
+ * when `always` or once the block's threads stop out of index order, which
+ * *stepped says). */
+unsigned int pyemu_block_lanes_at_barrier(pyemu_worker *w, unsigned int warp, int *stepped,
+                                          int always)
+{
+    unsigned int m = 0;
+    *stepped = block_steps;
+    if (!block_steps && !always)
+        return 0; /* in index order, no lane of a warp waits there before a lower one */
+    for (unsigned int l = 0; l < 32 && warp * 32 + l < w->nthreads; l++)
+        if (soft_state[warp * 32 + l] == ST_HARD || soft_state[warp * 32 + l] == ST_SOFT)
+            m |= 1u << l;
+    return m;
+}
+
 static __attribute__((noinline, cold, noreturn)) void
 soft_mismatch(pyemu_worker *w, const char *site)
 {
@@ -397,12 +558,9 @@ static int soft_run_block(pyemu_worker *w, void (*fn)(const void *))
         fn(w->args); /* its barriers are its own: arrive() lets one thread pass */
         return 1;
     }
-    if (!soft_state && !(soft_state = malloc(PYEMU_MAX_THREADS_PER_BLOCK)))
-        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "out of host memory for the " BLOCK);
     enter_fiber_mode(w);
     soft_fn = fn;
     soft_waiting = 0;
-    memset(soft_state, 0, w->nthreads);
     soft_mode = 1;
     fn(w->args); /* thread 0, on the worker's stack */
     soft_exit(w);
@@ -426,6 +584,8 @@ static inline int arrive(pyemu_worker *w, const char *site, int pred, int op)
         return op < 0 ? 0 : pred != 0; /* one thread: its count, and and or are its own */
     if (__builtin_expect(pyemu_warp_busy, 0))
         pyemu_warp_leave(w, site);
+    if (__builtin_expect(tile_waiting != 0, 0))
+        tile_left(w, site);
     if (__builtin_expect(w->exited != 0, 0))
         barrier_after_return(w, site);
     if (w->arrived == 0) {
@@ -442,11 +602,15 @@ static inline int arrive(pyemu_worker *w, const char *site, int pred, int op)
     default: break;
     }
     unsigned int next = w->cur + 1;
+    soft_state[w->cur] = ST_HARD;
     if (++w->arrived == w->nthreads) {
         /* the whole block is here: release it, thread 0 goes first */
         w->arrived = 0;
         w->reduce_result = w->reduce_acc;
+        memset(soft_state, ST_RUN, w->nthreads);
         next = 0;
+    } else if (__builtin_expect(block_steps, 0)) {
+        next = step_next(w, 0);
     }
     if (next != w->cur)
         switch_to(w, next);
@@ -475,14 +639,17 @@ PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done(void)
     if (w->arrived)
         return_while_waiting(w);
     pyemu_warp_exit(w);
+    if (tile_waiting)
+        tile_left(w, NULL);
     w->exited++;
+    soft_state[w->cur] = ST_EXIT;
     if (w->exited == w->nthreads) {
         /* the block is done: back to thread 0's stack, which returns 0 */
         if (w->cur != 0)
             switch_to(w, 0);
         return 0;
     }
-    switch_to(w, w->cur + 1);
+    switch_to(w, __builtin_expect(block_steps, 0) ? step_next(w, 0) : w->cur + 1);
     /* only thread 0 comes back here, once every thread has exited */
     return 0;
 }
@@ -514,6 +681,7 @@ PYEMU_API PYEMU_KSUPPORT int pyemu_first_thread_done_warp(void)
     enter_fiber_mode(w);
     pyemu_warp_exit(w); /* thread 0 */
     w->exited = 1;
+    soft_state[0] = ST_EXIT;
     switch_to(w, 1);
     return 0;
 }

@@ -35,6 +35,8 @@ typedef struct warp_pending {
     unsigned int want, arrived; /* lanes named / lanes there */
     unsigned int warp;          /* which warp of the block */
     int op, width;
+    int partial;                /* over the lanes that reach it (sub_group_ballot) */
+    unsigned int asked;         /* the mask as the lanes gave it */
     const char *file;
     unsigned int line, col;
     unsigned long long val[WARP];
@@ -105,6 +107,10 @@ warp_fail(pyemu_worker *w, unsigned int warp, unsigned int lanes, const char *wh
                       warp, name_of(pend.op), pend.file, pend.line, pend.want, a, l, why);
 }
 
+void pyemu_block_reorder(void); /* block.c */
+void pyemu_block_tile_sync(pyemu_worker *w, unsigned int n, const char *file, unsigned int line);
+static void complete(pyemu_worker *w);
+
 /* Clear the per-block state: called when a block becomes fibers. */
 void pyemu_warp_reset(void)
 {
@@ -121,8 +127,19 @@ PYEMU_KSUPPORT void pyemu_warp_leave(pyemu_worker *w, const char *site)
 {
     if (!pyemu_warp_busy)
         return;
-    char why[200], l[128];
     unsigned int lane = w->cur % WARP;
+    if (pend.partial && pend.warp == w->cur / WARP) {
+        /* not one of the lanes that reach it: the others' result leaves it
+         * out; the lanes then no longer stop in index order (block.c) */
+        pend.want &= ~(1u << lane);
+        pyemu_block_reorder();
+        if (!(pend.want & ~pend.arrived)) {
+            complete(w);
+            pyemu_warp_busy = 0;
+        }
+        return;
+    }
+    char why[200], l[128];
     lanes_text(pend.arrived, l, sizeof l);
     if (site)
         snprintf(why, sizeof why, "reaches a barrier at %.*s instead",
@@ -238,8 +255,30 @@ not_named(pyemu_worker *w, int op, unsigned int mask, unsigned int lane, const c
 }
 
 int pyemu_block_fibers_for_warp(pyemu_worker *w); /* block.c */
+void pyemu_block_step(pyemu_worker *w);
+unsigned int pyemu_block_lanes_at_barrier(pyemu_worker *w, unsigned int warp, int *stepped,
+                                          int always);
 unsigned long long pyemu_grid_op(int op, const char *file, unsigned int line); /* grid.c */
 void pyemu_block_switch(pyemu_worker *w, unsigned int next);
+
+/* pyemu_warp_step (abi.h, block.c): the lanes of the warp still running
+ * take turns.  Inside a pending collective the lanes already go to it (a
+ * lane named there that steps first is on its way), so a step is nothing
+ * then; nor is it outside a kernel (host code of a CUDA file). */
+static void warp_step(pyemu_worker *w)
+{
+    if (!w || !w->in_kernel || pyemu_warp_busy)
+        return;
+    if (!w->fiber_mode) {
+        if (linear_of() != 0)
+            pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
+                              "a warp step reached outside pyemu's warp mode (a bug of pyemu, "
+                              "please report it)");
+        if (pyemu_block_fibers_for_warp(w))
+            return; /* a block of one thread */
+    }
+    pyemu_block_step(w);
+}
 
 /* A lane reaches a collective; returns its result (see abi.h). */
 PYEMU_API PYEMU_KSUPPORT unsigned long long
@@ -247,8 +286,16 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
               const char *file, unsigned int line, unsigned int col)
 {
     pyemu_worker *w = pyemu_self;
+    if (op == PYEMU_WARP_STEP) {
+        warp_step(w);
+        return 0;
+    }
     if (__builtin_expect(op == PYEMU_GRID_SYNC, 0))
         return pyemu_grid_op(op, file, line);
+    if (op == PYEMU_TILE_SYNC) {
+        pyemu_block_tile_sync(w, mask, file, line);
+        return 0;
+    }
     if (op < 0 || op >= PYEMU_WARP_NOPS)
         pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "unknown warp collective %d", op);
     if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1))))
@@ -293,13 +340,14 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
                 warp_fail(w, warp, 1u << lane, why);
             }
         }
-        if (pend.want != mask) {
+        if (pend.asked != mask) {
             char why[200];
             snprintf(why, sizeof why, "reaches it with mask 0x%08x instead", mask);
             warp_fail(w, warp, 1u << lane, why);
         }
     } else {
-        pend.want = mask;
+        pend.want = pend.asked = mask;
+        pend.partial = op == PYEMU_WARP_BALLOT && arg == 1;
         pend.arrived = 0;
         pend.warp = warp;
         pend.op = op;
@@ -313,18 +361,30 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
     pend.arg[lane] = arg;
     pend.arrived |= 1u << lane;
     unsigned int missing = pend.want & ~pend.arrived;
+    int stepped;
+    const unsigned int stuck = pyemu_block_lanes_at_barrier(w, warp, &stepped, pend.partial);
+    if (pend.partial && (missing & (~live | stuck))) {
+        /* lanes that returned or wait at a barrier do not reach it */
+        pend.want &= ~(missing & (~live | stuck));
+        missing = pend.want & ~pend.arrived;
+        pyemu_block_reorder();
+    }
     if (missing & ~live) {
         warp_fail(w, warp, missing & ~live, "returned without reaching it");
     }
+    /* lanes that wait at a block barrier never come (lower lanes wait
+     * there, or at another collective, unless the block stepped: then
+     * the lower lanes that run wait at a warp step, see block.c) */
     unsigned int later = missing & ~((2u << lane) - 1u);
-    if (missing & ~later) {
+    if ((missing & stuck) || ((missing & ~later) && !stepped)) {
         char why[200];
         snprintf(why, sizeof why, "waits at a barrier or another collective");
-        warp_fail(w, warp, missing & ~later, why);
+        warp_fail(w, warp, (missing & stuck) ? missing & stuck : missing & ~later, why);
     }
-    if (later) {
-        /* the next named lane runs until it is here too */
-        pyemu_block_switch(w, warp * WARP + (unsigned int)__builtin_ctz(later));
+    if (later || missing) {
+        /* the next named lane runs until it is here too (the lower ones
+         * wait at a warp step) */
+        pyemu_block_switch(w, warp * WARP + (unsigned int)__builtin_ctz(later ? later : missing));
         return res[me];
     }
     complete(w);

@@ -231,7 +231,9 @@ typedef struct pyemu_core_api {
  * a power of 2 up to 32), a ballot's mask, any/all 0 or 1, match_any's
  * mask of lanes with this value, match_all's mask (0 when they differ), a
  * reduction's value (32-bit).  Every lane named must reach the same call
- * (file, line, column) with the same mask, or the launch fails. */
+ * (file, line, column) with the same mask, or the launch fails; a ballot
+ * with arg 1 (OpenCL's sub_group_ballot) is over the lanes that reach it,
+ * the lanes named that reach a barrier or return instead left out. */
 #define PYEMU_WARP_SHFL 0
 #define PYEMU_WARP_SHFL_UP 1
 #define PYEMU_WARP_SHFL_DOWN 2
@@ -251,6 +253,12 @@ typedef struct pyemu_core_api {
 #define PYEMU_WARP_XOR 16
 #define PYEMU_WARP_SYNC 17
 #define PYEMU_WARP_NOPS 18
+/* pyemu_warp_step(): not a collective of the user's but a point the front
+ * end puts after each statement that stores through a volatile lvalue
+ * (pyemu/compiler/frontend/parse.py): the lanes of the warp still running
+ * take turns there, so each such statement is run by all of them before
+ * any runs the next (csrc/block.c); it never fails. */
+#define PYEMU_WARP_STEP 18
 
 typedef struct pyemu_module_info {
     unsigned int abi_version;   /* PYEMU_ABI_VERSION */
@@ -312,6 +320,10 @@ static inline unsigned long long pyemu_warp_op(int op, unsigned int mask, unsign
     return pyemu_api->warp_op(op, mask, value, arg, width, file, line, col);
 }
 static inline unsigned int pyemu_warp_active(void) { return pyemu_api->warp_active(); }
+static inline void pyemu_warp_step(void)
+{
+    pyemu_api->warp_op(PYEMU_WARP_STEP, 0u, 0ull, 0, 32, "", 0u, 0u);
+}
 #define pyemu_printf (pyemu_api->printf)
 static inline __attribute__((noreturn)) void
 pyemu_assert_fail(const char *expr, const char *file, unsigned int line, const char *func)
@@ -396,4 +408,8 @@ static inline void pyemu_free(void *ptr) { pyemu_api->free(ptr); }
  * line, 0) is a barrier of every thread of the grid (csrc/grid.c); it fails
  * the launch unless the kernel was launched with cudaLaunchCooperativeKernel. */
 #define PYEMU_GRID_SYNC 64
+/* thread_block_tile<N>::sync() for N = 64..1024 (whole warps): the same
+ * entry, pyemu_warp_op(PYEMU_TILE_SYNC, N, 0, 0, 32, file, line, 0), is a
+ * barrier of the N threads of the caller's tile only (csrc/block.c). */
+#define PYEMU_TILE_SYNC 65
 #endif

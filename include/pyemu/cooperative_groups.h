@@ -137,7 +137,8 @@ static inline thread_group tiled_partition(const thread_group &parent, unsigned 
 /* thread_block_tile<N>: N lanes of one warp, N a power of 2 up to 32; or
  * (CUDA 11.1's multi-warp tiles) N = 64 to 1024 threads of whole warps,
  * with sync, thread_rank, meta_group_* and cg::reduce: their sync is a
- * barrier of the whole block, so every tile of the block must reach it */
+ * barrier of the tile's threads only (a tile that never syncs is not
+ * waited for) */
 template <unsigned pyemu_N, class pyemu_Parent = void>
 class thread_block_tile : public thread_group {
     static_assert(pyemu_N > 0 && pyemu_N <= 1024 && (pyemu_N & (pyemu_N - 1)) == 0,
@@ -159,7 +160,7 @@ class thread_block_tile : public thread_group {
     unsigned long long meta_group_size() const { return pyemu_nmeta; }
     void sync(PYEMU_WLOC) const {
         if (pyemu_N > 32)
-            pyemu_barrier("cooperative_groups: sync() of a tile of more than 32 threads#tile");
+            pyemu_warp_op(PYEMU_TILE_SYNC, pyemu_N, 0, 0, 32, PYEMU_WARGS);
         else
             pyemu_warp_op(PYEMU_WARP_SYNC, pyemu_mask, 0, 0, 32, PYEMU_WARGS);
     }

@@ -39,7 +39,7 @@ template <unsigned pyemu_N> struct pyemu_tile_reduce<pyemu_N, true> {
         pyemu_T w = reduce(warp, value, op, pyemu_f, pyemu_l); /* found at instantiation */
         if ((t & 31u) == 0)
             __builtin_memcpy(&g.pyemu_scratch[wid], &w, sizeof w);
-        pyemu_barrier("cooperative_groups/reduce.h: cg::reduce over a tile of more than 32 threads#1");
+        pyemu_warp_op(PYEMU_TILE_SYNC, pyemu_N, 0, 0, 32, "cooperative_groups/reduce.h: cg::reduce", 1, 0u);
         const unsigned first = wid / per * per;
         pyemu_T r;
         __builtin_memcpy(&r, &g.pyemu_scratch[first], sizeof r);
@@ -48,7 +48,7 @@ template <unsigned pyemu_N> struct pyemu_tile_reduce<pyemu_N, true> {
             __builtin_memcpy(&x, &g.pyemu_scratch[first + k], sizeof x);
             r = op(r, x);
         }
-        pyemu_barrier("cooperative_groups/reduce.h: cg::reduce over a tile of more than 32 threads#2");
+        pyemu_warp_op(PYEMU_TILE_SYNC, pyemu_N, 0, 0, 32, "cooperative_groups/reduce.h: cg::reduce", 2, 0u);
         return r;
     }
 };

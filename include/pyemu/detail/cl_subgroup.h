@@ -160,11 +160,14 @@ PYEMU_SG_SHUFFLE(double)
 #undef PYEMU_SG_SHUFFLE
 
 /* cl_khr_subgroup_ballot.  A sub-group has 32 work-items, so a ballot's bits
- * are all in its first component (the other three are 0).  pyemu cannot see
- * which work-items of a sub-group took a branch, so sub_group_ballot and the
- * non-uniform broadcasts are rendezvous of the whole sub-group: called in a
- * branch that only part of it takes, the launch fails naming the work-items
- * that never arrived (never a wrong ballot).  The functions are templates
+ * are all in its first component (the other three are 0).  sub_group_ballot
+ * need not be reached by the whole sub-group: its bits are those of the
+ * work-items that reach it (arg 1 of the core's ballot), the others being
+ * the ones that reach a barrier or return instead; one that reaches another
+ * sub-group function first still fails the launch.  The non-uniform
+ * broadcasts are rendezvous of the whole sub-group: in a branch that only
+ * part of it takes, the launch fails naming the work-items that never
+ * arrived (never a wrong value).  The functions are templates
  * over the ballot type (uint4) so that a kernel that uses none of them
  * instantiates no vector class. */
 static inline uint pyemu_sg_below(uint pyemu_n)   /* the bits of lanes below n (n <= 32) */
@@ -177,7 +180,7 @@ static inline pyemu_U pyemu_sg_mask4(uint pyemu_b) { return pyemu_U(pyemu_b, 0u,
 template <class pyemu_U = uint4>
 static inline pyemu_U sub_group_ballot(int pyemu_pred, PYEMU_SGLOC)
 {
-    return pyemu_sg_mask4<pyemu_U>((uint)pyemu_warp_op(PYEMU_WARP_BALLOT, 0xffffffffu, pyemu_pred != 0, 0, 32, PYEMU_SGARGS));
+    return pyemu_sg_mask4<pyemu_U>((uint)pyemu_warp_op(PYEMU_WARP_BALLOT, 0xffffffffu, pyemu_pred != 0, 1, 32, PYEMU_SGARGS));
 }
 template <class pyemu_U>
 static inline int sub_group_inverse_ballot(const pyemu_U &pyemu_v)

@@ -11,7 +11,12 @@ root), in order of the text, and records:
   vector literals `(T)(a, b)` whose T is a vector type, whatever its
   spelling (typedefs included); `?:` whose condition is a vector (a
   component-wise select); kernel-scope __local / __constant and CUDA
-  __shared__ declarations (pyemu.compiler.smem writes their replacement).
+  __shared__ declarations (pyemu.compiler.smem writes their replacement);
+* an implicit pyemu_warp_step() after each statement that stores through a
+  volatile-qualified lvalue (warp-synchronous code such as the unrolled
+  last-warp reduction: csrc/block.c runs each such statement by all lanes of
+  a warp before any runs the next); the statement `E;` becomes
+  `{E; pyemu_warp_step(); }`, so that it stays one statement under an if.
 """
 from __future__ import annotations
 
@@ -134,6 +139,7 @@ class _Walk:
         self.kernels = {}        # qualified -> Kernel
         self.smem_id = 1
         self.vector_names = set()   # typedefs of vector types in function bodies
+        _init_holders(self.K)
 
     # ------------------------------------------------------------ helpers
     def user(self, cursor) -> bool:
@@ -306,6 +312,8 @@ class _Walk:
             elif kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and node is not c:
                 kern = None
             children = list(node.get_children())
+            if kind in _STMT_HOLDERS:
+                self.volatile_steps(kind, children)
             stack.extend((ch, kern) for ch in reversed(children))
 
     def local_decl(self, stmt, kern) -> bool:
@@ -429,6 +437,46 @@ class _Walk:
         self.m.edits.append(Edit(toks[0][1], toks[0][1] + 1, " ", "vector-literal"))
         self.m.edits.append(Edit(off, off + 1, " ", "vector-literal"))
 
+    # ------------------------------------------------ volatile stores
+    def volatile_steps(self, kind, children) -> None:
+        """Puts pyemu_warp_step() after each expression statement among
+        `children` that stores through a volatile lvalue."""
+        for st in _statements(self.K, kind, children):
+            if not st.kind.is_expression() or not self.stores_volatile(st):
+                continue
+            start, end = self.span(st)
+            semi = end
+            while semi < len(self.text) and self.text[semi] in " \t\r\n":
+                semi += 1
+            if semi >= len(self.text) or self.text[semi] != ";":
+                continue      # a for's header, a condition: not a statement
+            self.m.edits.append(Edit(start, start, "{", "warp-step"))
+            self.m.edits.append(Edit(semi + 1, semi + 1, " pyemu_warp_step(); }", "warp-step"))
+
+    def stores_volatile(self, expr) -> bool:
+        """Does `expr` assign to (=, op=, ++, --) a volatile-qualified lvalue?"""
+        K, text = self.K, self.text
+        stack = [expr]
+        while stack:
+            e = stack.pop()
+            if e.kind == K.LAMBDA_EXPR:
+                continue
+            ch = list(e.get_children())
+            if ch and e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
+                                 K.UNARY_OPERATOR) and _volatile(ch[0]):
+                a, b = self.span(e)
+                ca, cb = self.span(ch[0])
+                if e.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
+                    return True
+                if e.kind == K.BINARY_OPERATOR and len(ch) == 2:
+                    if text[cb:ch[1].extent.start.offset].strip() == "=":
+                        return True
+                elif e.kind == K.UNARY_OPERATOR:
+                    if (text[a:ca] + text[cb:b]).strip() in ("++", "--"):
+                        return True
+            stack.extend(ch)
+        return False
+
     def vector_select(self, node) -> None:
         """`c ? a : b` with a vector c: pyemu_vternary(c, a, b), component-wise."""
         ch = list(node.get_children())
@@ -446,6 +494,32 @@ class _Walk:
                          Edit(qpos, qpos + 1, ",", "vector-select"),
                          Edit(cpos, cpos + 1, ",", "vector-select"),
                          Edit(b_end, b_end, ")", "vector-select")]
+
+
+def _statements(K, kind, children: list) -> list:
+    """The children of a statement `kind` that are statements of their own."""
+    if kind == K.COMPOUND_STMT:
+        return children
+    if kind == K.IF_STMT:
+        return children[1:]        # then, else (a condition is followed by ')')
+    if kind == K.DO_STMT:
+        return children[:1]
+    return children[-1:]           # the body of a loop, a case or a label
+
+
+_STMT_HOLDERS = set()
+
+
+def _init_holders(K) -> None:
+    if not _STMT_HOLDERS:
+        _STMT_HOLDERS.update({K.COMPOUND_STMT, K.IF_STMT, K.WHILE_STMT, K.FOR_STMT, K.DO_STMT,
+                              K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT,
+                              getattr(K, "CXX_FOR_RANGE_STMT", K.FOR_STMT)})
+
+
+def _volatile(lhs) -> bool:
+    t = lhs.type
+    return t.is_volatile_qualified() or t.get_canonical().is_volatile_qualified()
 
 
 def _split_args(toks: list, open_at: int) -> list:
