@@ -111,7 +111,7 @@
 #pragma push_macro("args")
 #undef args
 
-#define PYEMU_ABI_VERSION 4
+#define PYEMU_ABI_VERSION 5
 
 #ifdef __cplusplus
 extern "C" {
@@ -138,6 +138,9 @@ typedef struct pyemu_thread_ctx {
                                  * __local variables (the module's segment,
                                  * include/pyemu/detail/smem.h), then
                                  * dyn_smem_base (per worker) */
+    unsigned int warp_phase;    /* set by a block function just before a warp
+                                 * collective: its call goes to warp_block
+                                 * (pyemu_warp_op below, csrc/warp_block.c) */
 } pyemu_thread_ctx;
 
 
@@ -221,6 +224,14 @@ typedef struct pyemu_core_api {
     /* first_thread_done for a unit that uses warp collectives: the other
      * threads run as fibers, so that they can meet at a collective. */
     int (*first_thread_done_warp)(void);
+    /* A warp collective in a block function (pyemu/compiler/regions/),
+     * csrc/warp_block.c: phase 1 records the calling thread's operands,
+     * phase 2 returns its result, phase 0 (once per block, between the two
+     * regions) checks the masks and computes every lane's result, phase 3
+     * starts a block. */
+    unsigned long long (*warp_block)(int phase, int op, unsigned int mask,
+                                     unsigned long long value, int arg, int width,
+                                     const char *file, unsigned int line);
 } pyemu_core_api;
 
 /* Warp collectives (one implementation for CUDA's intrinsics, cooperative
@@ -280,6 +291,8 @@ int pyemu_first_thread_done_warp(void);
 unsigned long long pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg,
                                  int width, const char *file, unsigned int line, unsigned int col);
 unsigned int pyemu_warp_active(void);
+unsigned long long pyemu_warp_block(int phase, int op, unsigned int mask, unsigned long long value,
+                                    int arg, int width, const char *file, unsigned int line);
 int pyemu_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pyemu_assert_fail(const char *expr, const char *file, unsigned int line,
                        const char *func) __attribute__((noreturn));
@@ -309,7 +322,18 @@ static inline unsigned long long pyemu_warp_op(int op, unsigned int mask, unsign
                                                int arg, int width, const char *file,
                                                unsigned int line, unsigned int col)
 {
+    /* a block function's collective: record (1) or fetch (2), see warp_block */
+    const unsigned int pyemu_p = pyemu_tctx.warp_phase;
+    if (__builtin_expect(pyemu_p != 0, 0)) {
+        pyemu_tctx.warp_phase = 0;
+        return pyemu_api->warp_block((int)pyemu_p, op, mask, value, arg, width, file, line);
+    }
     return pyemu_api->warp_op(op, mask, value, arg, width, file, line, col);
+}
+static inline void pyemu_warp_phase(unsigned int pyemu_p) { pyemu_tctx.warp_phase = pyemu_p; }
+static inline void pyemu_warp_block_done(unsigned int pyemu_p)
+{
+    pyemu_api->warp_block((int)pyemu_p, 0, 0, 0, 0, 0, "", 0);
 }
 static inline unsigned int pyemu_warp_active(void) { return pyemu_api->warp_active(); }
 #define pyemu_printf (pyemu_api->printf)

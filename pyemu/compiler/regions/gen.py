@@ -13,6 +13,7 @@ from . import ranges as _ranges
 from . import syntax as S
 from .blocks import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
                      _value_end, _Var)
+from .warpcut import WARP_SITE
 from .writer import Writer, cstr as _cstr
 
 _STORAGE = S.STORAGE_WORDS
@@ -118,6 +119,8 @@ class _Gen(Writer):
                          f"sizeof({t}) * {P}n, (alignof({t}) > 64 ? 8 * alignof({t}) : 512)));")
                 if v.where == "param":
                     self.raw(f"for (unsigned {P}i = 0; {P}i < {P}n; ++{P}i) {P}p{v.idx}[{P}i] = {v.name};")
+        if any(t.text == WARP_SITE for t in self.toks[self.k.lo:self.k.hi]):
+            self.raw("pyemu_warp_block_done(3u);")
         if self.has_return:
             self.raw(f"unsigned char *const {P}ex = static_cast<unsigned char *>(__builtin_alloca({P}n));"
                      f" __builtin_memset({P}ex, 0, {P}n); unsigned {P}nexit = 0;")
@@ -183,6 +186,9 @@ class _Gen(Writer):
         self.emit(*b.cond)
 
     def skeleton(self, st: S.Stmt, chain: list):
+        if st.kind == "barrier" and self.toks[st.cond[0]].text == WARP_SITE:
+            self.raw("pyemu_warp_block_done(0u);")   # a warp collective's cut (warpcut.py)
+            return
         if st.kind == "barrier":
             if self.has_return:
                 self.raw(f"if ({P}nexit) {P}exited(")

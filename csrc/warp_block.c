@@ -1,0 +1,201 @@
+/* warp_block.c - warp collectives in a block function (pyemu_warp_block, abi.h).
+ *
+ * A block function (pyemu/compiler/regions/) runs a whole block region by
+ * region; it cuts a region at a warp collective as at a barrier.  The region
+ * before the cut calls the collective in phase 1: each thread records its
+ * operands here (value, argument, mask).  At the cut (phase 0, once per
+ * block) every warp's masks are checked and every lane's result is computed
+ * by pyemu_warp_compute (warp.c), the same routine the fiber path uses, so
+ * each collective has one implementation.  The region after the cut calls
+ * the collective again in phase 2, which returns the thread's result.
+ *
+ * Phase 3 starts a block (the block function's first statement).
+ * The state is one per worker: a block function runs one block at a time on
+ * its worker, and two collectives never overlap (a cut lies between them).
+ */
+#include "core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WARP 32u
+#define NWARPS (PYEMU_MAX_THREADS_PER_BLOCK / WARP)
+
+typedef struct warp_block_state {
+    int op, width;
+    const char *file;
+    unsigned int line;
+    unsigned int arrived[NWARPS];           /* lanes that recorded */
+    unsigned int want[NWARPS];              /* the mask the first of them gave */
+    unsigned int any;                       /* a lane recorded since the last cut */
+    unsigned long long val[PYEMU_MAX_THREADS_PER_BLOCK];
+    int arg[PYEMU_MAX_THREADS_PER_BLOCK];
+    unsigned long long res[PYEMU_MAX_THREADS_PER_BLOCK];
+} warp_block_state;
+
+static __thread warp_block_state *bs; /* per worker (small TLS only: the core is dlopened) */
+
+static const char *name_of(int op)
+{
+    static const char *const names[] = {
+        [PYEMU_WARP_SHFL] = "__shfl_sync", [PYEMU_WARP_SHFL_UP] = "__shfl_up_sync",
+        [PYEMU_WARP_SHFL_DOWN] = "__shfl_down_sync", [PYEMU_WARP_SHFL_XOR] = "__shfl_xor_sync",
+        [PYEMU_WARP_BALLOT] = "__ballot_sync", [PYEMU_WARP_ANY] = "__any_sync",
+        [PYEMU_WARP_ALL] = "__all_sync", [PYEMU_WARP_MATCH_ANY] = "__match_any_sync",
+        [PYEMU_WARP_MATCH_ALL] = "__match_all_sync", [PYEMU_WARP_ADD] = "__reduce_add_sync",
+        [PYEMU_WARP_MIN] = "__reduce_min_sync", [PYEMU_WARP_MAX] = "__reduce_max_sync",
+        [PYEMU_WARP_UMIN] = "__reduce_min_sync", [PYEMU_WARP_UMAX] = "__reduce_max_sync",
+        [PYEMU_WARP_AND] = "__reduce_and_sync", [PYEMU_WARP_OR] = "__reduce_or_sync",
+        [PYEMU_WARP_XOR] = "__reduce_xor_sync", [PYEMU_WARP_SYNC] = "__syncwarp",
+    };
+    return op >= 0 && op < PYEMU_WARP_NOPS && names[op] ? names[op] : "a warp collective";
+}
+
+static unsigned int lanes_in(unsigned int nthreads, unsigned int warp)
+{
+    unsigned int n = nthreads - warp * WARP;
+    return n >= WARP ? 0xffffffffu : (1u << n) - 1u;
+}
+
+static void lanes_text(unsigned int m, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (unsigned int l = 0; l < WARP && at + 4 < len; l++)
+        if (m >> l & 1u)
+            at += (size_t)snprintf(buf + at, len - at, "%s%u", at ? "," : "", l);
+}
+
+static unsigned int linear_of(void)
+{
+    const pyemu_thread_ctx *c = &pyemu_tctx;
+    return c->threadIdx.x + c->blockDim.x * (c->threadIdx.y + c->blockDim.y * c->threadIdx.z);
+}
+
+static int is_shuffle(int op)
+{
+    return op >= PYEMU_WARP_SHFL && op <= PYEMU_WARP_SHFL_XOR;
+}
+
+/* phase 1: the calling thread's operands */
+static void record(pyemu_worker *w, int op, unsigned int mask, unsigned long long value, int arg,
+                   int width, const char *file, unsigned int line)
+{
+    if (!bs && !(bs = calloc(1, sizeof *bs)))
+        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
+                          "out of host memory for the warp state of a worker");
+    if (op < 0 || op >= PYEMU_WARP_NOPS)
+        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "unknown warp collective %d", op);
+    if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1))))
+        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
+                          "%s at %s:%u: width %d is not a power of 2 from 1 to 32 (warpSize)",
+                          name_of(op), file, line, width);
+    const unsigned int me = linear_of(), warp = me / WARP, lane = me % WARP;
+    if (!(mask >> lane & 1u))
+        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                          "%s at %s:%u: the mask 0x%08x does not name the calling lane %u; a "
+                          "lane must be named in its own mask", name_of(op), file, line, mask,
+                          lane);
+    mask &= lanes_in(w->nthreads, warp); /* lanes past a partial warp are not there */
+    if (!bs->any) {
+        bs->any = 1;
+        bs->op = op;
+        bs->width = is_shuffle(op) ? width : 32;
+        bs->file = file;
+        bs->line = line;
+        memset(bs->arrived, 0, sizeof bs->arrived);
+    }
+    if (!bs->arrived[warp])
+        bs->want[warp] = mask;
+    else if (bs->want[warp] != mask) {
+        char a[128];
+        lanes_text(bs->arrived[warp], a, sizeof a);
+        bs->any = 0;
+        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                          "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) %s, but "
+                          "lane(s) %u reaches it with mask 0x%08x instead; every lane named in "
+                          "a warp collective's mask must reach the same collective",
+                          warp, name_of(op), file, line, bs->want[warp], a, lane, mask);
+    }
+    bs->arrived[warp] |= 1u << lane;
+    bs->val[me] = value;
+    bs->arg[me] = arg;
+}
+
+/* Names thread `lin` of the block in pyemu_tctx (the failing thread). */
+static void name_thread(unsigned int lin)
+{
+    pyemu_thread_ctx *c = &pyemu_tctx;
+    c->threadIdx.x = lin % c->blockDim.x;
+    c->threadIdx.y = lin / c->blockDim.x % c->blockDim.y;
+    c->threadIdx.z = lin / c->blockDim.x / c->blockDim.y;
+}
+
+/* Lanes named in the mask that did not arrive: in a block function they
+ * returned before it (warpcut.py cuts nowhere else).  The message is the
+ * one the fiber path (warp.c) gives, where lanes run in index order: the
+ * lowest missing lane returns while lower lanes wait, or, with none below
+ * it, the lowest lane that arrives finds the missing lanes below it gone. */
+static __attribute__((noinline, cold, noreturn)) void
+missing_lanes(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int missing)
+{
+    char l[128], a[128];
+    const unsigned int low = (unsigned int)__builtin_ctz(missing);
+    const unsigned int below = m & ((1u << low) - 1u);
+    bs->any = 0;
+    if (below) {
+        lanes_text(below, a, sizeof a);
+        name_thread(warp * WARP + low);
+        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                          "warp %u: lane %u returns without reaching it, while lane(s) %s wait "
+                          "for it at %s at %s:%u; every lane named in a warp collective's mask "
+                          "must reach the same collective",
+                          warp, low, a, name_of(bs->op), bs->file, bs->line);
+    }
+    const unsigned int first = (unsigned int)__builtin_ctz(m);
+    lanes_text(missing & ((1u << first) - 1u), l, sizeof l);
+    lanes_text(1u << first, a, sizeof a);
+    name_thread(warp * WARP + first);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                      "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) %s, but lane(s) "
+                      "%s returned without reaching it; every lane named in a warp collective's "
+                      "mask must reach the same collective",
+                      warp, name_of(bs->op), bs->file, bs->line, bs->want[warp], a, l);
+}
+
+/* phase 0: the masks checked, every lane's result computed */
+static void done(pyemu_worker *w)
+{
+    if (!bs || !bs->any)
+        return; /* no thread arrived (all returned before) */
+    bs->any = 0;
+    const unsigned int nwarps = (w->nthreads + WARP - 1) / WARP;
+    for (unsigned int warp = 0; warp < nwarps; warp++) {
+        const unsigned int m = bs->arrived[warp];
+        if (!m)
+            continue;
+        const unsigned int missing = bs->want[warp] & ~m;
+        if (missing)
+            missing_lanes(w, warp, m, missing);
+        pyemu_warp_compute(bs->op, (unsigned int)bs->width, m, bs->val + warp * WARP,
+                           bs->arg + warp * WARP, bs->res + warp * WARP);
+    }
+}
+
+PYEMU_API PYEMU_KSUPPORT unsigned long long
+pyemu_warp_block(int phase, int op, unsigned int mask, unsigned long long value, int arg,
+                 int width, const char *file, unsigned int line)
+{
+    pyemu_worker *w = pyemu_self;
+    if (phase == 1)
+        record(w, op, mask, value, arg, width, file, line);
+    else if (phase == 2)
+        return bs ? bs->res[linear_of()] : 0;
+    else if (phase == 3) {
+        if (bs)
+            bs->any = 0; /* a block starts: nothing of a block that failed is kept */
+    } else
+        done(w);
+    return 0;
+}
