@@ -245,12 +245,14 @@ def test_block_sum_shfl_down_in_device_function_with_barrier(request, fixture, b
 
 
 def test_kernels_with_collectives_take_a_block_function_where_they_can(mod):
-    """warp_scan's collective sits in a uniform loop: its block function cuts
-    there (regions/warpcut.py); block_sum's sit in a device function that
-    returns a value (not inlined): it runs on fibers, as does every kernel of
-    the unit without a block function (run_block's warp form)."""
-    assert mod.compiled.block_kernels == ("warp_scan",)
-    assert mod.compiled.paths["block_sum"][0] == "fibers"
+    """warp_scan's collective sits in a uniform loop, block_sum's in an
+    inlined device function (the second call under a per-thread `if`): their
+    block functions cut there (regions/warpcut.py); half_mask's collectives
+    differ between the branches of an if (not cut: two collectives), votes
+    calls __activemask: they run on fibers, as does every kernel of the unit
+    without a block function (run_block's warp form)."""
+    assert set(mod.compiled.block_kernels) == {"block_sum", "warp_scan"}
+    assert mod.compiled.paths["votes"][0] == "fibers"
     plain = SourceModule(r"""
 __global__ void s(int *o) { __shared__ int x[64]; x[threadIdx.x] = 1; __syncthreads();
   o[threadIdx.x] = x[63 - threadIdx.x]; }""")
