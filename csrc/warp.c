@@ -151,15 +151,69 @@ PYEMU_KSUPPORT void pyemu_warp_exit(pyemu_worker *w)
 void pyemu_warp_compute(int op, unsigned int width, unsigned int m,
                         const unsigned long long *val, const int *arg, unsigned long long *out)
 {
+#define pick(live, src) ((src) < WARP && ((live) >> (src) & 1u) ? val[src] : 0ull)
+#define EACH_LANE for (unsigned int l = 0; l < WARP; l++) if (m >> l & 1u)
+    switch (op) {
+    case PYEMU_WARP_SHFL:
+        EACH_LANE {
+            const unsigned int a = (unsigned int)arg[l] & 31u; /* b[4:0], as the GPU */
+            out[l] = pick(m, (l & ~(width - 1u)) | (a & (width - 1u)));
+        }
+        return;
+    case PYEMU_WARP_SHFL_UP:
+        EACH_LANE {
+            const unsigned int a = (unsigned int)arg[l] & 31u, lo = l & ~(width - 1u);
+            const long long j = (long long)l - a;
+            out[l] = j >= (long long)lo ? pick(m, (unsigned int)j) : val[l];
+        }
+        return;
+    case PYEMU_WARP_SHFL_DOWN:
+        EACH_LANE {
+            const unsigned int a = (unsigned int)arg[l] & 31u, hi = (l & ~(width - 1u)) + width - 1u;
+            const unsigned int j = l + a;
+            out[l] = j <= hi ? pick(m, j) : val[l];
+        }
+        return;
+    case PYEMU_WARP_SHFL_XOR:
+        EACH_LANE {
+            const unsigned int a = (unsigned int)arg[l] & 31u, hi = (l & ~(width - 1u)) + width - 1u;
+            const unsigned int j = l ^ a;
+            out[l] = j <= hi ? pick(m, j) : val[l];
+        }
+        return;
+    case PYEMU_WARP_SYNC:
+        EACH_LANE out[l] = 0;
+        return;
+    case PYEMU_WARP_MATCH_ANY:
+        EACH_LANE {
+            unsigned long long r = 0;
+            for (unsigned int k = 0; k < WARP; k++)
+                if ((m >> k & 1u) && val[k] == val[l])
+                    r |= 1ull << k;
+            out[l] = r;
+        }
+        return;
+    case PYEMU_WARP_MATCH_ALL: {
+        int all_equal = 1;
+        EACH_LANE if (val[l] != val[__builtin_ctz(m)]) all_equal = 0;
+        EACH_LANE out[l] = all_equal ? m : 0;
+        return;
+    }
+    case PYEMU_WARP_BALLOT: case PYEMU_WARP_ANY: case PYEMU_WARP_ALL: {
+        unsigned int bal = 0;
+        EACH_LANE bal |= (unsigned int)(val[l] != 0) << l;
+        const unsigned long long r = op == PYEMU_WARP_BALLOT ? bal
+                                     : op == PYEMU_WARP_ANY ? bal != 0 : bal == m;
+        EACH_LANE out[l] = r;
+        return;
+    }
+    default: break;
+    }
+    /* the reductions (sm_80 __reduce_*_sync): 32-bit */
     unsigned long long acc = 0;
     int first = 1;
-    unsigned int bal = 0;
-#define pick(live, src) ((src) < WARP && ((live) >> (src) & 1u) ? val[src] : 0ull)
-    for (unsigned int l = 0; l < WARP; l++) {
-        if (!(m >> l & 1u))
-            continue;
-        unsigned long long v = val[l];
-        bal |= (v != 0) << l;
+    EACH_LANE {
+        const unsigned long long v = val[l];
         switch (op) {
         case PYEMU_WARP_ADD: acc = first ? v : (unsigned int)(acc + v); break;
         case PYEMU_WARP_MIN: acc = first || (int)v < (int)acc ? v : acc; break;
@@ -173,47 +227,8 @@ void pyemu_warp_compute(int op, unsigned int width, unsigned int m,
         }
         first = 0;
     }
-    int all_equal = 1;
-    for (unsigned int l = 0; l < WARP; l++)
-        if ((m >> l & 1u) && val[l] != val[__builtin_ctz(m)])
-            all_equal = 0;
-    for (unsigned int l = 0; l < WARP; l++) {
-        if (!(m >> l & 1u))
-            continue;
-        unsigned long long r = 0;
-        const unsigned int lo = l & ~(width - 1u), hi = lo + width - 1u;
-        const unsigned int a = (unsigned int)arg[l] & 31u; /* b[4:0], as the GPU */
-        switch (op) {
-        case PYEMU_WARP_SHFL: r = pick(m, lo | (a & (width - 1u))); break;
-        case PYEMU_WARP_SHFL_UP: {
-            long long j = (long long)l - a;
-            r = j >= (long long)lo ? pick(m, (unsigned int)j) : val[l];
-            break;
-        }
-        case PYEMU_WARP_SHFL_DOWN: {
-            unsigned int j = l + a;
-            r = j <= hi ? pick(m, j) : val[l];
-            break;
-        }
-        case PYEMU_WARP_SHFL_XOR: {
-            unsigned int j = l ^ a;
-            r = j <= hi ? pick(m, j) : val[l];
-            break;
-        }
-        case PYEMU_WARP_BALLOT: r = bal; break;
-        case PYEMU_WARP_ANY: r = bal != 0; break;
-        case PYEMU_WARP_ALL: r = bal == m; break;
-        case PYEMU_WARP_MATCH_ANY:
-            for (unsigned int k = 0; k < WARP; k++)
-                if ((m >> k & 1u) && val[k] == val[l])
-                    r |= 1ull << k;
-            break;
-        case PYEMU_WARP_MATCH_ALL: r = all_equal ? m : 0; break;
-        case PYEMU_WARP_SYNC: r = 0; break;
-        default: r = acc; break;
-        }
-        out[l] = r;
-    }
+    EACH_LANE out[l] = acc;
+#undef EACH_LANE
 #undef pick
 }
 

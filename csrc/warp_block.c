@@ -2,39 +2,28 @@
  *
  * A block function (pyemu/compiler/regions/) runs a whole block region by
  * region; it cuts a region at a warp collective as at a barrier.  The region
- * before the cut calls the collective in phase 1: each thread records its
- * operands here (value, argument, mask).  At the cut (phase 0, once per
+ * before the cut calls the collective in phase 1: each thread writes its
+ * operands (value, argument, mask) to the worker's pyemu_warp_buf (abi.h,
+ * inline in the module: no call per thread).  At the cut (phase 0, once per
  * block) every warp's masks are checked and every lane's result is computed
  * by pyemu_warp_compute (warp.c), the same routine the fiber path uses, so
  * each collective has one implementation.  The region after the cut calls
- * the collective again in phase 2, which returns the thread's result.
+ * the collective again in phase 2, which reads the thread's result.
  *
- * Phase 3 starts a block (the block function's first statement).
- * The state is one per worker: a block function runs one block at a time on
+ * Phase 3 starts a block (the block function's first statement).  The
+ * buffer is one per worker: a block function runs one block at a time on
  * its worker, and two collectives never overlap (a cut lies between them).
  */
 #include "core.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define WARP 32u
-#define NWARPS (PYEMU_MAX_THREADS_PER_BLOCK / WARP)
 
-typedef struct warp_block_state {
-    int op, width;
-    const char *file;
-    unsigned int line;
-    unsigned int arrived[NWARPS];           /* lanes that recorded */
-    unsigned int want[NWARPS];              /* the mask the first of them gave */
-    unsigned int any;                       /* a lane recorded since the last cut */
-    unsigned long long val[PYEMU_MAX_THREADS_PER_BLOCK];
-    int arg[PYEMU_MAX_THREADS_PER_BLOCK];
-    unsigned long long res[PYEMU_MAX_THREADS_PER_BLOCK];
-} warp_block_state;
-
-static __thread warp_block_state *bs; /* per worker (small TLS only: the core is dlopened) */
+static __thread pyemu_warp_buf *bs; /* per worker (small TLS only: the core is dlopened) */
 
 static const char *name_of(int op)
 {
@@ -67,60 +56,9 @@ static void lanes_text(unsigned int m, char *buf, size_t len)
             at += (size_t)snprintf(buf + at, len - at, "%s%u", at ? "," : "", l);
 }
 
-static unsigned int linear_of(void)
-{
-    const pyemu_thread_ctx *c = &pyemu_tctx;
-    return c->threadIdx.x + c->blockDim.x * (c->threadIdx.y + c->blockDim.y * c->threadIdx.z);
-}
-
 static int is_shuffle(int op)
 {
     return op >= PYEMU_WARP_SHFL && op <= PYEMU_WARP_SHFL_XOR;
-}
-
-/* phase 1: the calling thread's operands */
-static void record(pyemu_worker *w, int op, unsigned int mask, unsigned long long value, int arg,
-                   int width, const char *file, unsigned int line)
-{
-    if (!bs && !(bs = calloc(1, sizeof *bs)))
-        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
-                          "out of host memory for the warp state of a worker");
-    if (op < 0 || op >= PYEMU_WARP_NOPS)
-        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "unknown warp collective %d", op);
-    if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1))))
-        pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
-                          "%s at %s:%u: width %d is not a power of 2 from 1 to 32 (warpSize)",
-                          name_of(op), file, line, width);
-    const unsigned int me = linear_of(), warp = me / WARP, lane = me % WARP;
-    if (!(mask >> lane & 1u))
-        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                          "%s at %s:%u: the mask 0x%08x does not name the calling lane %u; a "
-                          "lane must be named in its own mask", name_of(op), file, line, mask,
-                          lane);
-    mask &= lanes_in(w->nthreads, warp); /* lanes past a partial warp are not there */
-    if (!bs->any) {
-        bs->any = 1;
-        bs->op = op;
-        bs->width = is_shuffle(op) ? width : 32;
-        bs->file = file;
-        bs->line = line;
-        memset(bs->arrived, 0, sizeof bs->arrived);
-    }
-    if (!bs->arrived[warp])
-        bs->want[warp] = mask;
-    else if (bs->want[warp] != mask) {
-        char a[128];
-        lanes_text(bs->arrived[warp], a, sizeof a);
-        bs->any = 0;
-        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                          "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) %s, but "
-                          "lane(s) %u reaches it with mask 0x%08x instead; every lane named in "
-                          "a warp collective's mask must reach the same collective",
-                          warp, name_of(op), file, line, bs->want[warp], a, lane, mask);
-    }
-    bs->arrived[warp] |= 1u << lane;
-    bs->val[me] = value;
-    bs->arg[me] = arg;
 }
 
 /* Names thread `lin` of the block in pyemu_tctx (the failing thread). */
@@ -138,12 +76,14 @@ static void name_thread(unsigned int lin)
  * lowest missing lane returns while lower lanes wait, or, with none below
  * it, the lowest lane that arrives finds the missing lanes below it gone. */
 static __attribute__((noinline, cold, noreturn)) void
-missing_lanes(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int missing)
+missing_lanes(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int missing,
+              unsigned int want)
 {
     char l[128], a[128];
     const unsigned int low = (unsigned int)__builtin_ctz(missing);
     const unsigned int below = m & ((1u << low) - 1u);
     bs->any = 0;
+    memset(bs->arrived, 0, sizeof bs->arrived);
     if (below) {
         lanes_text(below, a, sizeof a);
         name_thread(warp * WARP + low);
@@ -161,26 +101,68 @@ missing_lanes(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int m
                       "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) %s, but lane(s) "
                       "%s returned without reaching it; every lane named in a warp collective's "
                       "mask must reach the same collective",
-                      warp, name_of(bs->op), bs->file, bs->line, bs->want[warp], a, l);
+                      warp, name_of(bs->op), bs->file, bs->line, want, a, l);
 }
 
-/* phase 0: the masks checked, every lane's result computed */
+static __attribute__((noinline, cold, noreturn)) void
+fail_at(pyemu_worker *w, unsigned int lin, const char *fmt, ...);
+
+/* phase 0: the masks checked lane by lane, as the fiber path checks them
+ * when the lanes arrive in index order, then every lane's result */
 static void done(pyemu_worker *w)
 {
-    if (!bs || !bs->any)
-        return; /* no thread arrived (all returned before) */
+    if (!bs->any)
+        return; /* no thread arrived (all returned before, or predicated off) */
     bs->any = 0;
+    const int op = bs->op, width = bs->width;
     const unsigned int nwarps = (w->nthreads + WARP - 1) / WARP;
     for (unsigned int warp = 0; warp < nwarps; warp++) {
-        const unsigned int m = bs->arrived[warp];
+        const unsigned int base = warp * WARP, live = lanes_in(w->nthreads, warp);
+        unsigned int m = 0, want = 0;
+        for (unsigned int l = 0; l < WARP && base + l < w->nthreads; l++) {
+            if (!bs->arrived[base + l])
+                continue;
+            bs->arrived[base + l] = 0;
+            const unsigned int mask = bs->mask[base + l];
+            if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1))))
+                fail_at(w, base + l, "%s at %s:%u: width %d is not a power of 2 from 1 to 32 "
+                        "(warpSize)", name_of(op), bs->file, bs->line, width);
+            if (!(mask >> l & 1u))
+                fail_at(w, base + l, "%s at %s:%u: the mask 0x%08x does not name the calling "
+                        "lane %u; a lane must be named in its own mask", name_of(op), bs->file,
+                        bs->line, mask, l);
+            if (!m)
+                want = mask & live; /* lanes past a partial warp are not there */
+            else if ((mask & live) != want) {
+                char a[128];
+                lanes_text(m, a, sizeof a);
+                fail_at(w, base + l, "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) "
+                        "%s, but lane(s) %u reaches it with mask 0x%08x instead; every lane "
+                        "named in a warp collective's mask must reach the same collective",
+                        warp, name_of(op), bs->file, bs->line, want, a, l, mask & live);
+            }
+            m |= 1u << l;
+        }
         if (!m)
             continue;
-        const unsigned int missing = bs->want[warp] & ~m;
-        if (missing)
-            missing_lanes(w, warp, m, missing);
-        pyemu_warp_compute(bs->op, (unsigned int)bs->width, m, bs->val + warp * WARP,
-                           bs->arg + warp * WARP, bs->res + warp * WARP);
+        if (want & ~m)
+            missing_lanes(w, warp, m, want & ~m, want);
+        pyemu_warp_compute(op, is_shuffle(op) ? (unsigned int)width : 32u, m, bs->val + base,
+                           bs->arg + base, bs->res + base);
     }
+}
+
+static void fail_at(pyemu_worker *w, unsigned int lin, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    bs->any = 0;
+    memset(bs->arrived, 0, sizeof bs->arrived);
+    name_thread(lin);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER, "%s", msg);
 }
 
 PYEMU_API PYEMU_KSUPPORT unsigned long long
@@ -188,14 +170,17 @@ pyemu_warp_block(int phase, int op, unsigned int mask, unsigned long long value,
                  int width, const char *file, unsigned int line)
 {
     pyemu_worker *w = pyemu_self;
-    if (phase == 1)
-        record(w, op, mask, value, arg, width, file, line);
-    else if (phase == 2)
-        return bs ? bs->res[linear_of()] : 0;
-    else if (phase == 3) {
-        if (bs)
-            bs->any = 0; /* a block starts: nothing of a block that failed is kept */
-    } else
+    (void)op, (void)mask, (void)value, (void)arg, (void)width, (void)file, (void)line;
+    if (phase == 3) { /* a block starts: nothing of a block that failed is kept */
+        if (!bs && !(bs = calloc(1, sizeof *bs)))
+            pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
+                              "out of host memory for the warp state of a worker");
+        pyemu_tctx.warp_buf = bs;
+        if (bs->any)
+            memset(bs->arrived, 0, sizeof bs->arrived);
+        bs->any = 0;
+    } else if (phase == 0 && bs) {
         done(w);
+    }
     return 0;
 }
