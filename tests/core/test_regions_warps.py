@@ -249,3 +249,47 @@ def test_mask_naming_a_lane_that_does_not_arrive_fails_alike_on_both_paths(run_c
     assert got["0"] == got["1"]
     for w in words:
         assert w in got["0"], got
+
+
+HIDDEN = r"""
+struct W {
+  __device__ int sum(int v) {
+    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+    return v;
+  }
+};
+__global__ void k(int *out, const int *in) {
+  __shared__ int s[64];
+  W w;
+  s[threadIdx.x] = w.sum(in[threadIdx.x]);
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}"""
+
+TILES = r"""
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *out, const int *in) {
+  __shared__ int s[64];
+  auto t = cg::tiled_partition<32>(cg::this_thread_block());
+  s[threadIdx.x] = in[threadIdx.x] + t.shfl_down(in[threadIdx.x], 1);
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}"""
+
+
+@pytest.mark.parametrize("src", [HIDDEN, TILES], ids=["method", "cooperative_groups"])
+def test_collectives_the_cuts_cannot_see_keep_the_unit_on_fibers(src, monkeypatch):
+    """A class method or a cooperative-groups tile calls a collective the
+    pass does not see in the kernel: its kernels run on fibers, right."""
+    monkeypatch.setenv(_regions.STRICT_ENV, "1")
+    m = SourceModule(src)
+    assert m.compiled.block_kernels == () and m.compiled.paths["k"][0] == "fibers"
+    v = np.arange(64, dtype=np.int32) * 5
+    got = _run(m, "k", 64, [v], 1, 64)
+    lanes = np.arange(64)
+    if src is HIDDEN:
+        assert got[0] == v[:32].sum() and got[32] == v[32:].sum()
+    else:
+        want = v + np.where(lanes % 32 != 31, v[np.minimum(lanes + 1, 63)], v)
+        assert np.array_equal(got, want)

@@ -206,6 +206,15 @@ def _generate(pre, marker, internal_root, implicit, force, warp=False) -> Blocks
     holders, poison = _barrier_holders(toks, groups, internal, warp)
     user_funcs = {g.name for g in groups if g.kind == "function" and not internal(toks[g.head[0]].file)}
     unnamed = any(g.kind == "kernel" and g.name in ("", "::") for g in groups)
+    # collectives the cuts cannot see: cooperative groups (member calls of a
+    # tile), a class or lambda of the user's that calls one: every kernel
+    # of the unit keeps the fibers' warp form
+    warp_poison = ""
+    if warp and any(t.text == "cooperative_groups" and not internal(t.file) for t in toks):
+        warp_poison = "the unit uses cooperative groups, whose collectives run on fibers"
+    elif warp and any(g.kind not in ("function", "kernel") and not internal(toks[g.head[0]].file)
+                      and _warpcut.names(toks, *g.body) for g in groups):
+        warp_poison = "a class or lambda of the unit calls a warp collective, which runs on fibers"
     out = Blocks()
     texts, failed = {}, set()
     gtoks = {}      # (kernel, overload) -> its own tokens (implicit barriers added)
@@ -221,7 +230,9 @@ def _generate(pre, marker, internal_root, implicit, force, warp=False) -> Blocks
             calls = {t.text for t in toks[g.body[0]:g.body[1]] if t.kind == "id"} & holders
             has_barrier = bool(calls) or any(t.text == BARRIER for t in toks[g.body[0]:g.body[1]])
             # collectives here or in a called function: a block function or the warp form
-            coll = warp and bool(calls or _warpcut.names(toks, *g.body))
+            coll = warp and bool(calls or _warpcut.names(toks, *g.body) or warp_poison)
+            if warp_poison:
+                raise Unsupported(warp_poison)
             if calls:
                 found = _inline.inline_calls(toks, groups, g, holders, internal)
                 if found is None:
