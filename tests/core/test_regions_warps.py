@@ -293,3 +293,27 @@ def test_collectives_the_cuts_cannot_see_keep_the_unit_on_fibers(src, monkeypatc
     else:
         want = v + np.where(lanes % 32 != 31, v[np.minimum(lanes + 1, 63)], v)
         assert np.array_equal(got, want)
+
+
+TEMPLATE_HELPER = r"""
+template <class T> __device__ T tsum(T v) {
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+  return v;
+}
+__device__ int via(int v) { return tsum<int>(v); }
+__global__ void k(int *out, const int *in) {
+  __shared__ int s[64];
+  s[threadIdx.x] = via(in[threadIdx.x]);
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}"""
+
+
+def test_function_template_with_collectives_called_through_a_function_runs_on_fibers(
+        monkeypatch):
+    monkeypatch.setenv(_regions.STRICT_ENV, "1")
+    m = SourceModule(TEMPLATE_HELPER)
+    assert m.compiled.paths["k"][0] == "fibers" and "template" in m.compiled.paths["k"][1]
+    v = np.arange(64, dtype=np.int32)
+    got = _run(m, "k", 64, [v], 1, 64)
+    assert got[0] == v[:32].sum() and got[32] == v[32:].sum()

@@ -209,12 +209,11 @@ def _generate(pre, marker, internal_root, implicit, force, warp=False) -> Blocks
     # collectives the cuts cannot see: cooperative groups (member calls of a
     # tile), a class or lambda of the user's that calls one: every kernel
     # of the unit keeps the fibers' warp form
-    warp_poison = ""
+    warp_poison, hidden = "", set()
     if warp and any(t.text == "cooperative_groups" and not internal(t.file) for t in toks):
         warp_poison = "the unit uses cooperative groups, whose collectives run on fibers"
-    elif warp and any(g.kind not in ("function", "kernel") and not internal(toks[g.head[0]].file)
-                      and _warpcut.names(toks, *g.body) for g in groups):
-        warp_poison = "a class or lambda of the unit calls a warp collective, which runs on fibers"
+    elif warp:
+        warp_poison, hidden = _warpcut.hidden(toks, groups, internal)
     out = Blocks()
     texts, failed = {}, set()
     gtoks = {}      # (kernel, overload) -> its own tokens (implicit barriers added)
@@ -233,6 +232,10 @@ def _generate(pre, marker, internal_root, implicit, force, warp=False) -> Blocks
             coll = warp and bool(calls or _warpcut.names(toks, *g.body) or warp_poison)
             if warp_poison:
                 raise Unsupported(warp_poison)
+            if warp and hidden & {t.text for t in toks[g.body[0]:g.body[1]] if t.kind == "id"}:
+                coll = True
+                raise Unsupported("it calls a function template that uses warp collectives "
+                                  "(not inlined)")
             if calls:
                 found = _inline.inline_calls(toks, groups, g, holders, internal)
                 if found is None:

@@ -136,3 +136,43 @@ def _call(toks: list, st: S.Stmt, at: list) -> tuple:
             raise Unsupported(f"the operands of '{name}' at line {line} may have side "
                               "effects (a call, an assignment or ++/--)")
     return a, b
+
+
+def hidden(toks: list, groups: list, internal) -> tuple:
+    """(reason, names): a reason to keep every kernel of the unit on fibers
+    when a class, struct or lambda of the user's reaches a collective (its
+    member calls are not seen), else ''; and the names of the user's
+    function templates that reach one, and of the functions that call those
+    (not inlined: a kernel calling them runs on fibers)."""
+    names, grew = set(), True
+    users = [g for g in groups if g.kind in ("other", "function")
+             and not internal(toks[g.head[0]].file)]
+    while grew:
+        grew = False
+        for g in users:
+            body = {t.text for t in toks[g.body[0]:g.body[1]] if t.kind == "id"}
+            if g.kind == "function":    # inlined when it names collectives itself
+                if body & names and g.name not in names:
+                    names.add(g.name)
+                    grew = True
+                continue
+            if not (body & names or any(is_collective(n) for n in body)):
+                continue
+            head = [t for t in toks[g.head[0]:g.head[1]]]
+            k, depth = 0, 0
+            if head and head[0].text == "template":     # skip template < ... >
+                for k, t in enumerate(head):
+                    depth += {"<": 1, ">": -1, ">>": -2}.get(t.text, 0)
+                    if depth <= 0 and k > 1:
+                        break
+                k += 1
+            rest = head[k:]
+            if any(t.text in ("class", "struct", "union", "[", "]") for t in rest) or not any(
+                    t.text == "(" for t in rest):
+                return "a class or lambda of the unit reaches a warp collective", set()
+            at = next(i for i, t in enumerate(rest) if t.text == "(")
+            name = rest[at - 1].text if at else ""
+            if name and name not in names:
+                names.add(name)
+                grew = True
+    return "", names
