@@ -85,6 +85,7 @@ static const pyemu_core_api *pyemu_core_entry_points(void)
         api.warp_op = pyemu_warp_op;
         api.warp_active = pyemu_warp_active;
         api.first_thread_done_warp = pyemu_first_thread_done_warp;
+        api.warp_block = pyemu_warp_block;
         __atomic_store_n(&api.abi_version, PYEMU_ABI_VERSION, __ATOMIC_RELEASE);
     }
     return &api;

@@ -161,28 +161,77 @@ PYEMU_KSUPPORT void pyemu_warp_exit(pyemu_worker *w)
     exited_lanes[w->cur / WARP] |= 1u << (w->cur % WARP);
 }
 
-/* The value of source lane src: a lane that is not there (past the end of
- * a partial warp, returned, or not in the mask) gives 0, as an H100 does
- * for the lanes past the end of a partial warp (CUDA leaves it undefined). */
-static unsigned long long pick(unsigned int live, unsigned int src)
+/* Every lane's result of collective `op` (see abi.h) of the lanes `m` of
+ * one warp, from their values val[] and arguments arg[], into out[] (lane
+ * indexed).  The one implementation of each collective's semantics: the
+ * fiber path (below) and the block functions (warp_block.c) both call it. */
+void pyemu_warp_compute(int op, unsigned int width, unsigned int m,
+                        const unsigned long long *val, const int *arg, unsigned long long *out)
 {
-    return src < WARP && (live >> src & 1u) ? pend.val[src] : 0;
-}
-
-/* Every lane's result of the pending collective, into res[]. */
-static void complete(pyemu_worker *w)
-{
-    const unsigned int m = pend.arrived, base = pend.warp * WARP;
-    const unsigned int width = (unsigned int)pend.width;
+#define pick(live, src) ((src) < WARP && ((live) >> (src) & 1u) ? val[src] : 0ull)
+#define EACH_LANE for (unsigned int l = 0; l < WARP; l++) if (m >> l & 1u)
+    switch (op) {
+    case PYEMU_WARP_SHFL:
+        EACH_LANE {
+            const unsigned int a = (unsigned int)arg[l] & 31u; /* b[4:0], as the GPU */
+            out[l] = pick(m, (l & ~(width - 1u)) | (a & (width - 1u)));
+        }
+        return;
+    case PYEMU_WARP_SHFL_UP:
+        EACH_LANE {
+            const unsigned int a = (unsigned int)arg[l] & 31u, lo = l & ~(width - 1u);
+            const long long j = (long long)l - a;
+            out[l] = j >= (long long)lo ? pick(m, (unsigned int)j) : val[l];
+        }
+        return;
+    case PYEMU_WARP_SHFL_DOWN:
+        EACH_LANE {
+            const unsigned int a = (unsigned int)arg[l] & 31u, hi = (l & ~(width - 1u)) + width - 1u;
+            const unsigned int j = l + a;
+            out[l] = j <= hi ? pick(m, j) : val[l];
+        }
+        return;
+    case PYEMU_WARP_SHFL_XOR:
+        EACH_LANE {
+            const unsigned int a = (unsigned int)arg[l] & 31u, hi = (l & ~(width - 1u)) + width - 1u;
+            const unsigned int j = l ^ a;
+            out[l] = j <= hi ? pick(m, j) : val[l];
+        }
+        return;
+    case PYEMU_WARP_SYNC:
+        EACH_LANE out[l] = 0;
+        return;
+    case PYEMU_WARP_MATCH_ANY:
+        EACH_LANE {
+            unsigned long long r = 0;
+            for (unsigned int k = 0; k < WARP; k++)
+                if ((m >> k & 1u) && val[k] == val[l])
+                    r |= 1ull << k;
+            out[l] = r;
+        }
+        return;
+    case PYEMU_WARP_MATCH_ALL: {
+        int all_equal = 1;
+        EACH_LANE if (val[l] != val[__builtin_ctz(m)]) all_equal = 0;
+        EACH_LANE out[l] = all_equal ? m : 0;
+        return;
+    }
+    case PYEMU_WARP_BALLOT: case PYEMU_WARP_ANY: case PYEMU_WARP_ALL: {
+        unsigned int bal = 0;
+        EACH_LANE bal |= (unsigned int)(val[l] != 0) << l;
+        const unsigned long long r = op == PYEMU_WARP_BALLOT ? bal
+                                     : op == PYEMU_WARP_ANY ? bal != 0 : bal == m;
+        EACH_LANE out[l] = r;
+        return;
+    }
+    default: break;
+    }
+    /* the reductions (sm_80 __reduce_*_sync): 32-bit */
     unsigned long long acc = 0;
     int first = 1;
-    unsigned int bal = 0;
-    for (unsigned int l = 0; l < WARP; l++) {
-        if (!(m >> l & 1u))
-            continue;
-        unsigned long long v = pend.val[l];
-        bal |= (v != 0) << l;
-        switch (pend.op) {
+    EACH_LANE {
+        const unsigned long long v = val[l];
+        switch (op) {
         case PYEMU_WARP_ADD: acc = first ? v : (unsigned int)(acc + v); break;
         case PYEMU_WARP_MIN: acc = first || (int)v < (int)acc ? v : acc; break;
         case PYEMU_WARP_MAX: acc = first || (int)v > (int)acc ? v : acc; break;
@@ -195,47 +244,16 @@ static void complete(pyemu_worker *w)
         }
         first = 0;
     }
-    int all_equal = 1;
-    for (unsigned int l = 0; l < WARP; l++)
-        if ((m >> l & 1u) && pend.val[l] != pend.val[__builtin_ctz(m)])
-            all_equal = 0;
-    for (unsigned int l = 0; l < WARP; l++) {
-        if (!(m >> l & 1u))
-            continue;
-        unsigned long long r = 0;
-        const unsigned int lo = l & ~(width - 1u), hi = lo + width - 1u;
-        const unsigned int a = (unsigned int)pend.arg[l] & 31u; /* b[4:0], as the GPU */
-        switch (pend.op) {
-        case PYEMU_WARP_SHFL: r = pick(m, lo | (a & (width - 1u))); break;
-        case PYEMU_WARP_SHFL_UP: {
-            long long j = (long long)l - a;
-            r = j >= (long long)lo ? pick(m, (unsigned int)j) : pend.val[l];
-            break;
-        }
-        case PYEMU_WARP_SHFL_DOWN: {
-            unsigned int j = l + a;
-            r = j <= hi ? pick(m, j) : pend.val[l];
-            break;
-        }
-        case PYEMU_WARP_SHFL_XOR: {
-            unsigned int j = l ^ a;
-            r = j <= hi ? pick(m, j) : pend.val[l];
-            break;
-        }
-        case PYEMU_WARP_BALLOT: r = bal; break;
-        case PYEMU_WARP_ANY: r = bal != 0; break;
-        case PYEMU_WARP_ALL: r = bal == m; break;
-        case PYEMU_WARP_MATCH_ANY:
-            for (unsigned int k = 0; k < WARP; k++)
-                if ((m >> k & 1u) && pend.val[k] == pend.val[l])
-                    r |= 1ull << k;
-            break;
-        case PYEMU_WARP_MATCH_ALL: r = all_equal ? m : 0; break;
-        case PYEMU_WARP_SYNC: r = 0; break;
-        default: r = acc; break;
-        }
-        res[base + l] = r;
-    }
+    EACH_LANE out[l] = acc;
+#undef EACH_LANE
+#undef pick
+}
+
+/* Every lane's result of the pending collective, into res[]. */
+static void complete(pyemu_worker *w)
+{
+    pyemu_warp_compute(pend.op, (unsigned int)pend.width, pend.arrived, pend.val, pend.arg,
+                       res + pend.warp * WARP);
     (void)w;
 }
 

@@ -111,7 +111,7 @@
 #pragma push_macro("args")
 #undef args
 
-#define PYEMU_ABI_VERSION 4
+#define PYEMU_ABI_VERSION 5
 
 #ifdef __cplusplus
 extern "C" {
@@ -121,6 +121,22 @@ typedef struct pyemu_uint3 { unsigned int x, y, z; } pyemu_uint3;
 
 /* What the thread that runs now can see: one per worker thread, in static
  * TLS of the core.  Kernels read it through threadIdx, get_local_id(), ... */
+/* The operands and results of a warp collective in a block function
+ * (pyemu/compiler/regions/warpcut.py): each thread writes its operands at
+ * its linear index (phase 1, in pyemu_warp_op below); the core checks the
+ * masks and computes the results at the cut (csrc/warp_block.c); each
+ * thread reads its result (phase 2).  One per worker. */
+#define PYEMU_WARP_BUF_THREADS 1024
+typedef struct pyemu_warp_buf {
+    int op, width;              /* the collective (PYEMU_WARP_*), its width */
+    const char *file;           /* its call site */
+    unsigned int line, any;     /* any: a thread wrote since the last cut */
+    unsigned int mask[PYEMU_WARP_BUF_THREADS];
+    unsigned char arrived[PYEMU_WARP_BUF_THREADS];
+    int arg[PYEMU_WARP_BUF_THREADS];
+    unsigned long long val[PYEMU_WARP_BUF_THREADS], res[PYEMU_WARP_BUF_THREADS];
+} pyemu_warp_buf;
+
 typedef struct pyemu_thread_ctx {
     pyemu_uint3 threadIdx;      /* the running thread / work-item, in its block */
     pyemu_uint3 blockIdx;       /* the running block / work-group */
@@ -138,6 +154,11 @@ typedef struct pyemu_thread_ctx {
                                  * __local variables (the module's segment,
                                  * include/pyemu/detail/smem.h), then
                                  * dyn_smem_base (per worker) */
+    unsigned int warp_phase;    /* set by a block function just before a warp
+                                 * collective: 1 its operands go to warp_buf,
+                                 * 2 its result comes from there (pyemu_warp_op
+                                 * below, csrc/warp_block.c) */
+    pyemu_warp_buf *warp_buf;   /* the worker's, set when a block function starts */
 } pyemu_thread_ctx;
 
 
@@ -221,6 +242,14 @@ typedef struct pyemu_core_api {
     /* first_thread_done for a unit that uses warp collectives: the other
      * threads run as fibers, so that they can meet at a collective. */
     int (*first_thread_done_warp)(void);
+    /* A warp collective in a block function (pyemu/compiler/regions/),
+     * csrc/warp_block.c: phase 3 starts a block (sets pyemu_tctx.warp_buf,
+     * which the module writes the operands to), phase 0 (once per block,
+     * between the two regions) checks the masks and computes every lane's
+     * result into it. */
+    unsigned long long (*warp_block)(int phase, int op, unsigned int mask,
+                                     unsigned long long value, int arg, int width,
+                                     const char *file, unsigned int line);
 } pyemu_core_api;
 
 /* Warp collectives (one implementation for CUDA's intrinsics, cooperative
@@ -288,6 +317,8 @@ int pyemu_first_thread_done_warp(void);
 unsigned long long pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg,
                                  int width, const char *file, unsigned int line, unsigned int col);
 unsigned int pyemu_warp_active(void);
+unsigned long long pyemu_warp_block(int phase, int op, unsigned int mask, unsigned long long value,
+                                    int arg, int width, const char *file, unsigned int line);
 int pyemu_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pyemu_assert_fail(const char *expr, const char *file, unsigned int line,
                        const char *func) __attribute__((noreturn));
@@ -317,7 +348,33 @@ static inline unsigned long long pyemu_warp_op(int op, unsigned int mask, unsign
                                                int arg, int width, const char *file,
                                                unsigned int line, unsigned int col)
 {
+    /* a block function's collective: record (1) or fetch (2), see warp_block */
+    pyemu_thread_ctx *const pyemu_c = &pyemu_tctx;
+    const unsigned int pyemu_p = pyemu_c->warp_phase;
+    if (pyemu_p != 0) {
+        pyemu_c->warp_phase = 0;
+        pyemu_warp_buf *const pyemu_b = pyemu_c->warp_buf;
+        const unsigned int pyemu_i = pyemu_c->threadIdx.x + pyemu_c->blockDim.x *
+            (pyemu_c->threadIdx.y + pyemu_c->blockDim.y * pyemu_c->threadIdx.z);
+        if (pyemu_p == 2)
+            return pyemu_b->res[pyemu_i];
+        pyemu_b->op = op;
+        pyemu_b->width = width;
+        pyemu_b->file = file;
+        pyemu_b->line = line;
+        pyemu_b->any = 1;
+        pyemu_b->mask[pyemu_i] = mask;
+        pyemu_b->arrived[pyemu_i] = 1;
+        pyemu_b->arg[pyemu_i] = arg;
+        pyemu_b->val[pyemu_i] = value;
+        return 0;
+    }
     return pyemu_api->warp_op(op, mask, value, arg, width, file, line, col);
+}
+static inline void pyemu_warp_phase(unsigned int pyemu_p) { pyemu_tctx.warp_phase = pyemu_p; }
+static inline void pyemu_warp_block_done(unsigned int pyemu_p)
+{
+    pyemu_api->warp_block((int)pyemu_p, 0, 0, 0, 0, 0, "", 0);
 }
 static inline unsigned int pyemu_warp_active(void) { return pyemu_api->warp_active(); }
 static inline void pyemu_warp_step(void)

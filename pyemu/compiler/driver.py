@@ -663,13 +663,11 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                    for w, msg in model.problems[:5])
 
     blocks = _regions.Blocks()
+    warp = _warps.uses_warps(text, str(root))   # warp collectives: cuts, else fibers
     if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO for o in opts.user):
         implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
                            for o in opts.user)
-        blocks = _regions.generate(text, d.marker, str(root), implicit=implicit)
-    warp = _warps.uses_warps(text, str(root))   # warp collectives: fibers only
-    if warp:
-        blocks = _regions.Blocks(skipped={k.qualified: _warps.REASON for k in kernels})
+        blocks = _regions.generate(text, d.marker, str(root), implicit=implicit, warp=warp)
     # the compile: the preprocessed unit as it is now, with the markers of the
     # scan defined away (its own options are applied already: no -include,
     # -D, -U or -I again)
@@ -733,12 +731,12 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
             blocks.paths.get("*")
         if disabled:
             p = ("fibers", f"-D{_regions.DISABLE_MACRO}")
-        elif warp:
-            p = ("fibers", _warps.REASON)
         elif fell_back:
             p = ("fibers", "its unit's block functions did not compile (a bug of pyemu)")
         elif p is None or (p[0] == "block function" and e.name not in blocked):
             p = ("block function", "") if e.name in blocked else ("plain loop", "")
+        if warp and e.name not in blocked and p[0] != "fibers":
+            p = ("fibers", _warps.REASON)   # run_block's warp form (warps.py)
         paths[e.name] = list(p)
     return (so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps, blocked,
             {e.name: info[e.name] for e in entries if e.name in info}, paths)

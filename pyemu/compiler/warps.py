@@ -1,10 +1,16 @@
 """Does a kernel unit use warp collectives (pyemu/compiler/driver.py asks)?
 
 Warp collectives (__shfl_sync, __ballot_sync, __syncwarp, cooperative
-groups, OpenCL sub-groups) are rendezvous of the lanes of a warp, which
-only the fiber path runs (csrc/warp.c): a unit that uses any of them gets
-no block functions (pyemu/compiler/regions/), and its blocks run their
-threads after thread 0 as fibers (pyemu_first_thread_done_warp, abi.h).
+groups, OpenCL sub-groups) are rendezvous of the lanes of a warp.  In a
+unit that uses any of them, the regions pass (pyemu/compiler/regions/)
+cuts a kernel's block function at each collective statement it can split
+safely (regions/warpcut.py: straight code and uniform loops, the
+collectives of inlined device functions); the core computes each warp's
+results at the cut (csrc/warp_block.c) with the fiber path's routine.  A
+kernel it declines runs its threads after thread 0 as fibers
+(pyemu_first_thread_done_warp, abi.h; csrc/warp.c): run_block's call is
+the warp form in the whole unit, so a kernel of it without collectives and
+without a block function takes fibers too (correct, slower).
 The test looks at the preprocessed text of the user's own files (not
 pyemu's headers), so a collective in a header of the user's counts too.
 """
@@ -19,9 +25,10 @@ _NAMES = re.compile(
     r"|__reduce_\w+_sync|__syncwarp|cooperative_groups|pyemu_warp_\w+|sub_group_\w+"
     r"|get_sub_group_\w+|get_num_sub_groups|get_max_sub_group_size|get_enqueued_num_sub_groups)\b")
 
-VERSION = 2   # in the cache key: change it when the test changes
+VERSION = 3   # in the cache key: change it when the test changes
 
-REASON = "the unit uses warp collectives, which run on fibers"
+REASON = ("the unit uses warp collectives and the kernel has no block function: "
+          "it runs on fibers")
 
 # In a unit that uses them, run_block's call after thread 0 (kernel_entry.hpp)
 # becomes the warp form, which runs the other threads as fibers (the

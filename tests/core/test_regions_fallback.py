@@ -26,6 +26,7 @@ __global__ void k(int *out) {
 __device__ int swap_through(int *s, int v) {
     s[threadIdx.x] = v; __syncthreads();
     int w = s[blockDim.x - 1 - threadIdx.x]; __syncthreads();
+    if (v < 0) return 0;          // two returns: not inlined (one at the end would be)
     return w;
 }
 __global__ void k(int *out) {
@@ -128,7 +129,7 @@ def test_fallback_keeps_fiber_path_and_right_results_block_64(managed, case):
 
 def test_macro_barrier_statement_and_syncwarp_run_right(managed):
     """A barrier statement from a macro, then __syncwarp(): a warp collective
-    (csrc/warp.c), so the kernel runs on fibers (no block function), right."""
+    in straight code, which the block function cuts at (regions/warpcut.py), right."""
     src = r"""
 #define SYNC() do { } while (0); __syncthreads()
 __global__ void k(int *out) {
@@ -140,7 +141,7 @@ __global__ void k(int *out) {
     out[threadIdx.x] = v;
 }"""
     m = SourceModule(src)
-    assert m.compiled.block_kernels == ()     # warp collectives: the driver keeps fibers
+    assert m.compiled.block_kernels == ("k",)  # the collective is cut
     k = m.get_function("k")
     out = managed(np.zeros(64, np.int32))
     k[1, 64](out)

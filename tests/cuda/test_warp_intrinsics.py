@@ -244,10 +244,15 @@ def test_block_sum_shfl_down_in_device_function_with_barrier(request, fixture, b
     assert np.array_equal(got, want)
 
 
-def test_kernels_with_collectives_get_no_block_function(mod):
-    """block_sum has a __syncthreads() in straight code, which would give it a
-    block function; its collectives send the whole unit to the fibers."""
-    assert mod.compiled.block_kernels == ()
+def test_kernels_with_collectives_take_a_block_function_where_they_can(mod):
+    """warp_scan's collective sits in a uniform loop, block_sum's in an
+    inlined device function (the second call under a per-thread `if`): their
+    block functions cut there (regions/warpcut.py); half_mask's collectives
+    differ between the branches of an if (not cut: two collectives), votes
+    calls __activemask: they run on fibers, as does every kernel of the unit
+    without a block function (run_block's warp form)."""
+    assert set(mod.compiled.block_kernels) == {"block_sum", "warp_scan"}
+    assert mod.compiled.paths["votes"][0] == "fibers"
     plain = SourceModule(r"""
 __global__ void s(int *o) { __shared__ int x[64]; x[threadIdx.x] = 1; __syncthreads();
   o[threadIdx.x] = x[63 - threadIdx.x]; }""")

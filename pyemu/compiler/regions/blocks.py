@@ -128,7 +128,14 @@ _BY_VALUE = {
     "atom_max", "atom_and", "atom_or", "atom_xor", "mad", "fma", "clamp", "mix", "dot",
     "length", "distance", "normalize", "cross", "native_sqrt", "native_exp", "native_log",
     "native_sin", "native_cos", "native_divide", "native_recip", "rsqrt", "select", "popcount",
-    "clz", "mul24", "mad24", "mul_hi", "rotate", "sin", "cos", "tan", "exp2", "log2"}
+    "clz", "mul24", "mad24", "mul_hi", "rotate", "sin", "cos", "tan", "exp2", "log2",
+    # the warp collectives a block function cuts at (warpcut.py), and its phase switch
+    "pyemu_warp_phase", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+    "__ballot_sync", "__any_sync", "__all_sync", "__match_any_sync", "__match_all_sync",
+    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+    "__reduce_or_sync", "__reduce_xor_sync", "__syncwarp", "sub_group_all", "sub_group_any",
+    "sub_group_barrier", "sub_group_broadcast", "sub_group_ballot", "sub_group_shuffle",
+    "sub_group_shuffle_xor", "sub_group_shuffle_up", "sub_group_shuffle_down"}
 # Type names of the headers that casts in index expressions use
 # ((size_t)get_local_id(0), as OpenCL's work-item functions spell it).
 _TYPEDEFS = {"size_t", "ptrdiff_t", "uint", "ushort", "uchar", "ulong", "intptr_t", "uintptr_t"}
@@ -164,25 +171,28 @@ def _internal(what: str, e: Exception) -> str:
 
 
 def generate(pre: str, marker: str, internal_root: Optional[str] = None,
-             implicit: bool = False) -> Blocks:
+             implicit: bool = False, warp: bool = False) -> Blocks:
     """Block functions for the barrier kernels of a preprocessed unit.
 
     `pre` is the g++ -E output in which __global__ became `marker`;
     `internal_root` is the directory of pyemu's own headers (functions
     defined there are not the user's); `implicit`: also barrier-free kernels
-    with uniform loops (_implicit).  A kernel with barriers that cannot have
-    a block function gets a fiber variant (variant.py).  With
+    with uniform loops (_implicit); `warp`: the unit uses warp collectives
+    (pyemu/compiler/warps.py), whose statements become cuts (warpcut.py).  A
+    kernel with barriers that cannot have a block function gets a fiber
+    variant (variant.py); one with collectives runs on fibers in the warp form.  With
     PYEMU_DEBUG_PATHS=1 the paths are printed to stderr."""
-    out = _generate(pre, marker, internal_root, implicit, _flag(FORCE_ENV))
+    out = _generate(pre, marker, internal_root, implicit, _flag(FORCE_ENV), warp)
     if _flag(DEBUG_ENV):
         for q, (path, why) in out.paths.items():
             print(f"pyemu: kernel {q}: {path}" + (f" ({why})" if why else ""), file=sys.stderr)
     return out
 
 
-def _generate(pre, marker, internal_root, implicit, force) -> Blocks:
+def _generate(pre, marker, internal_root, implicit, force, warp=False) -> Blocks:
     from . import inline as _inline
     from . import variant as _variant
+    from . import warpcut as _warpcut
     files: list = []
     try:
         toks = S.tokenize(pre, files)
@@ -193,9 +203,17 @@ def _generate(pre, marker, internal_root, implicit, force) -> Blocks:
             why = _internal("reading the unit", e)
         return Blocks(skipped={"*": why}, paths={"*": ("fibers", why)})
     internal = (lambda f: internal_root is not None and files[f].startswith(str(internal_root)))
-    holders, poison = _barrier_holders(toks, groups, internal)
+    holders, poison = _barrier_holders(toks, groups, internal, warp)
     user_funcs = {g.name for g in groups if g.kind == "function" and not internal(toks[g.head[0]].file)}
     unnamed = any(g.kind == "kernel" and g.name in ("", "::") for g in groups)
+    # collectives the cuts cannot see: cooperative groups (member calls of a
+    # tile), a class or lambda of the user's that calls one: every kernel
+    # of the unit keeps the fibers' warp form
+    warp_poison, hidden = "", set()
+    if warp and any(t.text == "cooperative_groups" and not internal(t.file) for t in toks):
+        warp_poison = "the unit uses cooperative groups, whose collectives run on fibers"
+    elif warp:
+        warp_poison, hidden = _warpcut.hidden(toks, groups, internal)
     out = Blocks()
     texts, failed = {}, set()
     gtoks = {}      # (kernel, overload) -> its own tokens (implicit barriers added)
@@ -204,18 +222,29 @@ def _generate(pre, marker, internal_root, implicit, force) -> Blocks:
             continue
         q = g.qualified
         gt = toks          # the tokens the kernel's text comes from
-        text, why, has_barrier = None, "", False
+        text, why, has_barrier, coll = None, "", False, False
         try:
             if poison:
                 raise Unsupported(poison)
             calls = {t.text for t in toks[g.body[0]:g.body[1]] if t.kind == "id"} & holders
             has_barrier = bool(calls) or any(t.text == BARRIER for t in toks[g.body[0]:g.body[1]])
+            # collectives here or in a called function: a block function or the warp form
+            coll = warp and bool(calls or _warpcut.names(toks, *g.body) or warp_poison)
+            if warp_poison:
+                raise Unsupported(warp_poison)
+            if warp and hidden & {t.text for t in toks[g.body[0]:g.body[1]] if t.kind == "id"}:
+                coll = True
+                raise Unsupported("it calls a function template that uses warp collectives "
+                                  "(not inlined)")
             if calls:
                 found = _inline.inline_calls(toks, groups, g, holders, internal)
                 if found is None:
                     raise Unsupported("it calls a function that reaches __syncthreads() "
                                       "and cannot be inlined, or recurses")
                 g, gt = found
+            if coll and _warpcut.names(gt, *g.body):
+                has_barrier = True
+                g, gt = _warpcut.cut(gt, g)
             k = _Kernel(gt, files, g, user_funcs)
             if unnamed and k.template:
                 raise Unsupported("the unit specializes a kernel template")
@@ -235,7 +264,9 @@ def _generate(pre, marker, internal_root, implicit, force) -> Blocks:
             why, text = str(e), None
         except Exception as e:  # a bug of this pass must never fail a build
             why, text = _internal(f"kernel {q}", e), None
-        if text is None and has_barrier and not why.startswith("internal error"):
+        if text is None and coll:
+            why = f"it uses warp collectives, which run on fibers here: {why}"
+        elif text is None and has_barrier and not why.startswith("internal error"):
             # the fiber path, with the implicit barriers the block function would have
             try:
                 params = {v.name for v in _Kernel(gt, files, g, user_funcs)._parse_params()}
@@ -425,14 +456,17 @@ def drop_duplicates(stderr: str) -> str:
 
 # --------------------------------------------------------------- the unit
 
-def _barrier_holders(toks: list, groups: list, internal) -> tuple:
+def _barrier_holders(toks: list, groups: list, internal, warp: bool = False) -> tuple:
     """(names of functions that reach a barrier or recurse, reason to skip
     everything or '').
 
     A kernel that calls them keeps the fiber path: a barrier in a function
     needs it, and so does recursion, whose depth the fiber stacks bound
     (PYEMU_STACK_SIZE) where a block function runs every thread on the
-    worker's own stack."""
+    worker's own stack.  With `warp`, a user function that names a warp
+    collective (warpcut.py) is one too: it is inlined, so its collectives cut.
+    """
+    from .warpcut import names as _collectives
     holders, calls = set(), {}
     for g in groups:
         if g.kind == "kernel":
@@ -444,6 +478,8 @@ def _barrier_holders(toks: list, groups: list, internal) -> tuple:
             holders.add(g.name)
         elif g.kind == "function" and not internal(toks[g.head[0]].file):
             calls.setdefault(g.name, set()).update(names)
+            if warp and _collectives(toks, *g.body):
+                holders.add(g.name)
     for name in calls:           # functions that reach themselves
         seen, todo = set(), [name]
         while todo:

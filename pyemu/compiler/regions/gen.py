@@ -13,7 +13,10 @@ from . import ranges as _ranges
 from . import syntax as S
 from .blocks import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
                      _value_end, _Var)
+from .warpcut import WARP_SITE
 from .writer import Writer, cstr as _cstr
+
+MAX_THREADS = 1024   # PYEMU_MAX_THREADS_PER_BLOCK (csrc/pyemu_core.h): a block's threads at most
 
 _STORAGE = S.STORAGE_WORDS
 _NOT_CALLS = S.TYPE_WORDS | S.CV_WORDS | _CASTS | {
@@ -31,6 +34,7 @@ class _Gen(Writer):
         self.has_return = any(st.kind == "return" for st in S.walk(k.body))
         self.ints = intidx.int_spans(k, _dim_at)   # index polynomials computed in int
         self.guards: set = set()                  # ... under these conditions
+        self.preds: list = []     # (flags, negated): a predicated if's threads (predicated)
 
     # ------------------------------------------------------------ output
 
@@ -118,6 +122,8 @@ class _Gen(Writer):
                          f"sizeof({t}) * {P}n, (alignof({t}) > 64 ? 8 * alignof({t}) : 512)));")
                 if v.where == "param":
                     self.raw(f"for (unsigned {P}i = 0; {P}i < {P}n; ++{P}i) {P}p{v.idx}[{P}i] = {v.name};")
+        if any(t.text == WARP_SITE for t in self.toks[self.k.lo:self.k.hi]):
+            self.raw(f"if ({P}n > {MAX_THREADS}u) return false; pyemu_warp_block_done(3u);")
         if self.has_return:
             self.raw(f"unsigned char *const {P}ex = static_cast<unsigned char *>(__builtin_alloca({P}n));"
                      f" __builtin_memset({P}ex, 0, {P}n); unsigned {P}nexit = 0;")
@@ -183,6 +189,9 @@ class _Gen(Writer):
         self.emit(*b.cond)
 
     def skeleton(self, st: S.Stmt, chain: list):
+        if st.kind == "barrier" and self.toks[st.cond[0]].text == WARP_SITE:
+            self.raw("pyemu_warp_block_done(0u);")   # a warp collective's cut (warpcut.py)
+            return
         if st.kind == "barrier":
             if self.has_return:
                 self.raw(f"if ({P}nexit) {P}exited(")
@@ -193,6 +202,8 @@ class _Gen(Writer):
             self.raw("{")
             self.block(st.kids, chain)
             self.raw("}")
+        elif st.kind == "if" and self.predicable(st, chain):
+            self.predicated(st, chain)
         elif st.kind == "if":
             c = self.condition(st, chain)
             self.raw("if (")
@@ -233,6 +244,39 @@ class _Gen(Writer):
             self.for_loop(st, chain)
         else:
             raise Unsupported(f"a barrier inside {st.kind}")
+
+    def predicable(self, st: S.Stmt, chain: list) -> bool:
+        """An if whose condition is not uniform and which holds only warp
+        collectives' cuts (no barrier), in one branch: its threads can be
+        predicated, since
+        a collective, unlike a barrier, is reached by the lanes that take the
+        branch (the core checks that its mask names no other lane)."""
+        if self.uniform(st.cond, chain) or not all(
+                self.toks[b.cond[0]].text == WARP_SITE for b in S.walk([st]) if b.kind == "barrier"):
+            return False
+        # cuts in both branches: lanes of one warp at two collectives, which
+        # the fiber path names exactly ("lane(s) 1 reaches ... instead")
+        return len(st.kids) < 2 or not all(k.barrier for k in st.kids)
+
+    def predicated(self, st: S.Stmt, chain: list):
+        """`if (c) A else B` with cuts inside: each thread's c into flags, then
+        A's regions for the threads whose flag is set, B's for the others."""
+        self.label += 1
+        f = f"{P}pr{self.label}"
+        self.raw(f"{{ unsigned char {f}[{MAX_THREADS}];")
+
+        def body():
+            self.raw(f"{f}[{P}lin] = static_cast<bool>((")
+            self.emit(*st.cond, thread=True)
+            self.raw("));")
+        self.thread_loop(chain, [st.cond], body)
+        for n, kid in enumerate(st.kids):
+            self.preds.append((f, n == 1))
+            self.raw("{")
+            self.sub(kid, chain)
+            self.raw("}")
+            self.preds.pop()
+        self.raw("}")
 
     def for_loop(self, st: S.Stmt, chain: list):
         toks = self.toks
@@ -381,6 +425,8 @@ class _Gen(Writer):
                      f"++{P}tx, ++{P}lin) {{ {index('x')}")
             if self.has_return:
                 self.raw(f"if ({P}ex[{P}lin]) continue;")
+            for f, neg in self.preds:
+                self.raw(f"if ({'' if neg else '!'}{f}[{P}lin]) continue;")
             self.raw("{")
             for v in binds:
                 self.bind(v)

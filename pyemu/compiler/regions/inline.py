@@ -10,10 +10,12 @@ they were written in the kernel:
 (f's parameters and locals renamed pyemu_il<n>_<name>, so that no braces are
 needed and the regions run on across the call, as PoCL's do).  f's tokens keep their file and line, so diagnostics point
 at f.  What this cannot inline returns None and the kernel takes the fiber
-path: a function that returns a value or has a `return` statement, a
-template, an overloaded name, array or variadic parameters, a call that is
-not a statement of its own (`x = f(a);`, `if (f(a))`), recursion, or nesting
-deeper than _DEPTH.
+path: a void function with a `return` statement, one returning a value
+other than by one `return e;` at its end (it is inlined when called as
+`f(a);`, `v = f(a);`, `v op= f(a);` or `T v = f(a);`: the body, then
+`v = (e);`), a template, an overloaded name, array or variadic parameters,
+a call inside an expression (`if (f(a))`, `x = 1 + f(a)`), recursion, or
+nesting deeper than _DEPTH.
 """
 from __future__ import annotations
 
@@ -38,8 +40,9 @@ class _Func:
                        and j + 1 < hi and toks[j + 1].text == "(")
         close = S.match(toks, name_at + 1, hi)
         ret = [t.text for t in toks[lo:name_at]]
-        if "void" not in ret or "*" in ret or "&" in ret:
-            raise Unsupported(f"'{g.name}' returns a value")
+        self.value = "void" not in ret    # returns a value: one `return e;`, its last statement
+        if "*" in ret or "&" in ret or "auto" in ret:
+            raise Unsupported(f"'{g.name}' returns a pointer or a reference")
         self.params = []          # (spec (lo, hi), declarator)
         a, b = name_at + 2, close
         if b > a and not (b - a == 1 and toks[a].text == "void"):
@@ -52,9 +55,17 @@ class _Func:
                 if dd.suffix[0] != dd.suffix[1] or dd.init_kind:
                     raise Unsupported(f"an array or default parameter of '{g.name}'")
                 self.params.append((d.spec, dd))
-        if any(toks[j].text in ("return", "goto", "co_return", "...")
-               for j in range(g.body[0], g.body[1])):
+        returns = [j for j in range(g.body[0], g.body[1]) if toks[j].text == "return"]
+        if any(toks[j].text in ("goto", "co_return", "...") for j in range(g.body[0], g.body[1])):
+            raise Unsupported(f"'{g.name}' has a goto")
+        if not self.value and returns:
             raise Unsupported(f"'{g.name}' has a return statement")
+        if self.value:
+            last = S.BodyParser(toks, {dd.name for _, dd in self.params}).block(*g.body)
+            if len(returns) != 1 or not last or last[-1].kind != "return" or \
+                    last[-1].lo != returns[0] or last[-1].hi - last[-1].lo < 3:
+                raise Unsupported(f"'{g.name}' returns a value other than by one `return e;` "
+                                  "at its end")
 
 
 def inline_calls(toks: list, groups: list, g: S.Group, holders: set, internal) -> Optional[tuple]:
@@ -94,14 +105,14 @@ def _expand(toks: list, lo: int, hi: int, funcs: dict, holders: set, counter: li
     stmts = S.BodyParser(toks, set()).block(lo, hi)
     listed = {st.lo for st in stmts} | {k.lo for st in S.walk(stmts) if st.kind == "compound"
                                         for k in st.kids}
-    calls = {}                  # token index of a call statement -> its statement
+    calls = {}                  # token index of a call statement -> (statement, call's start)
     for st in S.walk(stmts):
-        if st.kind == "expr" and toks[st.lo].text in funcs and st.hi - st.lo >= 4 \
-                and toks[st.lo + 1].text == "(" and S.match(toks, st.lo + 1, st.hi) == st.hi - 2:
-            calls[st.lo] = st
+        at = _call_at(toks, st, funcs)
+        if at is not None:
+            calls[st.lo] = (st, at)
     out, j = [], lo
     while j < hi:
-        st = calls.get(j)
+        st, at = calls.get(j, (None, None))
         if st is None:
             t = toks[j]
             if t.kind == "id" and t.text in holders and toks[j - 1].text not in (".", "->", "::"):
@@ -109,7 +120,7 @@ def _expand(toks: list, lo: int, hi: int, funcs: dict, holders: set, counter: li
             out.append(t)
             j += 1
             continue
-        body = _call(toks, st, funcs[toks[st.lo].text], funcs, holders, counter, depth)
+        body = _call(toks, st, at, funcs[toks[at].text], funcs, holders, counter, depth)
         if st.lo not in listed:   # the body of an if or a loop: one statement
             body = [Tok("op", "{", toks[st.lo].file, toks[st.lo].line)] + body + [
                 Tok("op", "}", toks[st.hi - 1].file, toks[st.hi - 1].line)]
@@ -118,9 +129,36 @@ def _expand(toks: list, lo: int, hi: int, funcs: dict, holders: set, counter: li
     return out
 
 
-def _call(toks, st: S.Stmt, f: _Func, funcs, holders, counter, depth) -> list:
-    at = toks[st.lo]
-    args = [] if st.hi - 2 == st.lo + 2 else S.split_top(toks, st.lo + 2, st.hi - 2, ",")
+def _call_at(toks, st: S.Stmt, funcs: dict):
+    """Where the call of a function of `funcs` starts in statement st when st
+    is `f(args);`, or, for a function returning a value, `v = f(args);`,
+    `v op= f(args);` or `T v = f(args);` (one variable v); else None."""
+    if st.kind not in ("expr", "decl") or st.hi - st.lo < 4:
+        return None
+    for at in range(st.lo, st.hi - 3):
+        if toks[at].text in funcs and toks[at + 1].text == "(" and \
+                S.match(toks, at + 1, st.hi) == st.hi - 2:
+            break
+    else:
+        return None
+    if at == st.lo:
+        return at if st.kind == "expr" else None
+    before = toks[st.lo:at]
+    if not funcs[toks[at].text].value or before[-1].text not in _ASSIGN or \
+            not all(t.kind == "id" for t in before[:-1]):
+        return None
+    if st.kind == "expr" and len(before) != 2:
+        return None
+    return at
+
+
+_ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
+
+
+def _call(toks, st: S.Stmt, call_at: int, f: _Func, funcs, holders, counter, depth) -> list:
+    at = toks[call_at]
+    lo = call_at
+    args = [] if st.hi - 2 == lo + 2 else S.split_top(toks, lo + 2, st.hi - 2, ",")
     if len(args) != len(f.params):
         raise Unsupported(f"'{f.g.name}' called with {len(args)} arguments")
     counter[0] += 1
@@ -149,4 +187,8 @@ def _call(toks, st: S.Stmt, f: _Func, funcs, holders, counter, depth) -> list:
                 ".", "->", "::")) and (k + 1 >= len(body) or body[k + 1].text != "::"):
             t = Tok("id", rename[t.text], t.file, t.line)
         out.append(t)
+    if f.value:    # `return e;` at the end: `v = (e);`, `T v = (e);` or `(void)(e);`
+        r = max(k for k, t in enumerate(out) if t.text == "return")
+        head = list(toks[st.lo:call_at]) or [mk("op", "("), mk("id", "void"), mk("op", ")")]
+        out = out[:r] + head + [mk("op", "(")] + out[r + 1:-1] + [mk("op", ")"), mk("op", ";")]
     return out

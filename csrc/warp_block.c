@@ -1,0 +1,186 @@
+/* warp_block.c - warp collectives in a block function (pyemu_warp_block, abi.h).
+ *
+ * A block function (pyemu/compiler/regions/) runs a whole block region by
+ * region; it cuts a region at a warp collective as at a barrier.  The region
+ * before the cut calls the collective in phase 1: each thread writes its
+ * operands (value, argument, mask) to the worker's pyemu_warp_buf (abi.h,
+ * inline in the module: no call per thread).  At the cut (phase 0, once per
+ * block) every warp's masks are checked and every lane's result is computed
+ * by pyemu_warp_compute (warp.c), the same routine the fiber path uses, so
+ * each collective has one implementation.  The region after the cut calls
+ * the collective again in phase 2, which reads the thread's result.
+ *
+ * Phase 3 starts a block (the block function's first statement).  The
+ * buffer is one per worker: a block function runs one block at a time on
+ * its worker, and two collectives never overlap (a cut lies between them).
+ */
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WARP 32u
+
+static __thread pyemu_warp_buf *bs; /* per worker (small TLS only: the core is dlopened) */
+
+static const char *name_of(int op)
+{
+    static const char *const names[] = {
+        [PYEMU_WARP_SHFL] = "__shfl_sync", [PYEMU_WARP_SHFL_UP] = "__shfl_up_sync",
+        [PYEMU_WARP_SHFL_DOWN] = "__shfl_down_sync", [PYEMU_WARP_SHFL_XOR] = "__shfl_xor_sync",
+        [PYEMU_WARP_BALLOT] = "__ballot_sync", [PYEMU_WARP_ANY] = "__any_sync",
+        [PYEMU_WARP_ALL] = "__all_sync", [PYEMU_WARP_MATCH_ANY] = "__match_any_sync",
+        [PYEMU_WARP_MATCH_ALL] = "__match_all_sync", [PYEMU_WARP_ADD] = "__reduce_add_sync",
+        [PYEMU_WARP_MIN] = "__reduce_min_sync", [PYEMU_WARP_MAX] = "__reduce_max_sync",
+        [PYEMU_WARP_UMIN] = "__reduce_min_sync", [PYEMU_WARP_UMAX] = "__reduce_max_sync",
+        [PYEMU_WARP_AND] = "__reduce_and_sync", [PYEMU_WARP_OR] = "__reduce_or_sync",
+        [PYEMU_WARP_XOR] = "__reduce_xor_sync", [PYEMU_WARP_SYNC] = "__syncwarp",
+    };
+    return op >= 0 && op < PYEMU_WARP_NOPS && names[op] ? names[op] : "a warp collective";
+}
+
+static unsigned int lanes_in(unsigned int nthreads, unsigned int warp)
+{
+    unsigned int n = nthreads - warp * WARP;
+    return n >= WARP ? 0xffffffffu : (1u << n) - 1u;
+}
+
+static void lanes_text(unsigned int m, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (unsigned int l = 0; l < WARP && at + 4 < len; l++)
+        if (m >> l & 1u)
+            at += (size_t)snprintf(buf + at, len - at, "%s%u", at ? "," : "", l);
+}
+
+static int is_shuffle(int op)
+{
+    return op >= PYEMU_WARP_SHFL && op <= PYEMU_WARP_SHFL_XOR;
+}
+
+/* Names thread `lin` of the block in pyemu_tctx (the failing thread). */
+static void name_thread(unsigned int lin)
+{
+    pyemu_thread_ctx *c = &pyemu_tctx;
+    c->threadIdx.x = lin % c->blockDim.x;
+    c->threadIdx.y = lin / c->blockDim.x % c->blockDim.y;
+    c->threadIdx.z = lin / c->blockDim.x / c->blockDim.y;
+}
+
+/* Lanes named in the mask that did not arrive: in a block function they
+ * returned before it (warpcut.py cuts nowhere else).  The message is the
+ * one the fiber path (warp.c) gives, where lanes run in index order: the
+ * lowest missing lane returns while lower lanes wait, or, with none below
+ * it, the lowest lane that arrives finds the missing lanes below it gone. */
+static __attribute__((noinline, cold, noreturn)) void
+missing_lanes(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int missing,
+              unsigned int want)
+{
+    char l[128], a[128];
+    const unsigned int low = (unsigned int)__builtin_ctz(missing);
+    const unsigned int below = m & ((1u << low) - 1u);
+    bs->any = 0;
+    memset(bs->arrived, 0, sizeof bs->arrived);
+    if (below) {
+        lanes_text(below, a, sizeof a);
+        name_thread(warp * WARP + low);
+        pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                          "warp %u: lane %u returns without reaching it, while lane(s) %s wait "
+                          "for it at %s at %s:%u; every lane named in a warp collective's mask "
+                          "must reach the same collective",
+                          warp, low, a, name_of(bs->op), bs->file, bs->line);
+    }
+    const unsigned int first = (unsigned int)__builtin_ctz(m);
+    lanes_text(missing & ((1u << first) - 1u), l, sizeof l);
+    lanes_text(1u << first, a, sizeof a);
+    name_thread(warp * WARP + first);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER,
+                      "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) %s, but lane(s) "
+                      "%s returned without reaching it; every lane named in a warp collective's "
+                      "mask must reach the same collective",
+                      warp, name_of(bs->op), bs->file, bs->line, want, a, l);
+}
+
+static __attribute__((noinline, cold, noreturn)) void
+fail_at(pyemu_worker *w, unsigned int lin, const char *fmt, ...);
+
+/* phase 0: the masks checked lane by lane, as the fiber path checks them
+ * when the lanes arrive in index order, then every lane's result */
+static void done(pyemu_worker *w)
+{
+    if (!bs->any)
+        return; /* no thread arrived (all returned before, or predicated off) */
+    bs->any = 0;
+    const int op = bs->op, width = bs->width;
+    const unsigned int nwarps = (w->nthreads + WARP - 1) / WARP;
+    for (unsigned int warp = 0; warp < nwarps; warp++) {
+        const unsigned int base = warp * WARP, live = lanes_in(w->nthreads, warp);
+        unsigned int m = 0, want = 0;
+        for (unsigned int l = 0; l < WARP && base + l < w->nthreads; l++) {
+            if (!bs->arrived[base + l])
+                continue;
+            bs->arrived[base + l] = 0;
+            const unsigned int mask = bs->mask[base + l];
+            if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1))))
+                fail_at(w, base + l, "%s at %s:%u: width %d is not a power of 2 from 1 to 32 "
+                        "(warpSize)", name_of(op), bs->file, bs->line, width);
+            if (!(mask >> l & 1u))
+                fail_at(w, base + l, "%s at %s:%u: the mask 0x%08x does not name the calling "
+                        "lane %u; a lane must be named in its own mask", name_of(op), bs->file,
+                        bs->line, mask, l);
+            if (!m)
+                want = mask & live; /* lanes past a partial warp are not there */
+            else if ((mask & live) != want) {
+                char a[128];
+                lanes_text(m, a, sizeof a);
+                fail_at(w, base + l, "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) "
+                        "%s, but lane(s) %u reaches it with mask 0x%08x instead; every lane "
+                        "named in a warp collective's mask must reach the same collective",
+                        warp, name_of(op), bs->file, bs->line, want, a, l, mask & live);
+            }
+            m |= 1u << l;
+        }
+        if (!m)
+            continue;
+        if (want & ~m)
+            missing_lanes(w, warp, m, want & ~m, want);
+        pyemu_warp_compute(op, is_shuffle(op) ? (unsigned int)width : 32u, m, bs->val + base,
+                           bs->arg + base, bs->res + base);
+    }
+}
+
+static void fail_at(pyemu_worker *w, unsigned int lin, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    bs->any = 0;
+    memset(bs->arrived, 0, sizeof bs->arrived);
+    name_thread(lin);
+    pyemu_kernel_fail(w, PYEMU_E_BARRIER, "%s", msg);
+}
+
+PYEMU_API PYEMU_KSUPPORT unsigned long long
+pyemu_warp_block(int phase, int op, unsigned int mask, unsigned long long value, int arg,
+                 int width, const char *file, unsigned int line)
+{
+    pyemu_worker *w = pyemu_self;
+    (void)op, (void)mask, (void)value, (void)arg, (void)width, (void)file, (void)line;
+    if (phase == 3) { /* a block starts: nothing of a block that failed is kept */
+        if (!bs && !(bs = calloc(1, sizeof *bs)))
+            pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
+                              "out of host memory for the warp state of a worker");
+        pyemu_tctx.warp_buf = bs;
+        if (bs->any)
+            memset(bs->arrived, 0, sizeof bs->arrived);
+        bs->any = 0;
+    } else if (phase == 0 && bs) {
+        done(w);
+    }
+    return 0;
+}
