@@ -145,7 +145,10 @@ static void done(pyemu_worker *w)
         }
         if (!m)
             continue;
-        if (want & ~m)
+        /* OpenCL's sub_group_ballot (arg 1, cl_subgroup.h) is over the lanes
+         * that reach it, as on the fiber path (warp.c): the others are not missing */
+        const int partial = op == PYEMU_WARP_BALLOT && bs->arg[base + __builtin_ctz(m)] == 1;
+        if ((want & ~m) && !partial)
             missing_lanes(w, warp, m, want & ~m, want);
         pyemu_warp_compute(op, is_shuffle(op) ? (unsigned int)width : 32u, m, bs->val + base,
                            bs->arg + base, bs->res + base);
