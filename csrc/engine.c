@@ -891,6 +891,17 @@ PYEMU_API pyemu_cmd *pyemu_enqueue_kernel_event(pyemu_queue *queue, const pyemu_
 
 PYEMU_API int pyemu_enqueue_status(void) { return enqueue_status; }
 
+PYEMU_API pyemu_cmd *pyemu_enqueue_bound(const pyemu_bound_launch *b)
+{
+    if (!b) {
+        pyemu_set_error("no bound launch");
+        enqueue_status = PYEMU_E_INVALID_VALUE;
+        return NULL;
+    }
+    return pyemu_enqueue_kernel_event(b->queue, b->launch, b->args, b->args_size, b->bufs,
+                                      b->num_bufs, NULL, 0);
+}
+
 #define COPY_SLICE (1u << 20)
 
 PYEMU_API int pyemu_enqueue_copy(pyemu_queue *queue, void *dst, const void *src, size_t size,

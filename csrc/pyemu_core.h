@@ -220,6 +220,20 @@ pyemu_cmd *pyemu_enqueue_kernel_event(pyemu_queue *queue, const pyemu_launch *la
                                       pyemu_buffer **bufs, unsigned int num_bufs,
                                       pyemu_cmd **wait_list, unsigned int num_wait);
 int pyemu_enqueue_status(void);
+/* A launch bound to its queue and its argument bytes: what an OpenCL enqueue
+ * of a kernel object hands the core while nothing it names has changed (the
+ * queue, the arguments set, the work sizes), built once and passed as one
+ * pointer.  pyemu_enqueue_bound is pyemu_enqueue_kernel_event of its fields
+ * with no wait list. */
+typedef struct pyemu_bound_launch {
+    pyemu_queue *queue;
+    const pyemu_launch *launch;
+    const void *args;
+    size_t args_size;
+    pyemu_buffer **bufs;
+    unsigned int num_bufs;
+} pyemu_bound_launch;
+pyemu_cmd *pyemu_enqueue_bound(const pyemu_bound_launch *bound);
 /* cmd (just enqueued) holds `bufs` until it completes; nothing if it has */
 int pyemu_cmd_use_buffers(pyemu_cmd *cmd, pyemu_buffer **bufs, unsigned int num_bufs);
 /* host views of the allocation at addr (+1 / -1): while any lives, a free

@@ -51,4 +51,18 @@ def describe(desc, grid, block, *, dyn_smem=0, smem_limit=None, offset=(0, 0, 0)
         "local_args": local_args, "num_local": num_local})
 
 
-__all__ = ["CACHE_SIZE", "Launches", "max_threads", "describe"]
+def bind(queue, launch, data, bufs=ffi.NULL, nbufs=0):
+    """The pyemu_bound_launch of `launch` on `queue` (core handles) with the
+    argument bytes `data` and the `nbufs` core buffers of `bufs` (a cffi
+    pyemu_buffer *[] or NULL) that the command holds until it completes:
+    pyemu_enqueue_bound(bound) then costs one pointer, not eight arguments.
+    Returned as (bound, what it points at): the caller keeps the tuple while
+    it uses the bound launch."""
+    args = ffi.from_buffer(data)
+    bound = ffi.new("pyemu_bound_launch *", {
+        "queue": queue, "launch": launch, "args": args, "args_size": len(data),
+        "bufs": bufs, "num_bufs": nbufs})
+    return bound, args, launch, bufs, data
+
+
+__all__ = ["CACHE_SIZE", "Launches", "max_threads", "describe", "bind"]
