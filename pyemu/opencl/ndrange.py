@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import operator
 import struct
+import sys
 
 from ..runtime import launch as _launch
 from ..runtime.core import CoreError, ffi, last_error, lib
@@ -165,7 +166,8 @@ def _validate(command_queue, kernel):
     this pair needs, kept as kernel._fast: (id of the queue, the epoch, the
     argument bytes, the arguments' core buffers as a cffi array, their count,
     len of the bytes, the generation, the queue's core handle, its context,
-    and the launches bound to all these by key: runtime/launch.py's bind).
+    the launches bound to all these by key (runtime/launch.py's bind), and
+    the event of the hot path's last enqueue, for it to recycle).
 
     It stays valid while nothing it checked can have changed: each
     clSetKernelArg makes a new ArgState.data (bytes, at least 8 of them when
@@ -179,7 +181,7 @@ def _validate(command_queue, kernel):
     mems, data = st.mems, st.data
     fast = k._fast = (id(q), epoch, data, ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
                       if mems else _NULL, len(mems), len(data), _generation[0], q.handle,
-                      q.context, {})
+                      q.context, {}, [])
     return fast
 
 
@@ -273,16 +275,33 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
     if not same:
         return _enqueue_checked(command_queue, kernel, work_dim, global_work_offset,
                                 global_work_size, local_work_size, event_wait_list)
-    cmd = _enqueue_bound(hot[4])
-    if not cmd:
-        raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
-    e = _new(cl_event)          # event.new_event, inline
-    e._refs = 1
-    e._gen = hot[5]
-    e._cmd = cmd
-    e.queue = command_queue
-    e.context = hot[6]
-    e.command_type = _NDRANGE
+    spare = hot[8]
+    try:
+        e = spare.pop()
+    except IndexError:
+        e = None
+    if e is not None and _refcount(e) == _SOLE:
+        # the event of the last enqueue, which the program dropped: it
+        # becomes this one's (nothing can tell: cl_event takes no weak
+        # references), and lets go of its command in the enqueue's call
+        old = e._cmd
+        cmd = _enqueue_bound(hot[4], _NULL if old is None else old)
+        if not cmd:
+            raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
+        e._cmd = cmd
+        e._refs = 1
+    else:
+        cmd = _enqueue_bound(hot[4], _NULL)
+        if not cmd:
+            raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
+        e = _new(cl_event)          # event._new_event, inline
+        e._refs = 1
+        e._gen = hot[5]
+        e._cmd = cmd
+        e.queue = command_queue
+        e.context = hot[6]
+        e.command_type = _NDRANGE
+    spare.append(e)
     return e
 
 
@@ -290,6 +309,16 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
 # cl_kernel, sizes that are not sequences, a size struct cannot pack
 _NOT_HOT = (AttributeError, TypeError, struct.error)
 _enqueue_bound = lib.pyemu_enqueue_bound
+_refcount = sys.getrefcount
+
+
+def _sole_count() -> int:
+    """What sys.getrefcount says of an object that one local name holds."""
+    probe = object()
+    return _refcount(probe)
+
+
+_SOLE = _sole_count()
 
 
 def _enqueue_checked(command_queue, kernel, work_dim, global_work_offset, global_work_size,
@@ -300,10 +329,14 @@ def _enqueue_checked(command_queue, kernel, work_dim, global_work_offset, global
 
     kernel._hot is (id of the queue, the epoch, the key's packer, the key,
     the pyemu_bound_launch, the generation, the context, what the bound
-    launch points at) and answers for the same queue, no wait list, no
-    offset and the same sizes (the common form's key: exact ints) while the
-    epoch stands (nothing released, no device reset) and no clSetKernelArg
-    came (each empties it: kernel.py's _store)."""
+    launch points at, the spare events) and answers for the same queue, no
+    wait list, no offset and the same sizes (the common form's key: exact
+    ints) while the epoch stands (nothing released, no device reset) and no
+    clSetKernelArg came (each empties it: kernel.py's _store).  The spare
+    events list holds the event of its last enqueue (one per thread that
+    enqueues at once): when the program has dropped it, the next enqueue
+    reuses the object, so an enqueue whose event goes unused costs one core
+    call and no Python object, as a C program's with event NULL."""
     q, k = command_queue, kernel
     try:
         fast = k._fast
@@ -334,7 +367,7 @@ def _enqueue_checked(command_queue, kernel, work_dim, global_work_offset, global
                 bounds.clear()
             bound = bounds[key] = _launch.bind(q.handle, launch, fast[2], fast[3], fast[4])
     if event_wait_list is None and bound is not None:
-        cmd = _enqueue_bound(bound[0])
+        cmd = _enqueue_bound(bound[0], _NULL)
     else:
         if event_wait_list is None:
             arr, n = _NULL, 0
@@ -344,7 +377,7 @@ def _enqueue_checked(command_queue, kernel, work_dim, global_work_offset, global
     if not cmd:
         raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
     if bound is not None:
-        k._hot = (fast[0], fast[1], pack, key, bound[0], fast[6], fast[8], bound)
+        k._hot = (fast[0], fast[1], pack, key, bound[0], fast[6], fast[8], bound, fast[10])
     e = _new(cl_event)
     e._refs = 1
     e._gen = fast[6]

@@ -39,16 +39,17 @@ def max_threads(desc) -> int:
 
 
 def describe(desc, grid, block, *, dyn_smem=0, smem_limit=None, offset=(0, 0, 0), work_dim=3,
-             local_args=ffi.NULL, num_local=0):
+             local_args=ffi.NULL, num_local=0, flags=0):
     """The pyemu_launch of kernel `desc` (a KernelDesc) over `grid` blocks of
-    `block` threads (3 ints each).  The core checks the rest when it is
-    enqueued: too many blocks, too much shared memory."""
+    `block` threads (3 ints each); `flags` are PYEMU_LAUNCH_* bits
+    (PYEMU_LAUNCH_COOPERATIVE: cudaLaunchCooperativeKernel).  The core checks
+    the rest when it is enqueued: too many blocks, too much shared memory."""
     return ffi.new("pyemu_launch *", {
         "module": desc.loaded.handle, "kernel": desc.index, "grid": list(grid),
         "block": list(block), "offset": list(offset), "work_dim": work_dim,
         "dyn_smem": dyn_smem,
         "smem_limit": lib.PYEMU_MAX_SHARED_PER_BLOCK if smem_limit is None else smem_limit,
-        "local_args": local_args, "num_local": num_local})
+        "local_args": local_args, "num_local": num_local, "flags": flags})
 
 
 def bind(queue, launch, data, bufs=ffi.NULL, nbufs=0):
