@@ -192,6 +192,8 @@ class cl_kernel(CLObject):
             p._destroy()
         self.args = []
         self.state = ArgState(0, 0)              # lets go of the memory objects
+        self._hot = _COLD                        # and of the enqueue's kept state
+        self.__dict__.pop("_fast", None)         # (ndrange.py: its last event too)
 
     def __del__(self):
         if getattr(self, "_refs", 0) > 0 and getattr(self, "program", None) is not None:
