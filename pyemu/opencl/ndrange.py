@@ -267,9 +267,15 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
     it answers), which the core takes as one pointer."""
     try:
         hot = kernel._hot
-        same = (hot[0] == id(command_queue) and hot[1] == _epoch[0] and event_wait_list is None
-                and global_work_offset is None
-                and hot[2](work_dim, *global_work_size, *local_work_size) == hot[3])
+        if (hot[0] != id(command_queue) or hot[1] != _epoch[0] or event_wait_list is not None
+                or global_work_offset is not None):
+            same = False
+        elif hot[9] == 1:       # one size each: unpacked, which costs less than f(*a, *b)
+            (g,) = global_work_size
+            (l,) = local_work_size
+            same = hot[2](work_dim, g, l) == hot[3]
+        else:
+            same = hot[2](work_dim, *global_work_size, *local_work_size) == hot[3]
     except _NOT_HOT:
         same = False
     if not same:
@@ -306,8 +312,9 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
 
 
 # what the hot path's test raises for a call it cannot answer: kernel not a
-# cl_kernel, sizes that are not sequences, a size struct cannot pack
-_NOT_HOT = (AttributeError, TypeError, struct.error)
+# cl_kernel, sizes that are not sequences (or not of one size), a size struct
+# cannot pack
+_NOT_HOT = (AttributeError, TypeError, ValueError, struct.error)
 _enqueue_bound = lib.pyemu_enqueue_bound
 _refcount = sys.getrefcount
 
@@ -329,7 +336,7 @@ def _enqueue_checked(command_queue, kernel, work_dim, global_work_offset, global
 
     kernel._hot is (id of the queue, the epoch, the key's packer, the key,
     the pyemu_bound_launch, the generation, the context, what the bound
-    launch points at, the spare events) and answers for the same queue, no
+    launch points at, the spare events, the number of sizes) and answers for the same queue, no
     wait list, no offset and the same sizes (the common form's key: exact
     ints) while the epoch stands (nothing released, no device reset) and no
     clSetKernelArg came (each empties it: kernel.py's _store).  The spare
@@ -377,7 +384,8 @@ def _enqueue_checked(command_queue, kernel, work_dim, global_work_offset, global
     if not cmd:
         raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
     if bound is not None:
-        k._hot = (fast[0], fast[1], pack, key, bound[0], fast[6], fast[8], bound, fast[10])
+        k._hot = (fast[0], fast[1], pack, key, bound[0], fast[6], fast[8], bound, fast[10],
+                  len(global_work_size))
     e = _new(cl_event)
     e._refs = 1
     e._gen = fast[6]

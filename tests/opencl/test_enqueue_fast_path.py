@@ -199,3 +199,27 @@ def test_threads_enqueueing_one_kernel_object_lose_no_launch(context, device, qu
         assert clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS) == CL_COMPLETE
     clReleaseMemObject(buf)
     clReleaseKernel(k)
+
+
+def test_hot_one_dimensional_sizes_are_still_checked_exactly(context, device, queue, code_of):
+    """After a kept 1-D enqueue, sizes of another count, kind or value go the
+    checked way and get its codes; NumPy sizes and tuples of the same values
+    are the same enqueue."""
+    k, buf = _setup(context, device, "put", 5)
+    E = clEnqueueNDRangeKernel
+    for _ in range(3):
+        E(queue, k, 1, None, [64], [16])               # the kept (hot) form
+    assert code_of(E, queue, k, 1, None, [64, 1], [16]) == CL_INVALID_GLOBAL_WORK_SIZE
+    assert code_of(E, queue, k, 1, None, [64], [16, 1]) == CL_INVALID_WORK_GROUP_SIZE
+    assert code_of(E, queue, k, 1, None, [64.0], [16]) == CL_INVALID_GLOBAL_WORK_SIZE
+    assert code_of(E, queue, k, 1, None, [64], [16.0]) == CL_INVALID_WORK_GROUP_SIZE
+    assert code_of(E, queue, k, 1.0, None, [64], [16]) == CL_INVALID_WORK_DIMENSION
+    assert code_of(E, queue, k, 1, None, [], [16]) == CL_INVALID_GLOBAL_WORK_SIZE
+    assert code_of(E, queue, k, 1, None, [64], [24]) == CL_INVALID_WORK_GROUP_SIZE
+    assert code_of(E, queue, k, 1, None, 64, 16) == 0            # ints for work_dim 1
+    E(queue, k, 1, None, (64,), np.array([16]))
+    np.testing.assert_array_equal(_read(queue, buf, 64), np.full(64, 5 + 16))
+    E(queue, k, 1, None, [32], [32])
+    np.testing.assert_array_equal(_read(queue, buf, 64), [5 + 32] * 32 + [5 + 16] * 32)
+    clReleaseMemObject(buf)
+    clReleaseKernel(k)
