@@ -19,7 +19,11 @@ object is enqueued with is kept in its argument state (ArgState.launches,
 keyed by the sizes exactly as given, only when every size is a plain int),
 so enqueueing the same range again checks the queue, the kernel, the
 arguments and the wait list, and hands the core what it built last time
-with the argument bytes clSetKernelArg keeps packed.
+with the argument bytes clSetKernelArg keeps packed.  The enqueue of the
+same queue, arguments and sizes as the last one, without a wait list, is one
+core call with one pointer (kernel._hot, a pyemu_bound_launch), and reuses
+the event object of the last enqueue when the program has dropped it: an
+unused event costs what a C program's event = NULL does.
 """
 from __future__ import annotations
 
