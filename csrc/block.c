@@ -746,7 +746,7 @@ void pyemu_block_rerun_precise(pyemu_worker *w, uint64_t linear)
 
 void pyemu_run_block(pyemu_worker *w, uint64_t linear)
 {
-    if (__builtin_expect(w->cmd->u.k.work_dim & PYEMU_LAUNCH_COOPERATIVE, 0)) {
+    if (__builtin_expect(w->cmd->u.k.cooperative, 0)) {
         pyemu_grid_run(w, linear);
         return;
     }

@@ -87,6 +87,7 @@ struct pyemu_cmd {
             const pyemu_kernel_desc *desc;
             pyemu_uint3 grid, block, offset;
             unsigned int work_dim, dyn_smem;
+            unsigned int cooperative;   /* PYEMU_LAUNCH_COOPERATIVE given (grid.c) */
             void *args;
             unsigned int *local_args;   /* (offset, size) pairs, see pyemu_launch */
             unsigned int num_local;

@@ -822,6 +822,9 @@ PYEMU_API int pyemu_enqueue_kernel_using(pyemu_queue *queue, const pyemu_launch 
     PYEMU_FAIL_IF(args_size > PYEMU_MAX_ARGS_SIZE, PYEMU_E_INVALID_VALUE,
                   "%zu bytes of kernel arguments; at most %u", args_size, PYEMU_MAX_ARGS_SIZE);
     PYEMU_FAIL_IF(num_local && !local_args, PYEMU_E_INVALID_VALUE, "no local argument list");
+    PYEMU_FAIL_IF(l->work_dim > 3, PYEMU_E_INVALID_VALUE, "work_dim %u is over 3", l->work_dim);
+    PYEMU_FAIL_IF(l->flags & ~(unsigned int)PYEMU_LAUNCH_COOPERATIVE, PYEMU_E_INVALID_VALUE,
+                  "unknown launch flags 0x%x", l->flags);
     /* static shared memory (the module's segment) comes first, then the dynamic part */
     const unsigned long long static_smem = pyemu_desc_static_smem(d);
     PYEMU_FAIL_IF(static_smem + dyn_smem > smem_limit, PYEMU_E_SMEM_TOO_LARGE,
@@ -858,6 +861,7 @@ PYEMU_API int pyemu_enqueue_kernel_using(pyemu_queue *queue, const pyemu_launch 
     cmd->u.k.block = (pyemu_uint3){bx, by, bz};
     cmd->u.k.offset = (pyemu_uint3){l->offset[0], l->offset[1], l->offset[2]};
     cmd->u.k.work_dim = l->work_dim ? l->work_dim : 3;
+    cmd->u.k.cooperative = (l->flags & PYEMU_LAUNCH_COOPERATIVE) != 0;
     cmd->u.k.dyn_smem = dyn_smem;
     cmd->nitems = (uint64_t)gx * gy * gz;
     uint64_t per = cmd->nitems / ((uint64_t)pyemu_pool_size() * 32);
@@ -902,6 +906,20 @@ PYEMU_API pyemu_cmd *pyemu_enqueue_kernel_event(pyemu_queue *queue, const pyemu_
 }
 
 PYEMU_API int pyemu_enqueue_status(void) { return enqueue_status; }
+
+PYEMU_API pyemu_cmd *pyemu_enqueue_bound(const pyemu_bound_launch *b, pyemu_cmd *release)
+{
+    if (!b) {
+        pyemu_set_error("no bound launch");
+        enqueue_status = PYEMU_E_INVALID_VALUE;
+        return NULL;
+    }
+    pyemu_cmd *event = pyemu_enqueue_kernel_event(b->queue, b->launch, b->args, b->args_size,
+                                                  b->bufs, b->num_bufs, NULL, 0);
+    if (event && release)
+        pyemu_cmd_release(release);
+    return event;
+}
 
 #define COPY_SLICE (1u << 20)
 

@@ -1,7 +1,7 @@
 /* grid.c - cooperative launches: every block resident at once, and grid.sync().
  *
  * cudaLaunchCooperativeKernel marks its launch (PYEMU_LAUNCH_COOPERATIVE in
- * the launch's work_dim, abi.h).  A worker that takes a block of such a
+ * the launch's flags, pyemu_core.h).  A worker that takes a block of such a
  * launch becomes its *host*: instead of running the block to its end, it
  * runs it as a fiber group whose thread 0 has a stack of its own (stack 0
  * of the worker's fiber stacks, which no other thread uses), so that the
@@ -425,7 +425,6 @@ void pyemu_grid_run(pyemu_worker *w, uint64_t linear)
     h->seq = cmd->seq;
     h->nslots = 0;
     h->resident = -1;
-    pyemu_tctx.work_dim = 3;
     add_slot(w, h, linear);
     int aborted = 0;
     for (;;) {
@@ -460,7 +459,7 @@ void pyemu_grid_run(pyemu_worker *w, uint64_t linear)
 /* Is cmd a cooperative launch (block.c: no precise rerun of its blocks)? */
 int pyemu_grid_launch(const pyemu_cmd *cmd)
 {
-    return cmd && cmd->type == CMD_KERNEL && (cmd->u.k.work_dim & PYEMU_LAUNCH_COOPERATIVE);
+    return cmd && cmd->type == CMD_KERNEL && cmd->u.k.cooperative;
 }
 
 static __attribute__((noinline, cold, noreturn)) void

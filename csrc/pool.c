@@ -20,18 +20,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <sched.h>
 
 #define PYEMU_SPIN_NS 50000ull   /* 50 us */
 #define SMEM_GUARD (16ull << 30)   /* 4-byte elements at any int index: 8 GiB, twice */
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
 
 __thread pyemu_worker *pyemu_self __attribute__((tls_model("initial-exec")));
 
@@ -243,11 +235,15 @@ static void *worker_main(void *arg)
 
     for (;;) {
         /* Spin a little before sleeping: launches often come back to back,
-         * and a sleep and a wake cost more than the launch itself. */
+         * and a sleep and a wake cost more than the launch itself.  The spin
+         * yields: on a machine with more runnable threads than cores (the
+         * thread that submits the launches among them) a busy spin takes
+         * the core that thread needs; with nothing else to run, sched_yield
+         * returns at once. */
         uint64_t spin_end = pyemu_clock_ns() + PYEMU_SPIN_NS;
         while (!atomic_load_explicit(&pool.pending, memory_order_acquire) &&
                pyemu_clock_ns() < spin_end)
-            cpu_relax();
+            sched_yield();
         pthread_mutex_lock(&pool.lock);
         while (!pool.head) {
             pool.sleepers++;

@@ -173,8 +173,9 @@ int pyemu_fault_find(const char *message, pyemu_fault_info *out);
  * local_args: num_local pairs of (byte offset of a __local pointer argument,
  * bytes it gets in each work-group), carved from the block's shared memory
  * after the dynamic part).  smem_limit is the dynamic shared memory the
- * kernel may ask for (0: the device's opt-in limit).  A facade builds one
- * per launch configuration and reuses it. */
+ * kernel may ask for (0: the device's opt-in limit).  work_dim is 1 to 3
+ * (0: 3, CUDA's); flags are PYEMU_LAUNCH_* bits.  A facade builds one per
+ * launch configuration and reuses it. */
 typedef struct pyemu_launch {
     pyemu_module *module;
     unsigned int kernel;
@@ -182,6 +183,7 @@ typedef struct pyemu_launch {
     unsigned int work_dim, dyn_smem, smem_limit;
     const unsigned int *local_args;
     unsigned int num_local;
+    unsigned int flags;
 } pyemu_launch;
 
 int pyemu_enqueue_kernel(pyemu_queue *queue, const pyemu_launch *launch,
@@ -220,6 +222,22 @@ pyemu_cmd *pyemu_enqueue_kernel_event(pyemu_queue *queue, const pyemu_launch *la
                                       pyemu_buffer **bufs, unsigned int num_bufs,
                                       pyemu_cmd **wait_list, unsigned int num_wait);
 int pyemu_enqueue_status(void);
+/* A launch bound to its queue and its argument bytes: what an OpenCL enqueue
+ * of a kernel object hands the core while nothing it names has changed (the
+ * queue, the arguments set, the work sizes), built once and passed as one
+ * pointer.  pyemu_enqueue_bound is pyemu_enqueue_kernel_event of its fields
+ * with no wait list; when it succeeds it also releases `release` (a command
+ * reference of the caller's, or NULL): the event object the caller recycles
+ * for the new command lets go of its old one in the same call. */
+typedef struct pyemu_bound_launch {
+    pyemu_queue *queue;
+    const pyemu_launch *launch;
+    const void *args;
+    size_t args_size;
+    pyemu_buffer **bufs;
+    unsigned int num_bufs;
+} pyemu_bound_launch;
+pyemu_cmd *pyemu_enqueue_bound(const pyemu_bound_launch *bound, pyemu_cmd *release);
 /* cmd (just enqueued) holds `bufs` until it completes; nothing if it has */
 int pyemu_cmd_use_buffers(pyemu_cmd *cmd, pyemu_buffer **bufs, unsigned int num_bufs);
 /* host views of the allocation at addr (+1 / -1): while any lives, a free
@@ -361,9 +379,9 @@ int pyemu_devmem_remove(unsigned long long addr);
 int pyemu_devmem_clear(void);
 int pyemu_devmem_peer(int device, int peer, int on);
 
-/* cooperative launches (csrc/grid.c): cudaLaunchCooperativeKernel or's this
- * into its launch's work_dim (3 for CUDA); the blocks of such a launch are
- * all resident at once, and cooperative_groups::this_grid().sync() works */
-#define PYEMU_LAUNCH_COOPERATIVE 256
+/* pyemu_launch.flags.  PYEMU_LAUNCH_COOPERATIVE: cudaLaunchCooperativeKernel's
+ * launch (csrc/grid.c): the blocks of such a launch are all resident at
+ * once, and cooperative_groups::this_grid().sync() works */
+#define PYEMU_LAUNCH_COOPERATIVE 1
 
 #endif /* PYEMU_CORE_H */

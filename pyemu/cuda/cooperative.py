@@ -116,7 +116,7 @@ def cudaLaunchCooperativeKernel(func, gridDim, blockDim, args=(), sharedMem=0, s
     if isinstance(stream, int) and stream == 0:
         stream = None
     launch = _Launch(func, gridDim, blockDim, sharedMem, stream)
-    launch.desc.work_dim = 3 | lib.PYEMU_LAUNCH_COOPERATIVE   # csrc/grid.c
+    launch.desc.flags = lib.PYEMU_LAUNCH_COOPERATIVE   # csrc/grid.c
     return launch(*args)
 
 

@@ -31,8 +31,10 @@ _release = lib.pyemu_cmd_release
 class cl_event(CLObject):
     """An OpenCL event: one command of the core's engine (or a user event)."""
 
-    # slots: every enqueue makes one, and most are dropped at once
-    __slots__ = ("_cmd", "queue", "context", "command_type", "__weakref__")
+    # slots: every enqueue makes one, and most are dropped at once.  No
+    # __weakref__: clEnqueueNDRangeKernel recycles a dropped event object
+    # (ndrange.py), which a weak reference could tell
+    __slots__ = ("_cmd", "queue", "context", "command_type")
     _kind = "event"
 
     def __init__(self, cmd, queue, context, command_type):

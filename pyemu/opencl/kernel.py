@@ -157,6 +157,10 @@ class ArgState:
 def _store(k, i, what, payload) -> None:
     k.args[i] = (what, payload)
     k.state.store(i, k.specs[i].param, what, payload)
+    k._hot = _COLD          # the launch bound to the old arguments (ndrange.py)
+
+
+_COLD = (None,)             # a kernel._hot that answers for no enqueue
 
 
 # ---- kernel objects ----
@@ -165,6 +169,7 @@ class cl_kernel(CLObject):
     """A kernel of a built program, with the arguments set so far."""
 
     _kind = "kernel"
+    _hot = _COLD            # the enqueue's bound launch (ndrange.py), until one is made
 
     def __init__(self, program, entry: KernelEntry):
         super().__init__()
@@ -187,6 +192,8 @@ class cl_kernel(CLObject):
             p._destroy()
         self.args = []
         self.state = ArgState(0, 0)              # lets go of the memory objects
+        self._hot = _COLD                        # and of the enqueue's kept state
+        self.__dict__.pop("_fast", None)         # (ndrange.py: its last event too)
 
     def __del__(self):
         if getattr(self, "_refs", 0) > 0 and getattr(self, "program", None) is not None:

@@ -19,13 +19,18 @@ object is enqueued with is kept in its argument state (ArgState.launches,
 keyed by the sizes exactly as given, only when every size is a plain int),
 so enqueueing the same range again checks the queue, the kernel, the
 arguments and the wait list, and hands the core what it built last time
-with the argument bytes clSetKernelArg keeps packed.
+with the argument bytes clSetKernelArg keeps packed.  The enqueue of the
+same queue, arguments and sizes as the last one, without a wait list, is one
+core call with one pointer (kernel._hot, a pyemu_bound_launch), and reuses
+the event object of the last enqueue when the program has dropped it: an
+unused event costs what a C program's event = NULL does.
 """
 from __future__ import annotations
 
 import functools
 import operator
 import struct
+import sys
 
 from ..runtime import launch as _launch
 from ..runtime.core import CoreError, ffi, last_error, lib
@@ -164,7 +169,9 @@ def _validate(command_queue, kernel):
     check_kernel, the same context, pack_args); then what a later enqueue of
     this pair needs, kept as kernel._fast: (id of the queue, the epoch, the
     argument bytes, the arguments' core buffers as a cffi array, their count,
-    len of the bytes, the generation, the queue's core handle, its context).
+    len of the bytes, the generation, the queue's core handle, its context,
+    the launches bound to all these by key (runtime/launch.py's bind), and
+    the event of the hot path's last enqueue, for it to recycle).
 
     It stays valid while nothing it checked can have changed: each
     clSetKernelArg makes a new ArgState.data (bytes, at least 8 of them when
@@ -178,7 +185,7 @@ def _validate(command_queue, kernel):
     mems, data = st.mems, st.data
     fast = k._fast = (id(q), epoch, data, ffi.new("pyemu_buffer *[]", [m.handle for m in mems])
                       if mems else _NULL, len(mems), len(data), _generation[0], q.handle,
-                      q.context)
+                      q.context, {}, [])
     return fast
 
 
@@ -258,9 +265,89 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
     > 0 (OpenCL 1.2's rule; 2.1 allows 0), and global offsets below 2**32.
 
     Every check runs on every call; what a repeated call would only repeat is
-    kept: the launch description by sizes (ArgState.launches), and the
-    checked queue, kernel and arguments until one of them changes
-    (_validate)."""
+    kept: the launch description by sizes (ArgState.launches), the checked
+    queue, kernel and arguments until one of them changes (_validate), and
+    the launch bound to all of them (kernel._hot: _enqueue_checked says when
+    it answers), which the core takes as one pointer."""
+    try:
+        hot = kernel._hot
+        if (hot[0] != id(command_queue) or hot[1] != _epoch[0] or event_wait_list is not None
+                or global_work_offset is not None):
+            same = False
+        elif hot[9] == 1:       # one size each: unpacked, which costs less than f(*a, *b)
+            (g,) = global_work_size
+            (l,) = local_work_size
+            same = hot[2](work_dim, g, l) == hot[3]
+        else:
+            same = hot[2](work_dim, *global_work_size, *local_work_size) == hot[3]
+    except _NOT_HOT:
+        same = False
+    if not same:
+        return _enqueue_checked(command_queue, kernel, work_dim, global_work_offset,
+                                global_work_size, local_work_size, event_wait_list)
+    spare = hot[8]
+    try:
+        e = spare.pop()
+    except IndexError:
+        e = None
+    if e is not None and _refcount(e) == _SOLE:
+        # the event of the last enqueue, which the program dropped: it
+        # becomes this one's (nothing can tell: cl_event takes no weak
+        # references), and lets go of its command in the enqueue's call
+        old = e._cmd
+        cmd = _enqueue_bound(hot[4], _NULL if old is None else old)
+        if not cmd:
+            raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
+        e._cmd = cmd
+        e._refs = 1
+    else:
+        cmd = _enqueue_bound(hot[4], _NULL)
+        if not cmd:
+            raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
+        e = _new(cl_event)          # event._new_event, inline
+        e._refs = 1
+        e._gen = hot[5]
+        e._cmd = cmd
+        e.queue = command_queue
+        e.context = hot[6]
+        e.command_type = _NDRANGE
+    spare.append(e)
+    return e
+
+
+# what the hot path's test raises for a call it cannot answer: kernel not a
+# cl_kernel, sizes that are not sequences (or not of one size), a size struct
+# cannot pack
+_NOT_HOT = (AttributeError, TypeError, ValueError, struct.error)
+_enqueue_bound = lib.pyemu_enqueue_bound
+_refcount = sys.getrefcount
+
+
+def _sole_count() -> int:
+    """What sys.getrefcount says of an object that one local name holds."""
+    probe = object()
+    return _refcount(probe)
+
+
+_SOLE = _sole_count()
+
+
+def _enqueue_checked(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                     local_work_size, event_wait_list) -> cl_event:
+    """clEnqueueNDRangeKernel when kernel._hot does not answer: the checks
+    (those _validate keeps, then the work sizes), the enqueue, and kernel._hot
+    for the next call.
+
+    kernel._hot is (id of the queue, the epoch, the key's packer, the key,
+    the pyemu_bound_launch, the generation, the context, what the bound
+    launch points at, the spare events, the number of sizes) and answers for the same queue, no
+    wait list, no offset and the same sizes (the common form's key: exact
+    ints) while the epoch stands (nothing released, no device reset) and no
+    clSetKernelArg came (each empties it: kernel.py's _store).  The spare
+    events list holds the event of its last enqueue (one per thread that
+    enqueues at once): when the program has dropped it, the next enqueue
+    reuses the object, so an enqueue whose event goes unused costs one core
+    call and no Python object, as a C program's with event NULL."""
     q, k = command_queue, kernel
     try:
         fast = k._fast
@@ -271,23 +358,39 @@ def clEnqueueNDRangeKernel(command_queue, kernel, work_dim, global_work_offset,
     if not valid:
         fast = _validate(command_queue, kernel)
         st = k.state
-    try:
-        key = _FAST_KEY[len(global_work_size)](work_dim, *global_work_size, *local_work_size) \
-            if global_work_offset is None else None
-    except (TypeError, KeyError, struct.error):
-        key = None
+    pack = key = None
+    if global_work_offset is None:
+        try:
+            pack = _FAST_KEY[len(global_work_size)]
+            key = pack(work_dim, *global_work_size, *local_work_size)
+        except (TypeError, KeyError, struct.error):
+            key = None
     launch = st.launches.get(key)       # never None: no key is
     if launch is None:
         launch = _launch_of(k, work_dim, global_work_offset, global_work_size, local_work_size,
                             key, _CALL)
-    if event_wait_list is None:
-        arr, n = _NULL, 0
+    bound = None
+    if key is not None:
+        bounds = fast[9]
+        bound = bounds.get(key)
+        if bound is None:
+            if len(bounds) >= _LAUNCH_CACHE:
+                bounds.clear()
+            bound = bounds[key] = _launch.bind(q.handle, launch, fast[2], fast[3], fast[4])
+    if event_wait_list is None and bound is not None:
+        cmd = _enqueue_bound(bound[0], _NULL)
     else:
-        arr, n, _ = wait_list(event_wait_list, fast[8], _CALL)
-    cmd = _enqueue_kernel(fast[7], launch, fast[2], fast[5], fast[3], fast[4], arr, n)
+        if event_wait_list is None:
+            arr, n = _NULL, 0
+        else:
+            arr, n, _ = wait_list(event_wait_list, fast[8], _CALL)
+        cmd = _enqueue_kernel(fast[7], launch, fast[2], fast[5], fast[3], fast[4], arr, n)
     if not cmd:
         raise_core(CoreError(lib.pyemu_enqueue_status(), last_error()), _CALL)
-    e = _new(cl_event)          # event.new_event, inline
+    if bound is not None:
+        k._hot = (fast[0], fast[1], pack, key, bound[0], fast[6], fast[8], bound, fast[10],
+                  len(global_work_size))
+    e = _new(cl_event)
     e._refs = 1
     e._gen = fast[6]
     e._cmd = cmd

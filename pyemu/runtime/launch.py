@@ -39,16 +39,31 @@ def max_threads(desc) -> int:
 
 
 def describe(desc, grid, block, *, dyn_smem=0, smem_limit=None, offset=(0, 0, 0), work_dim=3,
-             local_args=ffi.NULL, num_local=0):
+             local_args=ffi.NULL, num_local=0, flags=0):
     """The pyemu_launch of kernel `desc` (a KernelDesc) over `grid` blocks of
-    `block` threads (3 ints each).  The core checks the rest when it is
-    enqueued: too many blocks, too much shared memory."""
+    `block` threads (3 ints each); `flags` are PYEMU_LAUNCH_* bits
+    (PYEMU_LAUNCH_COOPERATIVE: cudaLaunchCooperativeKernel).  The core checks
+    the rest when it is enqueued: too many blocks, too much shared memory."""
     return ffi.new("pyemu_launch *", {
         "module": desc.loaded.handle, "kernel": desc.index, "grid": list(grid),
         "block": list(block), "offset": list(offset), "work_dim": work_dim,
         "dyn_smem": dyn_smem,
         "smem_limit": lib.PYEMU_MAX_SHARED_PER_BLOCK if smem_limit is None else smem_limit,
-        "local_args": local_args, "num_local": num_local})
+        "local_args": local_args, "num_local": num_local, "flags": flags})
 
 
-__all__ = ["CACHE_SIZE", "Launches", "max_threads", "describe"]
+def bind(queue, launch, data, bufs=ffi.NULL, nbufs=0):
+    """The pyemu_bound_launch of `launch` on `queue` (core handles) with the
+    argument bytes `data` and the `nbufs` core buffers of `bufs` (a cffi
+    pyemu_buffer *[] or NULL) that the command holds until it completes:
+    pyemu_enqueue_bound(bound) then costs one pointer, not eight arguments.
+    Returned as (bound, what it points at): the caller keeps the tuple while
+    it uses the bound launch."""
+    args = ffi.from_buffer(data)
+    bound = ffi.new("pyemu_bound_launch *", {
+        "queue": queue, "launch": launch, "args": args, "args_size": len(data),
+        "bufs": bufs, "num_bufs": nbufs})
+    return bound, args, launch, bufs, data
+
+
+__all__ = ["CACHE_SIZE", "Launches", "max_threads", "describe", "bind"]

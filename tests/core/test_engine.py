@@ -122,3 +122,34 @@ def test_enqueue_checks_that_pointer_arguments_are_device_memory():
             assert "is not device memory" in ffi.string(lib.pyemu_last_error()).decode()
     cudaDeviceSynchronize()
     assert not host.any()
+
+
+def test_launch_flags_are_a_field_and_work_dim_only_a_dimension_count():
+    """PYEMU_LAUNCH_COOPERATIVE is pyemu_launch.flags (cudaLaunchCooperativeKernel):
+    a work_dim over 3 (as the flag or'ed into it once was) and unknown flag
+    bits are refused; a cooperative description runs this_grid().sync()."""
+    m = SourceModule(r"""
+    #include <cooperative_groups.h>
+    __global__ void k(int *out) {
+        cooperative_groups::this_grid().sync();
+        if (threadIdx.x == 0) atomicAdd(out, 1);
+    }""")
+    d = cudaMalloc(4)
+    data = m.k.pack((d,))
+
+    def launch(**fields):
+        desc = {"module": m.handle, "kernel": 0, "grid": [2, 1, 1], "block": [4, 1, 1],
+                "work_dim": 3}
+        desc.update(fields)
+        return lib.pyemu_enqueue_kernel(default_queue(), ffi.new("pyemu_launch *", desc), data,
+                                        len(data), ffi.NULL, 0, ffi.NULL)
+
+    assert launch(work_dim=3 | 256) == lib.PYEMU_E_INVALID_VALUE
+    assert "work_dim 259" in ffi.string(lib.pyemu_last_error()).decode()
+    assert launch(flags=2) == lib.PYEMU_E_INVALID_VALUE
+    assert launch(flags=lib.PYEMU_LAUNCH_COOPERATIVE) == 0
+    cudaDeviceSynchronize()
+    out = np.zeros(1, np.int32)
+    cudaMemcpy(out, d, 4, cudaMemcpyDeviceToHost)
+    assert out[0] == 2
+    cudaFree(d)
