@@ -224,6 +224,8 @@ size_t pyemu_pool_stack_size(void);
 void pyemu_run_block(pyemu_worker *w, uint64_t linear);
 void pyemu_block_rerun_precise(pyemu_worker *w, uint64_t linear); /* after a fault */
 /* every lane's result of warp collective op over the lanes m (warp.c) */
+const char *pyemu_warp_name(int op);
+void pyemu_warp_lanes_text(unsigned int m, char *buf, size_t len);
 void pyemu_warp_compute(int op, unsigned int width, unsigned int m,
                         const unsigned long long *val, const int *arg, unsigned long long *out);
 void pyemu_kernel_fail(pyemu_worker *w, int code, const char *fmt, ...)

@@ -68,7 +68,8 @@ static const char *const op_names[] = {
     [PYEMU_WARP_XOR] = "__reduce_xor_sync", [PYEMU_WARP_SYNC] = "__syncwarp",
 };
 
-static const char *name_of(int op)
+/* the CUDA name of a collective, for messages (warp_block.c too) */
+const char *pyemu_warp_name(int op)
 {
     return op >= 0 && op < PYEMU_WARP_NOPS && op_names[op] ? op_names[op] : "a warp collective";
 }
@@ -85,7 +86,8 @@ static unsigned int linear_of(void)
     return c->threadIdx.x + c->blockDim.x * (c->threadIdx.y + c->blockDim.y * c->threadIdx.z);
 }
 
-static void lanes_text(unsigned int m, char *buf, size_t len)
+/* "0,3,5": the lanes of mask m, for messages (warp_block.c too) */
+void pyemu_warp_lanes_text(unsigned int m, char *buf, size_t len)
 {
     size_t at = 0;
     buf[0] = '\0';
@@ -98,13 +100,13 @@ static __attribute__((noinline, cold, noreturn)) void
 warp_fail(pyemu_worker *w, unsigned int warp, unsigned int lanes, const char *why)
 {
     char l[128], a[128];
-    lanes_text(lanes, l, sizeof l);
-    lanes_text(pend.arrived, a, sizeof a);
+    pyemu_warp_lanes_text(lanes, l, sizeof l);
+    pyemu_warp_lanes_text(pend.arrived, a, sizeof a);
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
                       "warp %u: %s at %s:%u (mask "
                       "0x%08x) is reached by lane(s) %s, but lane(s) %s %s; every lane named in "
                       "a warp collective's mask must reach the same collective",
-                      warp, name_of(pend.op), pend.file, pend.line, pend.want, a, l, why);
+                      warp, pyemu_warp_name(pend.op), pend.file, pend.line, pend.want, a, l, why);
 }
 
 void pyemu_block_reorder(void); /* block.c */
@@ -140,7 +142,7 @@ PYEMU_KSUPPORT void pyemu_warp_leave(pyemu_worker *w, const char *site)
         return;
     }
     char why[200], l[128];
-    lanes_text(pend.arrived, l, sizeof l);
+    pyemu_warp_lanes_text(pend.arrived, l, sizeof l);
     if (site)
         snprintf(why, sizeof why, "reaches a barrier at %.*s instead",
                  (int)(strchr(site, '#') ? strchr(site, '#') - site : (long)strlen(site)), site);
@@ -150,7 +152,7 @@ PYEMU_KSUPPORT void pyemu_warp_leave(pyemu_worker *w, const char *site)
                       "warp %u: lane %u %s, while "
                       "lane(s) %s wait for it at %s at %s:%u; every lane named in a warp "
                       "collective's mask must reach the same collective",
-                      pend.warp, lane, why, l, name_of(pend.op), pend.file, pend.line);
+                      pend.warp, lane, why, l, pyemu_warp_name(pend.op), pend.file, pend.line);
 }
 
 /* A fiber's kernel function returned (block.c, fiber mode). */
@@ -269,7 +271,7 @@ not_named(pyemu_worker *w, int op, unsigned int mask, unsigned int lane, const c
 {
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
                       "%s at %s:%u: the mask 0x%08x does not name the calling lane %u; a lane "
-                      "must be named in its own mask", name_of(op), file, line, mask, lane);
+                      "must be named in its own mask", pyemu_warp_name(op), file, line, mask, lane);
 }
 
 int pyemu_block_fibers_for_warp(pyemu_worker *w); /* block.c */
@@ -319,7 +321,7 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
     if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1))))
         pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
                           "%s at %s:%u: width %d is not a power of 2 from 1 to 32 (warpSize)",
-                          name_of(op), file, line, width);
+                          pyemu_warp_name(op), file, line, width);
     if (!is_shuffle(op))
         width = 32;
     if (!w->fiber_mode) {
@@ -327,7 +329,7 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
             pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
                               "%s at %s:%u reached outside pyemu's warp mode; build the kernel "
                               "with its collectives visible in the source (pyemu bug)",
-                              name_of(op), file, line);
+                              pyemu_warp_name(op), file, line);
         if (pyemu_block_fibers_for_warp(w)) {
             /* a block of one thread: a warp of one lane */
             pyemu_warp_reset();
@@ -354,7 +356,7 @@ pyemu_warp_op(int op, unsigned int mask, unsigned long long value, int arg, int 
             strcmp(pend.file, file) != 0) {
             if (!(op == PYEMU_WARP_SYNC && pend.op == op && pend.warp == warp)) {
                 char why[200];
-                snprintf(why, sizeof why, "reaches %s at %s:%u instead", name_of(op), file, line);
+                snprintf(why, sizeof why, "reaches %s at %s:%u instead", pyemu_warp_name(op), file, line);
                 warp_fail(w, warp, 1u << lane, why);
             }
         }

@@ -25,35 +25,10 @@
 
 static __thread pyemu_warp_buf *bs; /* per worker (small TLS only: the core is dlopened) */
 
-static const char *name_of(int op)
-{
-    static const char *const names[] = {
-        [PYEMU_WARP_SHFL] = "__shfl_sync", [PYEMU_WARP_SHFL_UP] = "__shfl_up_sync",
-        [PYEMU_WARP_SHFL_DOWN] = "__shfl_down_sync", [PYEMU_WARP_SHFL_XOR] = "__shfl_xor_sync",
-        [PYEMU_WARP_BALLOT] = "__ballot_sync", [PYEMU_WARP_ANY] = "__any_sync",
-        [PYEMU_WARP_ALL] = "__all_sync", [PYEMU_WARP_MATCH_ANY] = "__match_any_sync",
-        [PYEMU_WARP_MATCH_ALL] = "__match_all_sync", [PYEMU_WARP_ADD] = "__reduce_add_sync",
-        [PYEMU_WARP_MIN] = "__reduce_min_sync", [PYEMU_WARP_MAX] = "__reduce_max_sync",
-        [PYEMU_WARP_UMIN] = "__reduce_min_sync", [PYEMU_WARP_UMAX] = "__reduce_max_sync",
-        [PYEMU_WARP_AND] = "__reduce_and_sync", [PYEMU_WARP_OR] = "__reduce_or_sync",
-        [PYEMU_WARP_XOR] = "__reduce_xor_sync", [PYEMU_WARP_SYNC] = "__syncwarp",
-    };
-    return op >= 0 && op < PYEMU_WARP_NOPS && names[op] ? names[op] : "a warp collective";
-}
-
 static unsigned int lanes_in(unsigned int nthreads, unsigned int warp)
 {
     unsigned int n = nthreads - warp * WARP;
     return n >= WARP ? 0xffffffffu : (1u << n) - 1u;
-}
-
-static void lanes_text(unsigned int m, char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = '\0';
-    for (unsigned int l = 0; l < WARP && at + 4 < len; l++)
-        if (m >> l & 1u)
-            at += (size_t)snprintf(buf + at, len - at, "%s%u", at ? "," : "", l);
 }
 
 static int is_shuffle(int op)
@@ -85,23 +60,23 @@ missing_lanes(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int m
     bs->any = 0;
     memset(bs->arrived, 0, sizeof bs->arrived);
     if (below) {
-        lanes_text(below, a, sizeof a);
+        pyemu_warp_lanes_text(below, a, sizeof a);
         name_thread(warp * WARP + low);
         pyemu_kernel_fail(w, PYEMU_E_BARRIER,
                           "warp %u: lane %u returns without reaching it, while lane(s) %s wait "
                           "for it at %s at %s:%u; every lane named in a warp collective's mask "
                           "must reach the same collective",
-                          warp, low, a, name_of(bs->op), bs->file, bs->line);
+                          warp, low, a, pyemu_warp_name(bs->op), bs->file, bs->line);
     }
     const unsigned int first = (unsigned int)__builtin_ctz(m);
-    lanes_text(missing & ((1u << first) - 1u), l, sizeof l);
-    lanes_text(1u << first, a, sizeof a);
+    pyemu_warp_lanes_text(missing & ((1u << first) - 1u), l, sizeof l);
+    pyemu_warp_lanes_text(1u << first, a, sizeof a);
     name_thread(warp * WARP + first);
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
                       "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) %s, but lane(s) "
                       "%s returned without reaching it; every lane named in a warp collective's "
                       "mask must reach the same collective",
-                      warp, name_of(bs->op), bs->file, bs->line, want, a, l);
+                      warp, pyemu_warp_name(bs->op), bs->file, bs->line, want, a, l);
 }
 
 static __attribute__((noinline, cold, noreturn)) void
@@ -126,20 +101,20 @@ static void done(pyemu_worker *w)
             const unsigned int mask = bs->mask[base + l];
             if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1))))
                 fail_at(w, base + l, "%s at %s:%u: width %d is not a power of 2 from 1 to 32 "
-                        "(warpSize)", name_of(op), bs->file, bs->line, width);
+                        "(warpSize)", pyemu_warp_name(op), bs->file, bs->line, width);
             if (!(mask >> l & 1u))
                 fail_at(w, base + l, "%s at %s:%u: the mask 0x%08x does not name the calling "
-                        "lane %u; a lane must be named in its own mask", name_of(op), bs->file,
+                        "lane %u; a lane must be named in its own mask", pyemu_warp_name(op), bs->file,
                         bs->line, mask, l);
             if (!m)
                 want = mask & live; /* lanes past a partial warp are not there */
             else if ((mask & live) != want) {
                 char a[128];
-                lanes_text(m, a, sizeof a);
+                pyemu_warp_lanes_text(m, a, sizeof a);
                 fail_at(w, base + l, "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) "
                         "%s, but lane(s) %u reaches it with mask 0x%08x instead; every lane "
                         "named in a warp collective's mask must reach the same collective",
-                        warp, name_of(op), bs->file, bs->line, want, a, l, mask & live);
+                        warp, pyemu_warp_name(op), bs->file, bs->line, want, a, l, mask & live);
             }
             m |= 1u << l;
         }
