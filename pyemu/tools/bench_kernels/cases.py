@@ -135,7 +135,7 @@ class VectorAdd(Case):
     """c = a + b over 2^24 floats, 1024 threads per block."""
 
     name = "vector_add"
-    target_ratio = 1.5
+    target_ratio = 1.0
     reference_pocl_seconds = 0.007
     full_size = 1 << 24
     quick_size = 1 << 16
@@ -248,7 +248,7 @@ class Histogram(Case):
     """
 
     name = "histogram"
-    target_ratio = 1.5
+    target_ratio = 1.0
     reference_pocl_seconds = 0.150
     full_size = 1 << 24
     quick_size = 1 << 16
