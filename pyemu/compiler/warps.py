@@ -44,11 +44,23 @@ def to_warp_form(text: str) -> str:
 def uses_warps(pre: str, internal_root: str) -> bool:
     """True when a user file of the preprocessed unit `pre` names a warp
     collective; files under `internal_root` (pyemu's headers) do not count."""
+    return user_code_names(pre, internal_root, _NAMES)
+
+
+# atomics that build locks: a lane that holds one may be waited for by the
+# next lane of its warp, spinning (see parse.py's warp steps)
+LOCKS = re.compile(r"\b(?:atomicCAS|atomicExch|atomic_cmpxchg|atomic_xchg|atom_cmpxchg"
+                   r"|atom_xchg|atomic_compare_exchange\w*|atomic_exchange\w*)\w*\s*\(")
+
+
+def user_code_names(pre: str, internal_root: str, names: "re.Pattern") -> bool:
+    """True when `names` matches in a user file of the preprocessed unit
+    `pre` (not in files under `internal_root`, pyemu's headers)."""
     pos, user = 0, True
     for m in _MARKER.finditer(pre):
-        if user and _NAMES.search(pre, pos, m.start()):
+        if user and names.search(pre, pos, m.start()):
             return True
         name, flags = m.group(1), m.group(2).split()
         user = not (name.startswith(internal_root) or name.startswith("<") or "3" in flags)
         pos = m.end()
-    return user and _NAMES.search(pre, pos) is not None
+    return user and names.search(pre, pos) is not None

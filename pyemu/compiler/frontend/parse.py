@@ -16,11 +16,14 @@ root), in order of the text, and records:
   volatile-qualified lvalue (warp-synchronous code such as the unrolled
   last-warp reduction: csrc/block.c runs each such statement by all lanes of
   a warp before any runs the next); the statement `E;` becomes
-  `{E; pyemu_warp_step(); }`, so that it stays one statement under an if.
+  `{E; pyemu_warp_step(); }`, so that it stays one statement under an if;
+  none in a unit that takes locks with atomics (volatile_steps says why).
 """
 from __future__ import annotations
 
 import re
+
+from .. import warps as _warps
 
 import hashlib
 import os
@@ -139,6 +142,7 @@ class _Walk:
         self.kernels = {}        # qualified -> Kernel
         self.smem_id = 1
         self.vector_names = set()   # typedefs of vector types in function bodies
+        self.takes_locks = None     # does user code name a lock-taking atomic (volatile_steps)
         _init_holders(self.K)
 
     # ------------------------------------------------------------ helpers
@@ -440,7 +444,15 @@ class _Walk:
     # ------------------------------------------------ volatile stores
     def volatile_steps(self, kind, children) -> None:
         """Puts pyemu_warp_step() after each expression statement among
-        `children` that stores through a volatile lvalue."""
+        `children` that stores through a volatile lvalue.  Not in a unit
+        whose code takes locks with atomics (atomicCAS, atomicExch, OpenCL's
+        atomic_cmpxchg/xchg): a lane that holds a lock would hand the worker,
+        at its volatile stores, to the next lane of its warp, which spins on
+        the lock for ever (a GPU since Volta schedules such lanes apart)."""
+        if self.takes_locks is None:
+            self.takes_locks = _warps.user_code_names(self.text, self.root, _warps.LOCKS)
+        if self.takes_locks:
+            return
         for st in _statements(self.K, kind, children):
             if not st.kind.is_expression() or not self.stores_volatile(st):
                 continue
