@@ -287,8 +287,14 @@ def test_info_kernel_prints_each_kernels_path(tmp_path, capsys):
                    "#endif\n")
     assert cli.main(["info", "--kernel", str(src)]) == 0
     assert capsys.readouterr().out.splitlines() == ["tiled: block function"]
+    # the decision is per kernel: the shuffle is cut in warp's block function
     assert cli.main(["info", "--kernel", str(src), "--", "-DWITH_WARP"]) == 0
-    out = capsys.readouterr().out
-    assert "tiled: fibers (the unit uses warp collectives" in out   # the whole unit, for now
-    assert "warp: fibers (the unit uses warp collectives" in out
+    assert capsys.readouterr().out.splitlines() == ["tiled: block function",
+                                                   "warp: block function"]
+    src.write_text(src.read_text() + "__global__ void cond(int *o) {"
+                   " if (__any_sync(~0u, o[threadIdx.x])) o[0] = 1; }\n")
+    assert cli.main(["info", "--kernel", str(src), "--", "-DWITH_WARP"]) == 0
+    out = capsys.readouterr().out     # a collective in a condition is not cut
+    assert "tiled: block function" in out and "warp: block function" in out
+    assert "cond: fibers (it uses warp collectives" in out, out
     assert cli.main(["info", "--", "-DX=1"]) == 2    # options without --kernel: usage error
