@@ -426,6 +426,16 @@ ERROR:
     return status;
 }
 
+/* the contents of a zombie go, its pages stay readable, as zeros (memory lock held) */
+static void discard_locked(island *al, slab *s, unsigned k)
+{
+    if (al)
+        mmap((void *)al->map, al->mapped, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    else
+        madvise((void *)slot_data(s, k), class_pages(s->cls) * mem.page, MADV_DONTNEED);
+}
+
 /* Free now (keep = 0), or free unified memory that NumPy views may still
  * read (keep = 1, or host views counted by pyemu_mem_view): its contents go,
  * its pages stay readable (zeros) until pyemu_mem_forget() or the last view
@@ -445,15 +455,14 @@ static int free_locked(unsigned long long addr, int tag, int keep)
     if (al && !keep) {
         island_unmap(i, tag);
     } else if (al) {
-        mmap((void *)al->map, al->mapped, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+        discard_locked(al, NULL, 0);
         al->zombie = 1;
         al->tag = tag;
         mem.used -= al->mapped;
     } else if (!keep) {
         slot_release(s, k, tag);
     } else {
-        madvise((void *)slot_data(s, k), class_pages(s->cls) * mem.page, MADV_DONTNEED);
+        discard_locked(NULL, s, k);
         sl->state = SLOT_ZOMBIE;
         sl->tag = (uint8_t)tag;
         mem.used -= round_up(sl->size, mem.page);
@@ -580,14 +589,10 @@ static void pending_done(pyemu_cmd *cmd, int status, void *data)
     slot *sl = al || d->generation != mem.generation ? NULL : slot_at(d->addr, &s, &k);
     unsigned *views = al && al->zombie ? &al->views
                       : sl && sl->state == SLOT_ZOMBIE ? &sl->views : NULL;
-    if (views && --*views == 0) {
+    if (views && --*views == 0)
         forget_locked(al, i, sl, s, k);
-    } else if (views && al) {   /* host views remain: they read zeros, as after any free */
-        mmap((void *)al->map, al->mapped, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-    } else if (views) {
-        madvise((void *)slot_data(s, k), class_pages(s->cls) * mem.page, MADV_DONTNEED);
-    }
+    else if (views)             /* host views remain: they read zeros, as after any free */
+        discard_locked(al, s, k);
     pthread_mutex_unlock(&mem.lock);
     free(d);
 }

@@ -39,7 +39,7 @@ from . import _constants as K
 from ._errors import (CL_INVALID_CONTEXT, CL_INVALID_GLOBAL_OFFSET, CL_INVALID_GLOBAL_WORK_SIZE,
                       CL_INVALID_WORK_DIMENSION, CL_INVALID_WORK_GROUP_SIZE,
                       CL_INVALID_WORK_ITEM_SIZE, fail, raise_core)
-from .event import cl_event, enqueue_kernel, wait_list
+from .event import _new_event, cl_event, enqueue_kernel, wait_list
 from .kernel import check_kernel, pack_args, work_group_size
 from .queue import check_queue
 
@@ -390,14 +390,7 @@ def _enqueue_checked(command_queue, kernel, work_dim, global_work_offset, global
     if bound is not None:
         k._hot = (fast[0], fast[1], pack, key, bound[0], fast[6], fast[8], bound, fast[10],
                   len(global_work_size))
-    e = _new(cl_event)
-    e._refs = 1
-    e._gen = fast[6]
-    e._cmd = cmd
-    e.queue = q
-    e.context = fast[8]
-    e.command_type = _NDRANGE
-    return e
+    return _new_event(cmd, q, _NDRANGE)
 
 
 def _check_range(k, work_dim, global_work_offset, global_work_size, local_work_size, call):
