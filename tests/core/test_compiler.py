@@ -154,7 +154,14 @@ class ThreadCtx(ctypes.Structure):
 @pytest.fixture(scope="session")
 def host(tmp_path_factory):
     """The C test host: kernel modules get its table of entry points at load
-    (module_info binds them), as the core hands over its own."""
+    (module_info binds them), as the core hands over its own.
+
+    Built and loaded once a process: the modules that import this fixture
+    would otherwise each load a copy, and every copy's initial-exec
+    pyemu_tctx takes glibc's small static TLS surplus, until a dlopen fails
+    with "cannot allocate memory in static TLS block"."""
+    if _HOST:
+        return _HOST[0]
     d = tmp_path_factory.mktemp("host")
     (d / "host.c").write_text(HOST_C)
     subprocess.run(["gcc", "-std=c11", "-O1", "-fPIC", "-shared", f"-I{REPO / 'include'}",
