@@ -1,4 +1,4 @@
-// Ground-truth probe (NOT RUN YET: no GPU was lent when it was written) of
+// Ground-truth probe (run on an H200 on 2026-12-03: texture_snorm8_h200.bin) of
 // 1-D linear filtering of a signed 8-bit texture read with
 // cudaReadModeNormalizedFloat: every pair of neighbouring texels (i, i + 1)
 // at every 8-bit weight A (x = i + 0.5 + A/256), over two textures of 256
