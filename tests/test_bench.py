@@ -314,3 +314,25 @@ def test_alloc_rows_check_their_allocations():
     assert [r["count"] for r in rows] == [1000, 3000]
     assert all(r["ok"] and r["malloc_s"] > 0 and r["free_s"] > 0 for r in rows), rows
     assert bench_alloc._check([1, 1], 2).endswith("share an address")
+
+
+def test_compile_times_an_uncached_and_a_cached_build(capsys, monkeypatch):
+    """`bench --compile`: one row per kernel file and a total; a build that
+    fails is an error row and exit status 1, never a time."""
+    from pyemu.tools import bench_compile
+    files = [p for p in bench_compile._files() if p.name in ("vector_add.cu", "vector_add.cl")]
+    monkeypatch.setattr(bench_compile, "_files", lambda: files)
+    assert bench.main(["--compile", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:2] == ["kernel", "file"]
+    rows = {line.split()[0]: line.split()[1:] for line in out[1:]}
+    assert set(rows) == {"vector_add.cu", "vector_add.cl", "total"}
+    assert rows["vector_add.cl"][4:6] != ["-"]          # PoCL's clBuildProgram ran
+    broken = files[0].parent / "vector_add.cu"
+    monkeypatch.setattr(bench_compile, "_builders", lambda pocl: {
+        ".cu": lambda text: (_ for _ in ()).throw(RuntimeError("no g++")),
+        ".cl": lambda text: None, "pocl": None})
+    monkeypatch.setattr(bench_compile, "_files", lambda: [broken])
+    assert bench.main(["--compile", "--repeat", "1", "--no-pocl"]) == 1
+    row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("vector_add")]
+    assert len(row) == 1 and "error:" in row[0] and "no g++" in row[0] and " ms" not in row[0]

@@ -664,6 +664,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="exit 1 when a target is missed (without it a missed target is "
                         "reported and the exit status stays 0)")
+    p.add_argument("--compile", action="store_true",
+                   help="instead of the cases: the time to build each bench kernel file "
+                        "uncached and cached, beside PoCL's clBuildProgram "
+                        "(pyemu/tools/bench_compile.py)")
     return p
 
 
@@ -713,6 +717,10 @@ def main(argv: list[str]) -> int:
         parser.print_usage(sys.stderr)
         print("error: --repeat must be at least 1", file=sys.stderr)
         return 2
+    if args.compile:
+        from . import bench_compile
+        return bench_compile.run(repeat=args.repeat or 3, pocl=not args.no_pocl,
+                                 markdown=args.markdown)
     try:
         names = _select(args.only)
     except ValueError as exc:
