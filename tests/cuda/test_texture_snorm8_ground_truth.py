@@ -5,7 +5,7 @@ cudaChannelFormatKindSigned 8-bit array, cudaFilterModeLinear,
 cudaReadModeNormalizedFloat, clamp, unnormalized; for two textures (-128..127
 ascending and an LCG order) the sample of every neighbouring pair (i, i + 1)
 at every 8-bit weight A, x = i + 0.5 + A/256: 2 x 255 x 256 floats, bit for
-bit (detail/sampler.h's pyemu_snorm8_widen)."""
+bit (detail/sampler.h's pyemu_snorm8_widen; the rule in NumPy first)."""
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +39,25 @@ def test_table_layout():
     r = np.round(SAMPLES.astype(np.float64) * 32767)
     assert np.array_equal((r / 32767).astype(np.float32).view(np.uint32), SAMPLES.view(np.uint32))
     assert r.min() == -32767 and r.max() == 32766
+
+
+def snorm8_rule(n):
+    """texture_README.md's rule: the exact s8.8 sum n widened by 258 + 1/128
+    (the 1/128 part cut to 1/8), rounded half up, held at -1."""
+    r = (258 * n + 32 * (n >> 12) + 128) >> 8
+    return (np.maximum(r, -32767) / 32767).astype(np.float32)
+
+
+def test_the_rule_in_numpy_gives_the_whole_table():
+    a = np.arange(256)
+    for which in (0, 1):
+        t = TEXELS[which].astype(np.int64)
+        n = t[:-1, None] * (256 - a) + t[1:, None] * a
+        got = snorm8_rule(n).ravel()
+        assert np.array_equal(got.view(np.uint32), SAMPLES[which].view(np.uint32))
+        # the exact sum rounded once (the rule before) is not it
+        exact = (np.maximum((n * 32767 + 127 * 128) // (127 * 256), -32767) / 32767).astype(np.float32)
+        assert (exact.ravel() != SAMPLES[which]).sum() > 3000
 
 
 @pytest.fixture(scope="module")
