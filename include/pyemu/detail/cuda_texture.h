@@ -1,7 +1,8 @@
 /* CUDA texture and surface objects on the device: tex1Dfetch<T>, tex1D<T>,
  * tex2D<T>, tex3D<T>, tex2DLod<T> (level 0), tex1DLayered, tex2DLayered,
  * texCubemap, texCubemapLayered, surf1D/2D/3Dread and write and their
- * Layered/Cubemap forms.
+ * 1DLayered, 2DLayered, Cubemap and CubemapLayered forms (one store and one
+ * load underneath: pyemu_surf_write, pyemu_surf_read).
  * A texture or surface object is the device address of a pyemu_image
  * (detail/sampler.h), made by cudaCreateTextureObject /
  * cudaCreateSurfaceObject (pyemu/cuda/texture.py); the sampling is the one
@@ -220,113 +221,75 @@ static inline unsigned char *pyemu_surf_at(cudaSurfaceObject_t obj, int xb, int 
     return p;
 }
 
-template <class pyemu_T> static inline void surf1Dwrite(pyemu_T v, cudaSurfaceObject_t s, int x,
-                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
+/* One surface store and one surface load under every surfNDwrite/read:
+ * (x, y, z) with x in bytes; a layered surface's layer (a cubemap's face,
+ * a layered cubemap's layer * 6 + face) is z.  A load outside the surface
+ * in zero mode returns zeros. */
+template <class pyemu_T> static inline void pyemu_surf_write(const pyemu_T &pyemu_v, cudaSurfaceObject_t pyemu_s,
+                                                       int pyemu_x, int pyemu_y, int pyemu_z,
+                                                       cudaSurfaceBoundaryMode pyemu_m, const char *pyemu_call)
 {
-    unsigned char *p = pyemu_surf_at(s, x, 0, 0, m, sizeof(pyemu_T), "surf1Dwrite");
-    if (p) memcpy(p, &v, sizeof(pyemu_T));
-}
-template <class pyemu_T> static inline void surf2Dwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int y,
-                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
-{
-    unsigned char *p = pyemu_surf_at(s, x, y, 0, m, sizeof(pyemu_T), "surf2Dwrite");
-    if (p) memcpy(p, &v, sizeof(pyemu_T));
-}
-template <class pyemu_T> static inline void surf3Dwrite(pyemu_T v, cudaSurfaceObject_t s, int x, int y, int z,
-                                                  cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
-{
-    unsigned char *p = pyemu_surf_at(s, x, y, z, m, sizeof(pyemu_T), "surf3Dwrite");
-    if (p) memcpy(p, &v, sizeof(pyemu_T));
-}
-template <class pyemu_T> static inline pyemu_T surf1Dread(cudaSurfaceObject_t s, int x,
-                                              cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
-{
-    pyemu_T v;
-    memset(&v, 0, sizeof v);
-    unsigned char *p = pyemu_surf_at(s, x, 0, 0, m, sizeof(pyemu_T), "surf1Dread");
-    if (p) memcpy(&v, p, sizeof(pyemu_T));
-    return v;
-}
-template <class pyemu_T> static inline pyemu_T surf2Dread(cudaSurfaceObject_t s, int x, int y,
-                                              cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
-{
-    pyemu_T v;
-    memset(&v, 0, sizeof v);
-    unsigned char *p = pyemu_surf_at(s, x, y, 0, m, sizeof(pyemu_T), "surf2Dread");
-    if (p) memcpy(&v, p, sizeof(pyemu_T));
-    return v;
-}
-template <class pyemu_T> static inline pyemu_T surf3Dread(cudaSurfaceObject_t s, int x, int y, int z,
-                                              cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
-{
-    pyemu_T v;
-    memset(&v, 0, sizeof v);
-    unsigned char *p = pyemu_surf_at(s, x, y, z, m, sizeof(pyemu_T), "surf3Dread");
-    if (p) memcpy(&v, p, sizeof(pyemu_T));
-    return v;
-}
-/* Layered surfaces: layer (a cubemap's face: layer * 6 + face) is z. */
-template <class pyemu_T> static inline void surf1DLayeredwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_layer,
-                                                         cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
-{
-    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, 0, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf1DLayeredwrite");
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_z, pyemu_m, sizeof(pyemu_T), pyemu_call);
     if (pyemu_p) memcpy(pyemu_p, &pyemu_v, sizeof(pyemu_T));
 }
-template <class pyemu_T> static inline void surf2DLayeredwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer,
-                                                         cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
-{
-    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf2DLayeredwrite");
-    if (pyemu_p) memcpy(pyemu_p, &pyemu_v, sizeof(pyemu_T));
-}
-template <class pyemu_T> static inline void surfCubemapwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_face,
-                                                       cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
-{
-    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_face, pyemu_m, sizeof(pyemu_T), "surfCubemapwrite");
-    if (pyemu_p) memcpy(pyemu_p, &pyemu_v, sizeof(pyemu_T));
-}
-template <class pyemu_T> static inline pyemu_T surf1DLayeredread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_layer,
-                                                     cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
+template <class pyemu_T> static inline pyemu_T pyemu_surf_read(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y,
+                                                   int pyemu_z, cudaSurfaceBoundaryMode pyemu_m,
+                                                   const char *pyemu_call)
 {
     pyemu_T pyemu_v;
     memset(&pyemu_v, 0, sizeof pyemu_v);
-    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, 0, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf1DLayeredread");
-    if (pyemu_p) memcpy(&pyemu_v, pyemu_p, sizeof(pyemu_T));
-    return pyemu_v;
-}
-template <class pyemu_T> static inline pyemu_T surf2DLayeredread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer,
-                                                     cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
-{
-    pyemu_T pyemu_v;
-    memset(&pyemu_v, 0, sizeof pyemu_v);
-    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_layer, pyemu_m, sizeof(pyemu_T), "surf2DLayeredread");
-    if (pyemu_p) memcpy(&pyemu_v, pyemu_p, sizeof(pyemu_T));
-    return pyemu_v;
-}
-template <class pyemu_T> static inline pyemu_T surfCubemapread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_face,
-                                                   cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap)
-{
-    pyemu_T pyemu_v;
-    memset(&pyemu_v, 0, sizeof pyemu_v);
-    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_face, pyemu_m, sizeof(pyemu_T), "surfCubemapread");
+    unsigned char *pyemu_p = pyemu_surf_at(pyemu_s, pyemu_x, pyemu_y, pyemu_z, pyemu_m, sizeof(pyemu_T), pyemu_call);
     if (pyemu_p) memcpy(&pyemu_v, pyemu_p, sizeof(pyemu_T));
     return pyemu_v;
 }
 
-template <class pyemu_T> static inline void surf1Dread(pyemu_T *r, cudaSurfaceObject_t s, int x,
-                                                 cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
-{
-    *r = surf1Dread<pyemu_T>(s, x, m);
-}
-template <class pyemu_T> static inline void surf2Dread(pyemu_T *r, cudaSurfaceObject_t s, int x, int y,
-                                                 cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
-{
-    *r = surf2Dread<pyemu_T>(s, x, y, m);
-}
-template <class pyemu_T> static inline void surf3Dread(pyemu_T *r, cudaSurfaceObject_t s, int x, int y, int z,
-                                                 cudaSurfaceBoundaryMode m = cudaBoundaryModeTrap)
-{
-    *r = surf3Dread<pyemu_T>(s, x, y, z, m);
-}
+#define PYEMU_SURF_MODE cudaSurfaceBoundaryMode pyemu_m = cudaBoundaryModeTrap
+template <class pyemu_T> static inline void surf1Dwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, PYEMU_SURF_MODE)
+{ pyemu_surf_write(pyemu_v, pyemu_s, pyemu_x, 0, 0, pyemu_m, "surf1Dwrite"); }
+template <class pyemu_T> static inline void surf2Dwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, PYEMU_SURF_MODE)
+{ pyemu_surf_write(pyemu_v, pyemu_s, pyemu_x, pyemu_y, 0, pyemu_m, "surf2Dwrite"); }
+template <class pyemu_T> static inline void surf3Dwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_z, PYEMU_SURF_MODE)
+{ pyemu_surf_write(pyemu_v, pyemu_s, pyemu_x, pyemu_y, pyemu_z, pyemu_m, "surf3Dwrite"); }
+template <class pyemu_T> static inline void surf1DLayeredwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_layer, PYEMU_SURF_MODE)
+{ pyemu_surf_write(pyemu_v, pyemu_s, pyemu_x, 0, pyemu_layer, pyemu_m, "surf1DLayeredwrite"); }
+template <class pyemu_T> static inline void surf2DLayeredwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer, PYEMU_SURF_MODE)
+{ pyemu_surf_write(pyemu_v, pyemu_s, pyemu_x, pyemu_y, pyemu_layer, pyemu_m, "surf2DLayeredwrite"); }
+template <class pyemu_T> static inline void surfCubemapwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_face, PYEMU_SURF_MODE)
+{ pyemu_surf_write(pyemu_v, pyemu_s, pyemu_x, pyemu_y, pyemu_face, pyemu_m, "surfCubemapwrite"); }
+template <class pyemu_T> static inline void surfCubemapLayeredwrite(pyemu_T pyemu_v, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer_face, PYEMU_SURF_MODE)
+{ pyemu_surf_write(pyemu_v, pyemu_s, pyemu_x, pyemu_y, pyemu_layer_face, pyemu_m, "surfCubemapLayeredwrite"); }
+
+template <class pyemu_T> static inline pyemu_T surf1Dread(cudaSurfaceObject_t pyemu_s, int pyemu_x, PYEMU_SURF_MODE)
+{ return pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, 0, 0, pyemu_m, "surf1Dread"); }
+template <class pyemu_T> static inline pyemu_T surf2Dread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, PYEMU_SURF_MODE)
+{ return pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, 0, pyemu_m, "surf2Dread"); }
+template <class pyemu_T> static inline pyemu_T surf3Dread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_z, PYEMU_SURF_MODE)
+{ return pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, pyemu_z, pyemu_m, "surf3Dread"); }
+template <class pyemu_T> static inline pyemu_T surf1DLayeredread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_layer, PYEMU_SURF_MODE)
+{ return pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, 0, pyemu_layer, pyemu_m, "surf1DLayeredread"); }
+template <class pyemu_T> static inline pyemu_T surf2DLayeredread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer, PYEMU_SURF_MODE)
+{ return pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, pyemu_layer, pyemu_m, "surf2DLayeredread"); }
+template <class pyemu_T> static inline pyemu_T surfCubemapread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_face, PYEMU_SURF_MODE)
+{ return pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, pyemu_face, pyemu_m, "surfCubemapread"); }
+template <class pyemu_T> static inline pyemu_T surfCubemapLayeredread(cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer_face, PYEMU_SURF_MODE)
+{ return pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, pyemu_layer_face, pyemu_m, "surfCubemapLayeredread"); }
+
+/* The forms that read through a pointer: surf2Dread(&v, obj, x, y). */
+template <class pyemu_T> static inline void surf1Dread(pyemu_T *pyemu_r, cudaSurfaceObject_t pyemu_s, int pyemu_x, PYEMU_SURF_MODE)
+{ *pyemu_r = pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, 0, 0, pyemu_m, "surf1Dread"); }
+template <class pyemu_T> static inline void surf2Dread(pyemu_T *pyemu_r, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, PYEMU_SURF_MODE)
+{ *pyemu_r = pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, 0, pyemu_m, "surf2Dread"); }
+template <class pyemu_T> static inline void surf3Dread(pyemu_T *pyemu_r, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_z, PYEMU_SURF_MODE)
+{ *pyemu_r = pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, pyemu_z, pyemu_m, "surf3Dread"); }
+template <class pyemu_T> static inline void surf1DLayeredread(pyemu_T *pyemu_r, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_layer, PYEMU_SURF_MODE)
+{ *pyemu_r = pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, 0, pyemu_layer, pyemu_m, "surf1DLayeredread"); }
+template <class pyemu_T> static inline void surf2DLayeredread(pyemu_T *pyemu_r, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer, PYEMU_SURF_MODE)
+{ *pyemu_r = pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, pyemu_layer, pyemu_m, "surf2DLayeredread"); }
+template <class pyemu_T> static inline void surfCubemapread(pyemu_T *pyemu_r, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_face, PYEMU_SURF_MODE)
+{ *pyemu_r = pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, pyemu_face, pyemu_m, "surfCubemapread"); }
+template <class pyemu_T> static inline void surfCubemapLayeredread(pyemu_T *pyemu_r, cudaSurfaceObject_t pyemu_s, int pyemu_x, int pyemu_y, int pyemu_layer_face, PYEMU_SURF_MODE)
+{ *pyemu_r = pyemu_surf_read<pyemu_T>(pyemu_s, pyemu_x, pyemu_y, pyemu_layer_face, pyemu_m, "surfCubemapLayeredread"); }
+#undef PYEMU_SURF_MODE
 
 /* ---- texture references (removed in CUDA 12; the course and Rodinia use them) ----
  * texture<T, dim, readMode> texRef; at file scope holds its descriptor

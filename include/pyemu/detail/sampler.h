@@ -21,9 +21,10 @@
  *     the weighted sum is exact and rounded once to float, ties away from 0;
  *   - linear filtering of 8/16-bit integers read as normalized floats
  *     rounds the exact weighted sum, half up, to a 16-bit fraction:
- *     R / 65535 (unsigned) or R / 32767 (signed), -128 taken as it is and
- *     the result held at -1 (texture_filter_h200.json: bit for bit in 1-D and
- *     2-D but for 4% of signed 8-bit values, 1 step of 1/32767 off);
+ *     R / 65535 (unsigned) or R / 32767 (signed), the result held at -1;
+ *     signed 8-bit (-128 taken as it is) widens the sum by 258 + 1/128 with
+ *     the 1/128 part cut to 1/8 (pyemu_snorm8_widen; texture_snorm8_h200.bin
+ *     and texture_filter_h200.json, bit for bit);
  *   - a 1-D texture filters like a 2-D one of height 1 sampled at y = 0
  *     (half the border colour reaches it in border mode, as on the GPU);
  *   - unnormalized coordinates with wrap or mirror clamp (CUDA's rule);
@@ -253,6 +254,19 @@ static inline float pyemu_round_away(long double pyemu_v)
     return pyemu_r;
 }
 
+/* Signed 8-bit normalized linear filtering: n is the exact weighted sum of
+ * the texels (-128 as it is) in 1/256 steps, an s8.8 fixed-point value.  The
+ * GPU widens it to a 16-bit fraction of 32767 not by the exact 32767/127 but
+ * by 258 + 1/128 with the 1/128 part cut to 1/8 (floor), then rounds half up:
+ * R = floor((258 n + 32 floor(n / 4096) + 128) / 256).  Every one of the
+ * 2 x 255 x 256 lerps of tests/data/ground_truth/texture_snorm8_h200.bin and
+ * the signed 8-bit cases of texture_filter_h200.json, bit for bit. */
+static inline long long pyemu_snorm8_widen(long long pyemu_n)
+{
+    long long pyemu_x = 258 * pyemu_n + 32 * (pyemu_n >> 12) + 128;   /* >> on signed: floor */
+    return pyemu_x >> 8;
+}
+
 /* A texture coordinate as the hardware takes it: a normalized one cut to
  * 20 fractional bits and scaled by the size.  NaN reads as 0; a coordinate
  * beyond +-2^40 is held there. */
@@ -374,11 +388,17 @@ static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_samplin
          * 16-bit fraction, R / 65535 (unsigned) or R / 32767 (signed) */
         const long long pyemu_m = pyemu_norm_max(pyemu_im);
         const long long pyemu_d = pyemu_im->chan_kind == PYEMU_KIND_SIGNED ? 32767 : 65535;
+        const bool pyemu_s8 = pyemu_im->chan_kind == PYEMU_KIND_SIGNED && pyemu_im->bytes == 1;
         for (int pyemu_ch = 0; pyemu_ch < 4; pyemu_ch++) {
-            long long pyemu_num = (long long)pyemu_acc[pyemu_ch] * pyemu_d + pyemu_m * 128;
-            long long pyemu_den = pyemu_m * 256;
-            long long pyemu_r = pyemu_num / pyemu_den;
-            if ((pyemu_num % pyemu_den) != 0 && pyemu_num < 0) pyemu_r -= 1;   /* floor */
+            long long pyemu_r;
+            if (pyemu_s8) {
+                pyemu_r = pyemu_snorm8_widen((long long)pyemu_acc[pyemu_ch]);
+            } else {
+                long long pyemu_num = (long long)pyemu_acc[pyemu_ch] * pyemu_d + pyemu_m * 128;
+                long long pyemu_den = pyemu_m * 256;
+                pyemu_r = pyemu_num / pyemu_den;
+                if ((pyemu_num % pyemu_den) != 0 && pyemu_num < 0) pyemu_r -= 1;   /* floor */
+            }
             if (pyemu_r < -pyemu_d) pyemu_r = -pyemu_d;     /* -128 / -32768 alone: -1 */
             pyemu_out->pyemu_f[pyemu_ch] = (float)((long double)pyemu_r / (long double)pyemu_d);
             pyemu_out->pyemu_i[pyemu_ch] = (long long)pyemu_out->pyemu_f[pyemu_ch];
