@@ -68,6 +68,7 @@ struct pyemu_cmd {
     int pending;                /* commands it still waits for */
     int dep_failed;
     int barrier;                /* out-of-order queues: later commands wait for it */
+    unsigned long long tag;     /* a marker recording an event (pyemu_enqueue_record): its tag */
     struct pyemu_cmd **succ;    /* commands that wait for this one */
     int nsucc, capsucc;
     uint64_t t_queued, t_submit, t_start, t_end;

@@ -1127,6 +1127,23 @@ ERROR:
     return status;
 }
 
+/* cudaEventRecord: a marker that names the event it records, for the
+ * timeline (trace.c); otherwise what pyemu_enqueue_marker makes with no
+ * wait list (it waits for everything before it) */
+PYEMU_API int pyemu_enqueue_record(pyemu_queue *queue, unsigned long long tag, pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    cmd = new_cmd(CMD_MARKER);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->barrier = 1;
+    cmd->tag = tag;
+    return submit(queue, cmd, NULL, 0, event);
+ERROR:
+    return status;
+}
+
 /* one item of a command, on a worker */
 static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item);
 
