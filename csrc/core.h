@@ -109,6 +109,8 @@ struct pyemu_cmd {
             int keep;               /* host views: keep the pages mapped */
             struct pyemu_cmd **after;   /* other queues' newest commands when enqueued (held) */
             unsigned int nafter;
+            unsigned generation;        /* the memory's (pyemu_mem_generation) when queued */
+            int queued;                 /* the allocation is marked queued, the free not run */
         } free;
         struct {                /* CMD_COPY_RECT and CMD_FILL_RECT (no src) */
             char *dst;
@@ -246,6 +248,10 @@ unsigned pyemu_mem_generation(void);        /* device resets so far */
 int pyemu_mem_free_pending(unsigned long long addr, const char *freed_by, pyemu_cmd **cmds,
                            unsigned int n);
 int pyemu_mem_free_tagged(unsigned long long addr, int tag, unsigned generation);
+/* cudaFreeAsync's queued state (engine.c: pyemu_enqueue_free, CMD_FREE) */
+int pyemu_mem_queue_free(unsigned long long addr);
+void pyemu_mem_unqueue_free(unsigned long long addr, unsigned generation);
+int pyemu_mem_free_queued(unsigned long long addr, int keep, const char *freed_by);
 
 /* ---- buffers (csrc/buffer.c) ---- */
 void pyemu_buffer_ref(pyemu_buffer *b);

@@ -101,6 +101,9 @@ void pyemu_mem_region(unsigned long long *start, unsigned long long *end);
 int pyemu_mem_free_all(void);
 int pyemu_mem_free_keep_mapped(unsigned long long addr, const char *freed_by);
 int pyemu_mem_forget(unsigned long long addr);
+/* whether addr is inside an allocation whose cudaFreeAsync (pyemu_enqueue_free)
+ * is queued and has not run: pyemu_mem_find refuses it meanwhile */
+int pyemu_mem_queued(unsigned long long addr);
 
 /* kernel modules (csrc/module.c) */
 int pyemu_module_load(const char *path, pyemu_module **module);
