@@ -223,6 +223,14 @@ int pyemu_pool_size(void);
 pyemu_worker *pyemu_pool_worker(int index);
 size_t pyemu_pool_stack_size(void);
 
+/* ---- the copy engine (csrc/copyengine.c) ---- */
+/* copies of this size or more go to the copy engine, written with
+ * non-temporal stores (engine.c: make_ready, copy_slice) */
+#define PYEMU_NT_COPY_MIN (1u << 20)
+/* a worker between two chunks: step aside while a large copy needs the core */
+int pyemu_copyengine_busy(int index, int keep);
+void pyemu_copyengine_wait(void);
+
 /* ---- blocks (csrc/block.c) ---- */
 void pyemu_run_block(pyemu_worker *w, uint64_t linear);
 void pyemu_block_rerun_precise(pyemu_worker *w, uint64_t linear); /* after a fault */

@@ -21,7 +21,7 @@
 
 /* copies of this size or more are written with non-temporal stores and go
  * to the copy engine (copy_slice, make_ready) */
-#define NT_COPY_MIN (1u << 20)
+#define NT_COPY_MIN PYEMU_NT_COPY_MIN
 /* a ready copy of this size or less runs on the thread that enqueues it (submit) */
 #define INLINE_COPY_MAX (64u << 10)
 /* a host function's command (cudaLaunchHostFunc): see "host functions" below */
