@@ -9,7 +9,9 @@
  * stream's kernel.  A smaller copy comes here when the workers have
  * unclaimed items; else the workers take it (and one of a few KiB with
  * nothing to wait for runs on the thread that enqueues it: engine.c, submit).
- * Commands here run in the order they became ready, one at a time.
+ * Commands here run in the order they became ready, one at a time.  While
+ * a large copy is queued or runs, a worker that would share a core with
+ * this thread steps aside (pyemu_copyengine_busy).
  */
 #include "core.h"
 
@@ -23,7 +25,18 @@ static struct {
     pthread_t thread;
     pyemu_worker self;          /* for the timeline: lane = the pool's size */
     int started;
-} ce = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, {0}, 0};
+    pthread_cond_t idle_cv;     /* workers set aside while it copies (pyemu_copyengine_yield) */
+    int large;                  /* large copies queued or running, under lock */
+} ce = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, {0}, 0,
+        PTHREAD_COND_INITIALIZER, 0};
+
+/* ce.large, read without the lock by the workers */
+static atomic_int large_busy;
+
+static int is_large(const pyemu_cmd *cmd)
+{
+    return cmd->nitems > 0 && cmd->u.copy.size >= PYEMU_NT_COPY_MIN;
+}
 
 static void *copy_engine_main(void *arg)
 {
@@ -51,8 +64,17 @@ static void *copy_engine_main(void *arg)
             pyemu_run_item(&ce.self, cmd, i);
         atomic_store(&cmd->next, cmd->nitems);
         atomic_store(&cmd->retired, cmd->nitems);
+        const int large = is_large(cmd);
         pyemu_cmd_complete(cmd);
         pyemu_cmd_release(cmd); /* the copy engine's reference */
+        if (large) {
+            pthread_mutex_lock(&ce.lock);
+            if (--ce.large == 0) { /* the workers set aside get their core back */
+                atomic_store_explicit(&large_busy, 0, memory_order_release);
+                pthread_cond_broadcast(&ce.idle_cv);
+            }
+            pthread_mutex_unlock(&ce.lock);
+        }
     }
     return NULL;
 }
@@ -72,6 +94,8 @@ int pyemu_copyengine_submit(pyemu_cmd *cmd)
         ce.started = 1;
     }
     atomic_fetch_add(&cmd->refs, 1); /* the copy engine's reference */
+    if (is_large(cmd) && ce.large++ == 0)
+        atomic_store_explicit(&large_busy, 1, memory_order_release);
     cmd->run_next = NULL;
     if (ce.tail)
         ce.tail->run_next = cmd;
@@ -81,4 +105,26 @@ int pyemu_copyengine_submit(pyemu_cmd *cmd)
     pthread_cond_signal(&ce.cv);
     pthread_mutex_unlock(&ce.lock);
     return 0;
+}
+
+/* A CPU has no copy engine of its own: this thread takes a core while it
+ * copies.  When the workers already use every core, a large copy would
+ * share one with a worker, the two running by turns of the scheduler's
+ * slices (milliseconds, on the copy's critical path: the 4-stream loop's
+ * copies are).  So while a large copy is queued or runs, the workers from
+ * index `keep` on step aside between two chunks (pool.c), holding no item
+ * (the others run the kernel's blocks meanwhile), until the copy engine has
+ * none left.  Whether worker `index` should step aside now: */
+int pyemu_copyengine_busy(int index, int keep)
+{
+    return index >= keep && atomic_load_explicit(&large_busy, memory_order_acquire);
+}
+
+/* ... and the wait, until no large copy is queued or runs */
+void pyemu_copyengine_wait(void)
+{
+    pthread_mutex_lock(&ce.lock);
+    while (ce.large)
+        pthread_cond_wait(&ce.idle_cv, &ce.lock);
+    pthread_mutex_unlock(&ce.lock);
 }

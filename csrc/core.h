@@ -68,6 +68,7 @@ struct pyemu_cmd {
     int pending;                /* commands it still waits for */
     int dep_failed;
     int barrier;                /* out-of-order queues: later commands wait for it */
+    unsigned long long tag;     /* a marker recording an event (pyemu_enqueue_record): its tag */
     struct pyemu_cmd **succ;    /* commands that wait for this one */
     int nsucc, capsucc;
     uint64_t t_queued, t_submit, t_start, t_end;
@@ -108,6 +109,8 @@ struct pyemu_cmd {
             int keep;               /* host views: keep the pages mapped */
             struct pyemu_cmd **after;   /* other queues' newest commands when enqueued (held) */
             unsigned int nafter;
+            unsigned generation;        /* the memory's (pyemu_mem_generation) when queued */
+            int queued;                 /* the allocation is marked queued, the free not run */
         } free;
         struct {                /* CMD_COPY_RECT and CMD_FILL_RECT (no src) */
             char *dst;
@@ -220,6 +223,14 @@ int pyemu_pool_size(void);
 pyemu_worker *pyemu_pool_worker(int index);
 size_t pyemu_pool_stack_size(void);
 
+/* ---- the copy engine (csrc/copyengine.c) ---- */
+/* copies of this size or more go to the copy engine, written with
+ * non-temporal stores (engine.c: make_ready, copy_slice) */
+#define PYEMU_NT_COPY_MIN (1u << 20)
+/* a worker between two chunks: step aside while a large copy needs the core */
+int pyemu_copyengine_busy(int index, int keep);
+void pyemu_copyengine_wait(void);
+
 /* ---- blocks (csrc/block.c) ---- */
 void pyemu_run_block(pyemu_worker *w, uint64_t linear);
 void pyemu_block_rerun_precise(pyemu_worker *w, uint64_t linear); /* after a fault */
@@ -245,6 +256,10 @@ unsigned pyemu_mem_generation(void);        /* device resets so far */
 int pyemu_mem_free_pending(unsigned long long addr, const char *freed_by, pyemu_cmd **cmds,
                            unsigned int n);
 int pyemu_mem_free_tagged(unsigned long long addr, int tag, unsigned generation);
+/* cudaFreeAsync's queued state (engine.c: pyemu_enqueue_free, CMD_FREE) */
+int pyemu_mem_queue_free(unsigned long long addr);
+void pyemu_mem_unqueue_free(unsigned long long addr, unsigned generation);
+int pyemu_mem_free_queued(unsigned long long addr, int keep, const char *freed_by);
 
 /* ---- buffers (csrc/buffer.c) ---- */
 void pyemu_buffer_ref(pyemu_buffer *b);

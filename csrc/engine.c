@@ -21,7 +21,7 @@
 
 /* copies of this size or more are written with non-temporal stores and go
  * to the copy engine (copy_slice, make_ready) */
-#define NT_COPY_MIN (1u << 20)
+#define NT_COPY_MIN PYEMU_NT_COPY_MIN
 /* a ready copy of this size or less runs on the thread that enqueues it (submit) */
 #define INLINE_COPY_MAX (64u << 10)
 /* a host function's command (cudaLaunchHostFunc): see "host functions" below */
@@ -379,6 +379,15 @@ static void drop_after(pyemu_cmd *cmd)
     cmd->u.free.nafter = 0;
 }
 
+/* a free command that will not run lets its allocation go back to its owner */
+static void unqueue_free(pyemu_cmd *cmd)
+{
+    if (cmd->u.free.queued) {
+        cmd->u.free.queued = 0;
+        pyemu_mem_unqueue_free(cmd->u.free.addr, cmd->u.free.generation);
+    }
+}
+
 PYEMU_API int pyemu_cmd_release(pyemu_cmd *cmd)
 {
     int status = PYEMU_SUCCESS;
@@ -389,8 +398,10 @@ PYEMU_API int pyemu_cmd_release(pyemu_cmd *cmd)
             free(cmd->u.k.local_args);
             pyemu_module_release(cmd->u.k.module);
         }
-        if (cmd->type == CMD_FREE)
+        if (cmd->type == CMD_FREE) {
             drop_after(cmd);    /* never ran (refused at submit, a reset) */
+            unqueue_free(cmd);
+        }
         if (cmd->queue)
             queue_unref(cmd->queue);
         drop_buffers(cmd);  /* never completed (refused at submit) */
@@ -496,6 +507,8 @@ static void finish_locked(pyemu_cmd *cmd)
         if (!c->t_start)
             c->t_start = c->t_end;
         c->status = c->err_code ? -c->err_code : PYEMU_CMD_COMPLETE;
+        if (c->type == CMD_FREE) /* completed without running (the sticky error) */
+            unqueue_free(c);
         if (c->type == CMD_KERNEL && c->nitems == 0 && c->err_code == PYEMU_E_ILLEGAL_ADDRESS &&
             !eng.sticky_code[CDEV(c)] && c->err_msg) { /* a peer access refused (devmem.c) */
             eng.sticky_code[CDEV(c)] = c->err_code;
@@ -1127,6 +1140,23 @@ ERROR:
     return status;
 }
 
+/* cudaEventRecord: a marker that names the event it records, for the
+ * timeline (trace.c); otherwise what pyemu_enqueue_marker makes with no
+ * wait list (it waits for everything before it) */
+PYEMU_API int pyemu_enqueue_record(pyemu_queue *queue, unsigned long long tag, pyemu_cmd **event)
+{
+    int status = PYEMU_SUCCESS;
+    pyemu_cmd *cmd = NULL;
+    CHECK_QUEUE(queue);
+    cmd = new_cmd(CMD_MARKER);
+    PYEMU_FAIL_IF(!cmd, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
+    cmd->barrier = 1;
+    cmd->tag = tag;
+    return submit(queue, cmd, NULL, 0, event);
+ERROR:
+    return status;
+}
+
 /* one item of a command, on a worker */
 static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item);
 
@@ -1206,14 +1236,13 @@ static void run_item(pyemu_worker *w, pyemu_cmd *cmd, uint64_t item)
         }
         break;
     }
-    case CMD_FREE: /* validated when enqueued; a failure here has nobody to tell */
+    case CMD_FREE: /* validated and marked queued when enqueued (pyemu_mem_queue_free) */
+        cmd->u.free.queued = 0;
         if (cmd->u.free.nafter)
             pyemu_mem_free_pending(cmd->u.free.addr, "cudaFreeAsync", cmd->u.free.after,
                                    cmd->u.free.nafter);
-        else if (cmd->u.free.keep)
-            pyemu_mem_free_keep_mapped(cmd->u.free.addr, "cudaFreeAsync");
         else
-            pyemu_mem_free(cmd->u.free.addr, "cudaFreeAsync");
+            pyemu_mem_free_queued(cmd->u.free.addr, cmd->u.free.keep, "cudaFreeAsync");
         drop_after(cmd);
         break;
     default:
@@ -1240,6 +1269,15 @@ PYEMU_API int pyemu_enqueue_free(pyemu_queue *queue, unsigned long long addr, in
     cmd->u.free.addr = addr;
     cmd->u.free.keep = keep;
     cmd->nitems = 1;
+    /* the table marks it: a second free, or a copy after this one, is refused
+     * from now on (memory.c), until the free runs */
+    status = pyemu_mem_queue_free(addr);
+    if (status) {
+        pyemu_cmd_release(cmd);
+        goto ERROR;
+    }
+    cmd->u.free.generation = pyemu_mem_generation();
+    cmd->u.free.queued = 1;
     pthread_mutex_lock(&eng.lock);
     unsigned int n = 0;
     for (pyemu_queue *o = eng.queues; o; o = o->next_q)
@@ -1255,10 +1293,10 @@ PYEMU_API int pyemu_enqueue_free(pyemu_queue *queue, unsigned long long addr, in
             }
     pthread_mutex_unlock(&eng.lock);
     if (n && !cmd->u.free.after) {
-        pyemu_cmd_release(cmd);
+        pyemu_cmd_release(cmd); /* unmarks it */
         PYEMU_FAIL_IF(1, PYEMU_E_OUT_OF_MEMORY, "out of host memory");
     }
-    return submit(queue, cmd, wait, nwait, event);
+    return submit(queue, cmd, wait, nwait, event); /* refused: released, which unmarks it */
 ERROR:
     return status;
 }

@@ -30,6 +30,11 @@
  *    on it as above) but its pages stay readable, as zeros, until the last
  *    view goes; the same for every free, the core's deferred ones and a
  *    device reset's too.
+ *  - An allocation whose cudaFreeAsync is queued (pyemu_mem_queue_free) is
+ *    still there for the work queued before the free, but belongs to nobody:
+ *    the table refuses a second free of it and finds no allocation at its
+ *    addresses (pyemu_mem_find), until the free runs (or, if the device's
+ *    sticky error keeps it from running, until its command completes).
  *
  * Design.  Linux allows a process vm.max_map_count mappings (65,530) and
  * each island costs two (itself, and the split of the PROT_NONE
@@ -77,6 +82,7 @@ typedef struct {
     int zombie;         /* freed, but host views may still read it: keep the addresses */
     int tag;            /* the call that freed it (zombies and history) */
     unsigned views;     /* host views of it (pyemu_mem_view): a free keeps it mapped */
+    int queued;         /* a cudaFreeAsync of it is queued (pyemu_mem_queue_free) */
 } island;
 
 typedef struct {
@@ -84,6 +90,7 @@ typedef struct {
     uint32_t size;
     uint8_t state, tag;
     uint32_t views;     /* as island.views */
+    uint8_t queued;     /* as island.queued */
 } slot;
 
 typedef struct {
@@ -241,7 +248,8 @@ static int island_alloc(size_t size, size_t mapped, unsigned long long *addr)
         mem.cap = cap;
     }
     memmove(&mem.isl[pos + 1], &mem.isl[pos], (mem.n - pos) * sizeof *mem.isl);
-    mem.isl[pos] = (island){where, mapped, where + mapped - round_up(size, PYEMU_ALIGN), size, 0, 0, 0};
+    mem.isl[pos] = (island){where, mapped, where + mapped - round_up(size, PYEMU_ALIGN), size, 0, 0, 0,
+                            0};
     mem.n++;
     mem.cursor = where + mapped;
     *addr = mem.isl[pos].start;
@@ -346,7 +354,7 @@ static int slot_alloc(size_t size, size_t mapped, unsigned long long *addr)
     uintptr_t end = slot_data(s, k) + class_pages(c) * mem.page;
     if (mem.guards)   /* fresh zero pages; the class's pages it does not need keep faulting */
         madvise((void *)(end - mapped), mapped, MADV_GUARD_REMOVE);
-    s->slots[k] = (slot){end - round_up(size, PYEMU_ALIGN), (uint32_t)size, SLOT_LIVE, 0, 0};
+    s->slots[k] = (slot){end - round_up(size, PYEMU_ALIGN), (uint32_t)size, SLOT_LIVE, 0, 0, 0};
     *addr = s->slots[k].start;
     return PYEMU_SUCCESS;
 }
@@ -363,6 +371,7 @@ static void slot_release(slab *s, unsigned k, int tag)
         tag = sl->tag;
     madvise((void *)data, pages, mem.guards ? MADV_GUARD_INSTALL : MADV_DONTNEED);
     sl->state = SLOT_FREED;
+    sl->queued = 0;
     sl->tag = (uint8_t)tag;
     if (mem.quar_n == QUARANTINE) {
         uint32_t *old = mem.quar[mem.quar_next];
@@ -436,11 +445,14 @@ static void discard_locked(island *al, slab *s, unsigned k)
         madvise((void *)slot_data(s, k), class_pages(s->cls) * mem.page, MADV_DONTNEED);
 }
 
+#define QUEUED_MSG "0x%llx is already freed by an earlier cudaFreeAsync (still queued)"
+
 /* Free now (keep = 0), or free unified memory that NumPy views may still
  * read (keep = 1, or host views counted by pyemu_mem_view): its contents go,
  * its pages stay readable (zeros) until pyemu_mem_forget() or the last view
- * goes.  Memory lock held. */
-static int free_locked(unsigned long long addr, int tag, int keep)
+ * goes.  An allocation whose cudaFreeAsync is queued is freed only by that
+ * free (queued_ok = 1) or a device reset.  Memory lock held. */
+static int free_locked(unsigned long long addr, int tag, int keep, int queued_ok)
 {
     int status = PYEMU_SUCCESS;
     size_t i;
@@ -450,6 +462,12 @@ static int free_locked(unsigned long long addr, int tag, int keep)
     slot *sl = al ? NULL : slot_at(addr, &s, &k);
     PYEMU_FAIL_IF(!(al && !al->zombie) && !(sl && sl->state == SLOT_LIVE), PYEMU_E_INVALID_VALUE,
                   "0x%llx is not the start of a device allocation", addr);
+    PYEMU_FAIL_IF(!queued_ok && (al ? al->queued : sl->queued), PYEMU_E_INVALID_VALUE,
+                  QUEUED_MSG, addr);
+    if (al)
+        al->queued = 0;
+    else
+        sl->queued = 0;
     mem.live--;
     keep |= al ? al->views > 0 : sl->views > 0;
     if (al && !keep) {
@@ -471,10 +489,10 @@ ERROR:
     return status;
 }
 
-static int free_common(unsigned long long addr, const char *freed_by, int keep)
+static int free_common(unsigned long long addr, const char *freed_by, int keep, int queued_ok)
 {
     pthread_mutex_lock(&mem.lock);
-    int status = free_locked(addr, tag_of(freed_by), keep);
+    int status = free_locked(addr, tag_of(freed_by), keep, queued_ok);
     pthread_mutex_unlock(&mem.lock);
     return status;
 }
@@ -500,19 +518,91 @@ int pyemu_mem_free_tagged(unsigned long long addr, int tag, unsigned generation)
     int status = PYEMU_SUCCESS;
     pthread_mutex_lock(&mem.lock);
     if (generation == mem.generation)
-        status = free_locked(addr, tag, 0);
+        status = free_locked(addr, tag, 0, 0);
     pthread_mutex_unlock(&mem.lock);
     return status;
 }
 
 PYEMU_API int pyemu_mem_free(unsigned long long addr, const char *freed_by)
 {
-    return free_common(addr, freed_by, 0);
+    return free_common(addr, freed_by, 0, 0);
 }
 
 PYEMU_API int pyemu_mem_free_keep_mapped(unsigned long long addr, const char *freed_by)
 {
-    return free_common(addr, freed_by, 1);
+    return free_common(addr, freed_by, 1, 0);
+}
+
+/* ---- cudaFreeAsync: queued, then run ---- */
+
+/* The allocation starting at addr gets a queued free (engine.c,
+ * pyemu_enqueue_free): refused if it is none, or has one queued already. */
+int pyemu_mem_queue_free(unsigned long long addr)
+{
+    int status = PYEMU_SUCCESS;
+    size_t i;
+    unsigned k;
+    slab *s;
+    pthread_mutex_lock(&mem.lock);
+    island *al = island_at(addr, &i);
+    slot *sl = al ? NULL : slot_at(addr, &s, &k);
+    PYEMU_FAIL_IF(!(al && !al->zombie) && !(sl && sl->state == SLOT_LIVE), PYEMU_E_INVALID_VALUE,
+                  "0x%llx is not the start of a device allocation", addr);
+    PYEMU_FAIL_IF(al ? al->queued : sl->queued, PYEMU_E_INVALID_VALUE, QUEUED_MSG, addr);
+    if (al)
+        al->queued = 1;
+    else
+        sl->queued = 1;
+ERROR:
+    pthread_mutex_unlock(&mem.lock);
+    return status;
+}
+
+/* A queued free that will not run (its command was refused, or completed
+ * without running): the allocation is its owner's again.  Nothing if a
+ * device reset freed everything since it was queued (generation). */
+void pyemu_mem_unqueue_free(unsigned long long addr, unsigned generation)
+{
+    size_t i;
+    unsigned k;
+    slab *s;
+    pthread_mutex_lock(&mem.lock);
+    if (generation == mem.generation) {
+        island *al = island_at(addr, &i);
+        slot *sl = al ? NULL : slot_at(addr, &s, &k);
+        if (al && !al->zombie)
+            al->queued = 0;
+        else if (sl && sl->state == SLOT_LIVE)
+            sl->queued = 0;
+    }
+    pthread_mutex_unlock(&mem.lock);
+}
+
+/* The queued free runs (CMD_FREE, no other queue's work pending) */
+int pyemu_mem_free_queued(unsigned long long addr, int keep, const char *freed_by)
+{
+    return free_common(addr, freed_by, keep, 1);
+}
+
+/* Whether addr is inside an allocation whose cudaFreeAsync is queued (what
+ * pyemu_mem_find refuses; the facades say so in their message). */
+PYEMU_API int pyemu_mem_queued(unsigned long long addr)
+{
+    unsigned k;
+    int queued = 0;
+    pthread_mutex_lock(&mem.lock);
+    slab *s = slab_of(addr, &k);
+    if (s) {
+        const slot *sl = &s->slots[k];
+        queued = sl->state == SLOT_LIVE && sl->queued && addr >= sl->start &&
+                 addr < sl->start + sl->size;
+    } else {
+        size_t i = lower_bound(addr);
+        queued = i < mem.n && !mem.isl[i].zombie && mem.isl[i].queued &&
+                 addr >= mem.isl[i].start && addr < mem.isl[i].start + mem.isl[i].size;
+    }
+    pthread_mutex_unlock(&mem.lock);
+    return queued;
 }
 
 /* ---- a free that waits for the commands still using the memory ---- */
@@ -535,7 +625,7 @@ static void free_when_done(pyemu_cmd *cmd, int status, void *data)
     pthread_mutex_lock(&mem.lock);
     snprintf(by, sizeof by, "%s", mem.tags[d->tag]);
     pthread_mutex_unlock(&mem.lock);
-    free_common(d->addr, by, d->keep);
+    free_common(d->addr, by, d->keep, 0);
     free(d);
 }
 
@@ -623,11 +713,13 @@ int pyemu_mem_free_pending(unsigned long long addr, const char *freed_by, pyemu_
     }
     mem.live--;
     if (al) {
+        al->queued = 0;
         al->views++;
         al->zombie = 1;
         al->tag = tag_of(freed_by);
         mem.used -= al->mapped;
     } else {
+        sl->queued = 0;
         sl->views++;
         sl->state = SLOT_ZOMBIE;
         sl->tag = (uint8_t)tag_of(freed_by);
@@ -704,11 +796,11 @@ PYEMU_API int pyemu_mem_free_all(void)
     int tag = tag_of("cudaDeviceReset");   /* the one caller of pyemu_device_reset */
     for (size_t i = mem.n; i-- > 0;)
         if (!mem.isl[i].zombie)
-            free_locked(mem.isl[i].start, tag, 0);  /* viewed: kept mapped */
+            free_locked(mem.isl[i].start, tag, 0, 1);  /* viewed: kept mapped */
     for (size_t w = 0; w < mem.nslabs; w++)
         for (unsigned k = 0; k < mem.slabs[w].nslots; k++)
             if (mem.slabs[w].slots[k].state == SLOT_LIVE)
-                free_locked(mem.slabs[w].slots[k].start, tag, 0);
+                free_locked(mem.slabs[w].slots[k].start, tag, 0, 1);
     mem.live = 0;
     __atomic_add_fetch(&mem.generation, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&mem.lock);
@@ -725,7 +817,8 @@ PYEMU_API int pyemu_mem_info(unsigned long long *free_bytes, unsigned long long 
 }
 
 /* the live allocation holding addr: its start and size, and where its
- * guaranteed faulting guards begin (below) and end (above) */
+ * guaranteed faulting guards begin (below) and end (above); 1 if found, 0
+ * if none, -1 if its cudaFreeAsync is queued (it belongs to nobody) */
 static int find_locked(uintptr_t addr, uintptr_t *start, size_t *size, uintptr_t *lo,
                        uintptr_t *hi)
 {
@@ -735,6 +828,8 @@ static int find_locked(uintptr_t addr, uintptr_t *start, size_t *size, uintptr_t
         const slot *sl = &s->slots[k];
         if (sl->state != SLOT_LIVE || addr < sl->start || addr >= sl->start + sl->size)
             return 0;
+        if (sl->queued)
+            return -1;
         *start = sl->start;
         *size = sl->size;
         /* the class's leading pages it does not use fault too (with guards) */
@@ -747,6 +842,8 @@ static int find_locked(uintptr_t addr, uintptr_t *start, size_t *size, uintptr_t
     if (i >= mem.n || mem.isl[i].zombie || addr < mem.isl[i].start ||
         addr >= mem.isl[i].start + mem.isl[i].size)
         return 0;
+    if (mem.isl[i].queued)
+        return -1;
     *start = mem.isl[i].start;
     *size = mem.isl[i].size;
     *lo = mem.isl[i].map - mem.gb;
@@ -761,8 +858,10 @@ PYEMU_API int pyemu_mem_find(unsigned long long addr, unsigned long long *start,
     uintptr_t st, lo, hi;
     size_t sz;
     pthread_mutex_lock(&mem.lock);
-    PYEMU_FAIL_IF(!find_locked(addr, &st, &sz, &lo, &hi), PYEMU_E_INVALID_VALUE,
-                  "0x%llx is not inside a device allocation", addr);
+    int found = find_locked(addr, &st, &sz, &lo, &hi);
+    PYEMU_FAIL_IF(found < 0, PYEMU_E_INVALID_VALUE,
+                  "0x%llx is in an allocation that a cudaFreeAsync still queued frees", addr);
+    PYEMU_FAIL_IF(!found, PYEMU_E_INVALID_VALUE, "0x%llx is not inside a device allocation", addr);
     *start = st;
     *size = sz;
 ERROR:
@@ -778,7 +877,7 @@ PYEMU_API int pyemu_mem_guard(unsigned long long addr, unsigned long long *befor
     size_t sz;
     unsigned k;
     pthread_mutex_lock(&mem.lock);
-    PYEMU_FAIL_IF(!find_locked(addr, &st, &sz, &lo, &hi), PYEMU_E_INVALID_VALUE,
+    PYEMU_FAIL_IF(find_locked(addr, &st, &sz, &lo, &hi) <= 0, PYEMU_E_INVALID_VALUE,
                   "0x%llx is not inside a device allocation", addr);
     *before = (st & ~(uintptr_t)(mem.page - 1)) - lo;
     *after = hi - (st + round_up(sz, PYEMU_ALIGN));

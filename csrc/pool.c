@@ -12,6 +12,11 @@
  * when a more urgent command arrived there meanwhile.  As on a GPU, a
  * running block is never preempted; a more urgent kernel's blocks are
  * dispatched before a less urgent one's when a worker frees up.
+ *
+ * The copy engine (copyengine.c) needs a core too: while a large copy is
+ * queued or runs and the workers use every core, the last workers step
+ * aside between two chunks of a kernel (pool.keep run on), so that the copy
+ * runs beside the kernel at full speed instead of by turns with a worker.
  */
 #include "core.h"
 
@@ -38,7 +43,9 @@ static struct {
     atomic_int top;             /* the head's urgency, read without the lock */
     size_t stack_size;
     int started;
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0};
+    int keep;                   /* workers that keep running while the copy engine copies */
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0,
+          0};
 
 /* how urgent a command is: its stream's priority (0: CUDA's least, and every
  * OpenCL queue's) */
@@ -260,11 +267,20 @@ static void *worker_main(void *arg)
             __atomic_store_n(&w->run_seq, cmd->seq, __ATOMIC_RELEASE);
         }
         const int mine = urgency(cmd);
+        int step_aside = 0;
         for (;;) {
             /* a more urgent command arrived: its blocks go first (this one
              * stays in the list with its unclaimed items) */
             if (atomic_load_explicit(&pool.top, memory_order_acquire) > mine)
                 break;
+            /* a large copy needs this worker's core (copyengine.c): the
+             * kernel's blocks go to the other workers meanwhile; a
+             * cooperative launch keeps every worker (grid.c) */
+            if (cmd->type == CMD_KERNEL && !cmd->u.k.cooperative &&
+                pyemu_copyengine_busy(w->index, pool.keep)) {
+                step_aside = 1;
+                break;
+            }
             uint64_t first = atomic_fetch_add(&cmd->next, cmd->chunk);
             if (first >= cmd->nitems) {
                 unlink_cmd(cmd);
@@ -283,8 +299,23 @@ static void *worker_main(void *arg)
         __atomic_store_n(&w->run_seq, 0, __ATOMIC_RELEASE);
         w->cmd = NULL;
         pyemu_cmd_release(cmd);
+        if (step_aside) /* running nothing: the watchdog sees an idle worker */
+            pyemu_copyengine_wait();
     }
     return NULL;
+}
+
+/* How many workers keep running while the copy engine copies: all of them
+ * when they leave a core free for it, else one core's worth fewer (at
+ * least one). */
+static int pool_keep(int nworkers)
+{
+    cpu_set_t set;
+    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                              : sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores <= 0 || nworkers < cores)
+        return nworkers;
+    return cores > 1 ? (int)cores - 1 : 1;
 }
 
 int pyemu_pool_start(int nworkers, size_t stack_size)
@@ -339,6 +370,7 @@ int pyemu_pool_start(int nworkers, size_t stack_size)
         pool.nworkers = i + 1;
     }
     pool.started = 1;
+    pool.keep = pool_keep(pool.nworkers);
     pthread_attr_destroy(&attr);
     return PYEMU_SUCCESS;
 ERROR:
@@ -347,6 +379,7 @@ ERROR:
     /* workers already started keep running and serve the smaller pool */
     if (pool.nworkers > 0) {
         pool.started = 1;
+        pool.keep = pool_keep(pool.nworkers);
         return PYEMU_SUCCESS;
     }
     return status;

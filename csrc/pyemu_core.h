@@ -101,6 +101,9 @@ void pyemu_mem_region(unsigned long long *start, unsigned long long *end);
 int pyemu_mem_free_all(void);
 int pyemu_mem_free_keep_mapped(unsigned long long addr, const char *freed_by);
 int pyemu_mem_forget(unsigned long long addr);
+/* whether addr is inside an allocation whose cudaFreeAsync (pyemu_enqueue_free)
+ * is queued and has not run: pyemu_mem_find refuses it meanwhile */
+int pyemu_mem_queued(unsigned long long addr);
 
 /* kernel modules (csrc/module.c) */
 int pyemu_module_load(const char *path, pyemu_module **module);
@@ -196,6 +199,10 @@ int pyemu_enqueue_fill(pyemu_queue *queue, void *dst, const void *pattern,
                        pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
 int pyemu_enqueue_marker(pyemu_queue *queue, int barrier,
                          pyemu_cmd **wait_list, unsigned int num_wait, pyemu_cmd **event);
+/* cudaEventRecord: a marker (waiting for everything before it) that the
+ * timeline shows as the record of event `tag` (a number > 0 the facade
+ * gives each event, pyemu_trace_event.tag) */
+int pyemu_enqueue_record(pyemu_queue *queue, unsigned long long tag, pyemu_cmd **event);
 
 /* ---- reference-counted buffers (csrc/buffer.c) ----
  * A handle on one device allocation, freed when its last reference goes:
@@ -317,6 +324,7 @@ typedef struct pyemu_trace_event {
     unsigned long long items, bytes, src, dst;
     unsigned int grid[3], block[3];
     char name[64];
+    unsigned long long tag;     /* a marker that records an event: the event's tag, else 0 */
 } pyemu_trace_event;
 typedef struct pyemu_trace_span {
     unsigned long long seq;

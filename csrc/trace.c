@@ -72,6 +72,7 @@ void pyemu_trace_cmd(const pyemu_cmd *c)
     e.type = c->type;
     e.status = c->status;
     e.items = c->nitems;
+    e.tag = c->type == CMD_MARKER ? c->tag : 0;
     switch (c->type) {
     case CMD_KERNEL:
         snprintf(e.name, sizeof e.name, "%s", c->u.k.desc ? c->u.k.desc->name : "kernel");

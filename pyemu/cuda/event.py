@@ -4,10 +4,13 @@ cudaEventRecord puts a marker at the end of the stream (on the legacy
 default stream it also waits for every blocking stream, csrc/engine.c); the
 event completes when the marker does, and its time is the marker's end
 timestamp (CLOCK_MONOTONIC, nanoseconds), so cudaEventElapsedTime is the
-difference of two markers' ends.
+difference of two markers' ends.  Each event has a number (1, 2, ... in
+creation order, shown by its repr); the marker carries it, so that the
+timeline (PYEMU_TRACE) shows the record as "event N", of kind event.
 """
 from __future__ import annotations
 
+import itertools
 import threading
 
 from ..runtime import core as _core
@@ -21,6 +24,7 @@ from ._errors import cudaSuccess
 from .stream import cudaStream_t, queue_of
 
 _out = threading.local()        # each thread's pyemu_cmd ** for the records
+_numbers = itertools.count(1)   # the events' numbers, for the timeline (thread-safe in CPython)
 
 
 def _new_out():
@@ -41,10 +45,11 @@ class cudaEvent_t:
     """An event, as cudaEventCreate returns it: the flags and the marker of
     its last record (None before the first)."""
 
-    __slots__ = ("flags", "_cmd", "_alive", "_gen", "device", "__weakref__")
+    __slots__ = ("flags", "_cmd", "_alive", "_gen", "device", "number", "__weakref__")
 
     def __init__(self, flags):
         self.flags = flags
+        self.number = next(_numbers)        # "event N" on the timeline
         self._cmd = None
         self._alive = True
         self._gen = _views.generation()     # a cudaDeviceReset destroys it
@@ -57,7 +62,8 @@ class cudaEvent_t:
             lib.pyemu_cmd_release(cmd)
 
     def __repr__(self):
-        return f"<cudaEvent_t flags={self.flags}{'' if self._alive else ' destroyed'}>"
+        return (f"<cudaEvent_t event {self.number} flags={self.flags}"
+                f"{'' if self._alive else ' destroyed'}>")
 
 
 def _event(event, call) -> cudaEvent_t:
@@ -130,7 +136,7 @@ def _record(event, stream, call):
                    "the stream to another", call)
     out = _out.p if hasattr(_out, "p") else _new_out()
     # a device poisoned by a kernel fault refuses the marker with its sticky code
-    status = lib.pyemu_enqueue_marker(q, 0, ffi.NULL, 0, out)
+    status = lib.pyemu_enqueue_record(q, ev.number, out)
     if status:
         try:
             _core.check(status)

@@ -458,12 +458,11 @@ def _device_range(ptr, count, call, what):
         E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is not device memory", call)
     alloc = allocation_of(addr)
     if alloc is None:
+        if lib.pyemu_mem_queued(addr):  # the copy would run after the free: memory no longer there
+            E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is in an allocation that a "
+                   "cudaFreeAsync still queued frees", call)
         E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is not inside a device allocation", call)
     start, size = alloc
-    from .stream_alloc import being_freed      # (stream_alloc imports this module)
-    if being_freed(start):      # the copy would run after the free: memory no longer there
-        E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is in an allocation that a "
-               "cudaFreeAsync still queued frees", call)
     if addr + count > start + size:
         E.fail(E.cudaErrorInvalidValue,
                f"{count} bytes at {what} 0x{addr:x} run {addr + count - start - size} bytes past "

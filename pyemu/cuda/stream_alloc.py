@@ -5,13 +5,15 @@ later work, and by any work after a synchronisation); cudaFreeAsync puts a
 free command on the stream (pyemu_enqueue_free), which frees the memory when
 the stream reaches it: work queued on the stream before the free still uses
 it safely, it is never reused before that point, and a synchronisation
-after it finds it freed.  Differs
-from CUDA: there are no memory pools (cudaMemPool_t); every allocation is
-the device's own, with cudaMalloc's guard gaps.
+after it finds it freed.  From the cudaFreeAsync on, the core's allocation
+table marks the allocation queued (csrc/memory.c: pyemu_mem_queue_free): a
+second cudaFreeAsync of it, and a copy or fill given an address inside it
+(pyemu_mem_find finds no allocation there), get cudaErrorInvalidValue, as
+freed memory does, though the work queued before the free still uses it.
+Differs from CUDA: there are no memory pools (cudaMemPool_t); every
+allocation is the device's own, with cudaMalloc's guard gaps.
 """
 from __future__ import annotations
-
-import threading
 
 from ..runtime import core as _core
 from ..runtime import views as _views
@@ -20,27 +22,8 @@ from . import _errors as E
 from . import devices as _devices
 from . import runtime as _rt
 from ._errors import cudaSuccess
-from ._memory import DevicePointer, allocation_of, device_address, is_device_address
+from ._memory import DevicePointer, device_address, is_device_address
 from .stream import queue_of
-
-_lock = threading.Lock()
-_pending = {}       # address -> its free command (a reference we hold) until it has run
-
-
-def _prune() -> None:
-    """Forget the free commands that have run (call with _lock held)."""
-    for addr in [a for a, cmd in _pending.items() if lib.pyemu_cmd_status(cmd) <= 0]:
-        lib.pyemu_cmd_release(_pending.pop(addr))
-
-
-def being_freed(addr: int) -> bool:
-    """Whether a cudaFreeAsync of the allocation at addr is queued and has not
-    run yet (the allocation is still there, but belongs to nobody)."""
-    if not _pending:        # the common case, on every copy's path: no lock
-        return False
-    with _lock:
-        _prune()
-        return addr in _pending
 
 
 def cudaMallocAsync(size, hStream=0) -> DevicePointer:
@@ -53,8 +36,9 @@ def cudaMallocAsync(size, hStream=0) -> DevicePointer:
 
 def cudaFreeAsync(devPtr, hStream=0) -> cudaError_t:  # noqa: F821
     """cudaFreeAsync(devPtr, hStream): free once the stream reaches this
-    point; returns at once.  A pointer that is not the start of an allocation
-    gives cudaErrorInvalidValue; 0 does nothing."""
+    point; returns at once.  A pointer that is not the start of an allocation,
+    or whose cudaFreeAsync is still queued, gives cudaErrorInvalidValue (the
+    core's table says which); 0 does nothing."""
     call = "cudaFreeAsync"
     q = queue_of(hStream, call)
     addr = device_address(devPtr)
@@ -63,29 +47,25 @@ def cudaFreeAsync(devPtr, hStream=0) -> cudaError_t:  # noqa: F821
     E.check_sticky(call)
     if addr == 0:
         return cudaSuccess
-    with _lock:     # one check-and-enqueue at a time: two frees of one pointer cannot both pass
-        _prune()
-        if addr in _pending:
-            # a second free would run after the first, and could free whatever
-            # allocation has taken the address by then
-            E.fail(E.cudaErrorInvalidValue, f"0x{addr:x} is already freed by an earlier "
-                   "cudaFreeAsync (still queued)", call)
-        alloc = allocation_of(addr) if 0 < addr < 1 << 64 and is_device_address(addr) else None
-        if alloc is None or alloc[0] != addr:
-            E.fail(E.cudaErrorInvalidValue, f"0x{addr:x} is not the start of a device allocation",
-                   call)
-        with _views._lock:          # a host view (unified memory) keeps the pages mapped
-            keep = addr in _views._viewed
-            if keep:
-                _views._kept.add(addr)
-        ev = ffi.new("pyemu_cmd **")
-        try:
-            _core.check(lib.pyemu_enqueue_free(q, addr, 1 if keep else 0, ffi.NULL, 0, ev))
-        except CoreError as exc:
-            E.raise_core(exc, call)
-        _pending[addr] = ev[0]
+    if not (0 < addr < 1 << 64 and is_device_address(addr)):
+        E.fail(E.cudaErrorInvalidValue, f"0x{addr:x} is not the start of a device allocation",
+               call)
+    with _views._lock:          # a host view (unified memory) keeps the pages mapped
+        keep = addr in _views._viewed
+        fresh = keep and addr not in _views._kept
+        if fresh:
+            _views._kept.add(addr)
+    try:
+        # the core checks and marks the allocation (one at a time, under its
+        # lock: two frees of one pointer cannot both pass)
+        _core.check(lib.pyemu_enqueue_free(q, addr, 1 if keep else 0, ffi.NULL, 0, ffi.NULL))
+    except CoreError as exc:
+        if fresh:
+            with _views._lock:
+                _views._kept.discard(addr)
+        E.raise_core(exc, call)
     _devices.release(addr)      # its device's share counts it free (pyemu/cuda/devices.py)
     return cudaSuccess
 
 
-__all__ = ["cudaMallocAsync", "cudaFreeAsync"]   # being_freed: for cudaFree
+__all__ = ["cudaMallocAsync", "cudaFreeAsync"]

@@ -8,6 +8,11 @@ chrome://tracing open: process "device 0" has one lane per stream or queue,
 process "workers" one lane per worker thread (= multiprocessor).
 `python -m pyemu timeline file.json -o timeline.png` draws it.
 
+Kinds (the events' "cat"): kernel, copy (its direction and bytes in the
+name), fill, host function, event (a cudaEventRecord, named "event N" after
+the event's number: cudaEvent_t.number), marker (OpenCL's markers and
+barriers, and the markers CUDA's synchronising calls put), user event.
+
 Queues get their lane names from the facades (name_queue): "legacy default
 stream", "stream 1 (non-blocking)", ...; an unnamed queue is "queue 0x...".
 """
@@ -22,6 +27,14 @@ from . import core as _core
 from .core import ffi, lib
 
 KINDS = {1: "kernel", 2: "copy", 3: "fill", 4: "marker", 5: "user event", 64: "host function"}
+MARKER = 4
+
+
+def kind(e) -> str:
+    """The kind of a recorded command: a marker that records an event is an event."""
+    if e["type"] == MARKER and e.get("tag"):
+        return "event"
+    return KINDS.get(e["type"], "command")
 
 _lock = threading.Lock()
 _names = {}             # queue address -> lane name
@@ -65,7 +78,7 @@ def _drain() -> None:
             _events.append({
                 "queue": e.queue, "seq": e.seq, "queued": e.t_queued, "submit": e.t_submit,
                 "start": e.t_start, "end": e.t_end, "type": e.type, "status": e.status,
-                "items": e.items, "bytes": e.bytes, "src": e.src, "dst": e.dst,
+                "items": e.items, "bytes": e.bytes, "src": e.src, "dst": e.dst, "tag": e.tag,
                 "grid": list(e.grid), "block": list(e.block),
                 "dir": f"{_side(e.src)}2{_side(e.dst)}" if e.type == 2 else "",
                 "name": ffi.string(e.name).decode("utf-8", "replace")})
@@ -105,7 +118,9 @@ def stop(path: str | None = None) -> dict:
 
 
 def _label(e) -> str:
-    kind = KINDS.get(e["type"], "command")
+    k = kind(e)
+    if k == "event":
+        return f"event {e['tag']}"
     if e["type"] == 1:
         g, b = e["grid"], e["block"]
         return f"{e['name']}<<<({g[0]},{g[1]},{g[2]}), ({b[0]},{b[1]},{b[2]})>>>"
@@ -113,7 +128,7 @@ def _label(e) -> str:
         return f"copy {e['dir']} {e['bytes']} B"
     if e["type"] == 3:
         return f"fill {e['bytes']} B"
-    return kind
+    return k
 
 
 def _side(addr) -> str:
@@ -144,22 +159,24 @@ def chrome_trace(events, spans, t0) -> dict:
     by_seq = {}
     for e in events:
         by_seq[e["seq"]] = e
-        if e["type"] == 4 and e["start"] == e["end"]:
+        if e["type"] == MARKER and e["start"] == e["end"]:
             ph = {"ph": "i", "s": "t"}
         else:
             ph = {"ph": "X", "dur": max(e["end"] - e["start"], 0) / 1e3}
-        out.append({"name": _label(e), "cat": KINDS.get(e["type"], "command"), "pid": 0,
+        args = {"seq": e["seq"], "queued_us": (e["queued"] - t0) / 1e3,
+                "submit_us": (e["submit"] - t0) / 1e3, "status": e["status"],
+                "items": e["items"], "bytes": e["bytes"]}
+        if e.get("tag"):
+            args["event"] = e["tag"]
+        out.append({"name": _label(e), "cat": kind(e), "pid": 0,
                     "tid": lanes[e["queue"]], "ts": (e["start"] - t0) / 1e3, **ph,
-                    "args": {"seq": e["seq"], "queued_us": (e["queued"] - t0) / 1e3,
-                             "submit_us": (e["submit"] - t0) / 1e3,
-                             "status": e["status"], "items": e["items"],
-                             "bytes": e["bytes"]}})
+                    "args": args})
     workers = set()
     for s in spans:
         e = by_seq.get(s["seq"])
         workers.add(s["worker"])
         out.append({"name": _label(e) if e else f"command {s['seq']}",
-                    "cat": KINDS.get(e["type"], "command") if e else "command", "ph": "X",
+                    "cat": kind(e) if e else "command", "ph": "X",
                     "pid": 1, "tid": s["worker"], "ts": (s["begin"] - t0) / 1e3,
                     "dur": max(s["end"] - s["begin"], 0) / 1e3,
                     "args": {"seq": s["seq"], "items": s["items"],
@@ -191,4 +208,5 @@ def _at_exit():
         stop()
 
 
-__all__ = ["start", "stop", "drain", "recording", "destination", "name_queue", "chrome_trace", "start_from_env"]
+__all__ = ["start", "stop", "drain", "recording", "destination", "name_queue", "chrome_trace",
+           "start_from_env", "kind", "KINDS"]

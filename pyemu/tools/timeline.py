@@ -4,7 +4,9 @@ Reads a trace that PYEMU_TRACE (pyemu/runtime/trace.py) wrote, in the Chrome
 trace-event format, and draws one lane per stream or queue (what ran on it,
 from start to end) and one per worker thread (which worker ran the blocks
 or copy slices of what), coloured by kind: kernels, copies, fills, host
-functions.  PNG and PDF need matplotlib (`pip install matplotlib`); SVG
+functions; an event record (cudaEventRecord, "event N") and the other
+instants (markers) are ticks on their stream's lane.  The legend names the
+four work kinds and whichever other kinds the trace holds.  PNG and PDF need matplotlib (`pip install matplotlib`); SVG
 (`-o timeline.svg`) is written without it.  The same file opens in
 Perfetto (ui.perfetto.dev) or chrome://tracing for zooming.
 """
@@ -16,34 +18,48 @@ import sys
 from html import escape
 
 COLORS = {"kernel": "#4C72B0", "copy": "#DD8452", "fill": "#55A868",
-          "host function": "#C44E52", "marker": "#8172B3", "user event": "#937860",
-          "command": "#7f7f7f"}
+          "host function": "#C44E52", "event": "#DA8BC3", "marker": "#8172B3",
+          "user event": "#937860", "command": "#7f7f7f"}
+WORK = ("kernel", "copy", "fill", "host function")     # always in the legend
 
 
 def lanes_of(doc: dict):
     """[(lane label, [(start_ms, dur_ms, category, name), ...]), ...]: the
-    streams of process 0, then the workers of process 1."""
+    streams of process 0, then the workers of process 1.  An instant (an
+    event record, a marker: "ph": "i") has dur_ms None."""
     events = doc.get("traceEvents", doc if isinstance(doc, list) else [])
     names, rows = {}, {}
     for e in events:
         key = (e.get("pid", 0), e.get("tid", 0))
         if e.get("ph") == "M" and e.get("name") == "thread_name":
             names[key] = e["args"]["name"]
-        elif e.get("ph") == "X":
-            rows.setdefault(key, []).append((e["ts"] / 1e3, e.get("dur", 0) / 1e3,
+        elif e.get("ph") in ("X", "i"):
+            dur = e.get("dur", 0) / 1e3 if e["ph"] == "X" else None
+            rows.setdefault(key, []).append((e["ts"] / 1e3, dur,
                                              e.get("cat", "command"), e.get("name", "")))
     out = []
     for key in sorted(set(rows) | {k for k in names if k in rows}):
         label = names.get(key, f"{'worker' if key[0] == 1 else 'queue'} {key[1]}")
-        out.append((label, sorted(rows.get(key, []))))
+        out.append((label, sorted(rows.get(key, []), key=lambda r: (r[0], r[1] or 0.0))))
     return out
+
+
+def legend_kinds(lanes) -> list:
+    """The kinds the legend names: the four work kinds, then the others the
+    trace holds (event, marker, ...), in COLORS' order."""
+    present = {cat for _, rows in lanes for _, _, cat, _ in rows}
+    return list(WORK) + [c for c in COLORS if c not in WORK and c in present]
+
+
+def _span(lanes):
+    t_lo = min((s for _, r in lanes for s, _, _, _ in r), default=0.0)
+    t_hi = max((s + (d or 0.0) for _, r in lanes for s, d, _, _ in r), default=1.0)
+    return t_lo, max(t_hi - t_lo, 1e-6)
 
 
 def draw_svg(lanes, path: str, title: str) -> None:
     """The chart as an SVG file, with no third-party module."""
-    t_lo = min((s for _, r in lanes for s, _, _, _ in r), default=0.0)
-    t_hi = max((s + d for _, r in lanes for s, d, _, _ in r), default=1.0)
-    span = max(t_hi - t_lo, 1e-6)
+    t_lo, span = _span(lanes)
     left, width, row_h, top = 230, 900, 24, 40
     height = top + row_h * len(lanes) + 50
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" '
@@ -56,6 +72,11 @@ def draw_svg(lanes, path: str, title: str) -> None:
                      f'y2="{y + row_h}" stroke="#ddd"/>')
         for s, d, cat, name in rows:
             x = left + (s - t_lo) / span * width
+            if d is None:       # an instant: a tick across the lane
+                parts.append(f'<rect x="{x - 1:.2f}" y="{y + 1}" width="2" height="{row_h - 2}" '
+                             f'fill="{COLORS.get(cat, COLORS["command"])}">'
+                             f'<title>{escape(name)}</title></rect>')
+                continue
             w = max(d / span * width, 0.5)
             parts.append(f'<rect x="{x:.2f}" y="{y + 3}" width="{w:.2f}" height="{row_h - 6}" '
                          f'fill="{COLORS.get(cat, COLORS["command"])}">'
@@ -64,7 +85,7 @@ def draw_svg(lanes, path: str, title: str) -> None:
     parts.append(f'<text x="{left}" y="{y}">0 ms</text>')
     parts.append(f'<text x="{left + width - 60}" y="{y}">{span:.2f} ms</text>')
     x = left + 120
-    for cat in ("kernel", "copy", "fill", "host function"):
+    for cat in legend_kinds(lanes):
         parts.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{COLORS[cat]}"/>'
                      f'<text x="{x + 16}" y="{y}">{cat}</text>')
         x += 110
@@ -73,26 +94,37 @@ def draw_svg(lanes, path: str, title: str) -> None:
         f.write("\n".join(parts))
 
 
-def draw_matplotlib(lanes, path: str, title: str) -> None:
-    """The chart with matplotlib (PNG, PDF, ...)."""
+def figure(lanes, title: str):
+    """The chart as a matplotlib Figure (draw_matplotlib saves it)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
-    t_lo = min((s for _, r in lanes for s, _, _, _ in r), default=0.0)
+    t_lo, _ = _span(lanes)
     fig, ax = plt.subplots(figsize=(12, 0.45 * len(lanes) + 1.5))
     for i, (label, rows) in enumerate(lanes):
-        ax.broken_barh([(s - t_lo, max(d, 1e-4)) for s, d, _, _ in rows], (i - 0.4, 0.8),
-                       facecolors=[COLORS.get(c, COLORS["command"]) for _, _, c, _ in rows])
+        bars = [r for r in rows if r[1] is not None]
+        ax.broken_barh([(s - t_lo, max(d, 1e-4)) for s, d, _, _ in bars], (i - 0.4, 0.8),
+                       facecolors=[COLORS.get(c, COLORS["command"]) for _, _, c, _ in bars])
+        ticks = [r for r in rows if r[1] is None]
+        if ticks:
+            ax.vlines([s - t_lo for s, _, _, _ in ticks], i - 0.45, i + 0.45, linewidth=2,
+                      colors=[COLORS.get(c, COLORS["command"]) for _, _, c, _ in ticks])
     ax.set_yticks(range(len(lanes)))
     ax.set_yticklabels([label for label, _ in lanes])
     ax.invert_yaxis()
     ax.set_xlabel("ms")
     ax.set_title(title)
-    ax.legend(handles=[Patch(color=COLORS[c], label=c)
-                       for c in ("kernel", "copy", "fill", "host function")],
+    ax.legend(handles=[Patch(color=COLORS[c], label=c) for c in legend_kinds(lanes)],
               loc="upper right", fontsize="small")
     fig.tight_layout()
+    return fig
+
+
+def draw_matplotlib(lanes, path: str, title: str) -> None:
+    """The chart with matplotlib (PNG, PDF, ...)."""
+    import matplotlib.pyplot as plt
+    fig = figure(lanes, title)
     fig.savefig(path, dpi=120)
     plt.close(fig)
 

@@ -153,3 +153,65 @@ def test_launch_flags_are_a_field_and_work_dim_only_a_dimension_count():
     cudaMemcpy(out, d, 4, cudaMemcpyDeviceToHost)
     assert out[0] == 2
     cudaFree(d)
+
+
+def _find(addr):
+    start, size = ffi.new("unsigned long long *"), ffi.new("unsigned long long *")
+    return lib.pyemu_mem_find(addr, start, size)
+
+
+def test_the_allocation_table_refuses_a_pointer_whose_queued_free_has_not_run():
+    """cudaFreeAsync's queued state is the core's (memory.c): until the free
+    command runs, a second pyemu_enqueue_free, a plain pyemu_mem_free and a
+    look-up of any address inside the allocation are refused; then it is
+    freed; other allocations are not affected."""
+    q = default_queue()
+    user, gate, free, again = _event(), _event(), _event(), _event()
+    assert lib.pyemu_user_event_create(user) == 0
+    d, other = cudaMalloc(4096), cudaMalloc(4096)
+    addr = int(d)
+    assert lib.pyemu_enqueue_marker(q, 0, user, 1, gate) == 0          # holds the free back
+    assert lib.pyemu_enqueue_free(q, addr, 0, ffi.NULL, 0, free) == 0
+    assert lib.pyemu_cmd_status(free[0]) == lib.PYEMU_CMD_QUEUED
+    assert lib.pyemu_enqueue_free(q, addr, 0, ffi.NULL, 0, again) == lib.PYEMU_E_INVALID_VALUE
+    assert "still queued" in _core.last_error()
+    assert lib.pyemu_mem_free(addr, b"cudaFree") == lib.PYEMU_E_INVALID_VALUE
+    assert "still queued" in _core.last_error()
+    assert _find(addr + 100) == lib.PYEMU_E_INVALID_VALUE
+    assert "cudaFreeAsync still queued" in _core.last_error()
+    assert lib.pyemu_mem_queued(addr + 100) == 1 and lib.pyemu_mem_queued(int(other)) == 0
+    assert _find(int(other)) == 0
+    assert lib.pyemu_user_event_set(user[0], 0) == 0
+    assert lib.pyemu_cmd_wait(free[0], lib.PYEMU_WAIT_FOREVER) == 0
+    assert lib.pyemu_mem_queued(addr) == 0
+    assert _find(addr) == lib.PYEMU_E_INVALID_VALUE                    # freed now
+    assert lib.pyemu_enqueue_free(q, addr, 0, ffi.NULL, 0, again) == lib.PYEMU_E_INVALID_VALUE
+    assert "not the start of a device allocation" in _core.last_error()
+    cudaFree(other)
+    for e in (user, gate, free):
+        lib.pyemu_cmd_release(e[0])
+
+
+def test_a_queued_free_that_does_not_run_gives_the_allocation_back():
+    """A free command that completes without running (what it waits for
+    failed) leaves the allocation its owner's: usable, and freed by cudaFree."""
+    q = default_queue()
+    user, free = _event(), _event()
+    lib.pyemu_user_event_create(user)
+    d = cudaMalloc(64)
+    addr = int(d)
+    assert lib.pyemu_enqueue_free(q, addr, 0, user, 1, free) == 0
+    assert lib.pyemu_mem_queued(addr) == 1
+    assert lib.pyemu_user_event_set(user[0], -5) == 0
+    assert lib.pyemu_cmd_wait(free[0], lib.PYEMU_WAIT_FOREVER) == lib.PYEMU_E_DEP_FAILED
+    assert lib.pyemu_mem_queued(addr) == 0 and _find(addr) == 0
+    src = np.arange(16, dtype=np.int32)
+    from pyemu.cuda import cudaMemcpyHostToDevice
+    cudaMemcpy(d, src, 64, cudaMemcpyHostToDevice)
+    out = np.zeros(16, np.int32)
+    cudaMemcpy(out, d, 64, cudaMemcpyDeviceToHost)
+    assert out.tolist() == src.tolist()
+    cudaFree(d)
+    assert _find(addr) == lib.PYEMU_E_INVALID_VALUE
+    for e in (user, free):
+        lib.pyemu_cmd_release(e[0])

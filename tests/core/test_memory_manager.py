@@ -268,3 +268,41 @@ R["double_free"] = code_of(cudaFree, ps[0])
     assert R["dirty"] == 0 and R["free_back"], R
     assert R["free_drop"] == 3000 * 4096, R
     assert R["past_end"] == 1 and R["double_free"] == 1, R     # cudaErrorInvalidValue
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_queued_cudaFreeAsync_is_marked_in_the_table(run_cuda, packed):
+    """Island or slab slot: while a cudaFreeAsync waits in its stream, the
+    table refuses a second free and any use of the allocation's addresses
+    with cudaErrorInvalidValue; the work queued before the free still reads
+    it; then it is freed, and its pages are accounted free again."""
+    R = _run(run_cuda, f"PACKED = {packed}\n" + """
+fill = [cudaMalloc(256) for _ in range(4096 if PACKED else 0)]
+p = cudaMalloc(256)
+R["packed"] = guard(p)[2]
+gate = cudaMallocManaged(4, cudaMemAttachGlobal, np.int32)
+g = SourceModule('''__global__ void wait(volatile int *g) { while (!*g) {} }''')
+s = cudaStreamCreate()
+cudaMemcpy(p, np.arange(64, dtype=np.int32), 256, cudaMemcpyHostToDevice)
+g.wait[1, 1, 0, s](gate)
+out = cudaMallocHost(256, np.int32)
+cudaMemcpyAsync(out, p, 256, cudaMemcpyDeviceToHost, s)     # before the free: still valid
+free0 = cudaMemGetInfo()[0]
+cudaFreeAsync(p, s)
+R["queued"] = lib.pyemu_mem_queued(int(p) + 40)
+R["second"] = code_of(cudaFreeAsync, p, s)
+R["memset"] = code_of(cudaMemsetAsync, p + 16, 0, 4, s)
+R["sync_free"] = lib.pyemu_mem_free(int(p), b"cudaFree")
+R["other"] = int(cudaMemsetAsync(fill[-1] if fill else res, 0, 4, s))
+gate[0] = 1
+cudaStreamSynchronize(s)
+R["out"] = out.tolist() == list(range(64))
+R["after"] = code_of(cudaFreeAsync, p, s)
+R["queued_after"] = lib.pyemu_mem_queued(int(p))
+R["free_back"] = cudaMemGetInfo()[0] - free0
+""")
+    assert (R["packed"] != 0) == packed, R
+    assert R["queued"] == 1 and R["queued_after"] == 0, R
+    assert R["second"] == 1 and R["memset"] == 1 and R["after"] == 1, R   # cudaErrorInvalidValue
+    assert R["sync_free"] != 0 and R["other"] == 0 and R["out"], R
+    assert R["free_back"] == 4096, R

@@ -125,3 +125,81 @@ def test_large_and_small_copies_at_any_alignment_arrive_whole(offset, size):
     cudaStreamDestroy(s)
     cudaFreeHost(h)
     cudaFree(d)
+
+
+
+BUSY = r"""
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+// some arithmetic, then thread 0 notes when the block ended and which thread ran it
+__global__ void busy(float *out, long long *when, int *who, int rounds) {
+    float x = threadIdx.x;
+    for (int r = 0; r < rounds; r++)
+        x = x * 0.999f + 0.5f;
+    if (threadIdx.x == 0) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        when[blockIdx.x] = t.tv_sec * 1000000000LL + t.tv_nsec;
+        who[blockIdx.x] = (int)syscall(SYS_gettid);
+        out[blockIdx.x] = x;
+    }
+}
+"""
+
+
+def test_while_a_large_copy_runs_the_workers_leave_its_core_to_the_copy_engine():
+    """A CPU has no copy engine of its own: the copy engine's thread needs a
+    core.  When the workers use every core, one core's worth of them step
+    aside (once their chunk of at most 64 blocks is done) while a large copy
+    is queued or runs, and the kernel's blocks go on on the others: at most
+    `keep` worker threads run more than a chunk of blocks between the copy's
+    start and end (CLOCK_MONOTONIC, as the blocks read it)."""
+    import os
+    from pyemu.cuda.stream import queue_of
+    from pyemu.runtime.core import ffi, lib
+    k = SourceModule(BUSY).get_function("busy")
+    a, b = (cudaStreamCreateWithFlags(cudaStreamNonBlocking) for _ in range(2))
+    nblocks, n, rounds = 20000, 16 << 20, 500    # ~0.3 s of blocks; a 64 MiB copy (~5 ms)
+    out, when, who = cudaMalloc(4 * nblocks), cudaMalloc(8 * nblocks), cudaMalloc(4 * nblocks)
+    h = cudaMallocHost(4 * n, np.float32)
+    h[:] = 1.5                                   # every page touched before: the copy copies
+    h[::1000] = np.arange(len(h[::1000]), dtype=np.float32)
+    d = cudaMalloc(4 * n)
+    cudaMemset(d, 0, 4 * n)
+    cudaDeviceSynchronize()                      # (stream b does not wait for the memset)
+    workers = lib.pyemu_num_workers()            # the pool has started
+    cores = len(os.sched_getaffinity(0))
+    keep = workers if workers < cores else max(cores - 1, 1)
+    ev = ffi.new("pyemu_cmd **")
+    k[nblocks, 32, 0, a](out, when, who, rounds)
+    time.sleep(0.02)                             # the workers are in the kernel now
+    assert lib.pyemu_enqueue_copy(queue_of(b, "test"), ffi.cast("void *", int(d)),
+                                  ffi.from_buffer(h), 4 * n, ffi.NULL, 0, ev) == 0
+    cudaDeviceSynchronize()
+    t = [ffi.new("unsigned long long *") for _ in range(4)]
+    assert lib.pyemu_cmd_times(ev[0], *t) == 0
+    lib.pyemu_cmd_release(ev[0])
+    c0, c1 = t[2][0], t[3][0]
+    ends, tids = np.empty(nblocks, np.int64), np.empty(nblocks, np.int32)
+    cudaMemcpy(ends, when, 8 * nblocks, cudaMemcpyDeviceToHost)
+    cudaMemcpy(tids, who, 4 * nblocks, cudaMemcpyDeviceToHost)
+    assert ends.max() > c1, "the kernel ended before the copy: nothing to see"
+    during = tids[(ends > c0) & (ends < c1)]
+    per_thread = sorted(np.unique(during, return_counts=True)[1].tolist(), reverse=True)
+    assert len(set(tids.tolist())) <= workers
+    assert all(c <= 64 for c in per_thread[keep:]), (per_thread, keep, (c1 - c0) / 1e6)
+    back = np.empty(n, np.float32)
+    cudaMemcpy(back, d, 4 * n, cudaMemcpyDeviceToHost)
+    np.testing.assert_array_equal(back, h)
+    res = np.empty(nblocks, np.float32)
+    cudaMemcpy(res, out, 4 * nblocks, cudaMemcpyDeviceToHost)
+    x = np.float32(0)
+    for _ in range(rounds):
+        x = x * np.float32(0.999) + np.float32(0.5)
+    np.testing.assert_allclose(res, x, rtol=1e-4)
+    for s in (a, b):
+        cudaStreamDestroy(s)
+    for p in (out, when, who, d):
+        cudaFree(p)
+    cudaFreeHost(h)

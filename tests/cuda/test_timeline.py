@@ -158,3 +158,69 @@ def test_without_PYEMU_TRACE_the_profiler_calls_neither_record_nor_wait(run_cuda
     assert res.returncode == 0, res.explain()
     assert res.R["recording"] is False
     assert res.R["after_stop"] == 600          # cudaErrorNotReady: the kernel still runs
+
+
+EVENTS = """
+import numpy as np
+d = cudaMalloc(4096)
+s = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+start, stop = cudaEventCreate(), cudaEventCreate()
+cudaEventRecord(start, s)
+cudaMemsetAsync(d, 1, 4096, s)
+cudaEventRecord(stop, s)
+cudaEventRecord(start, 0)                 # recorded again, on the legacy default stream
+cudaEventSynchronize(stop)
+cudaDeviceSynchronize()
+R["start"], R["stop"] = start.number, stop.number
+R["repr"] = repr(stop)
+R["ok"] = 1
+"""
+
+
+def test_an_event_record_is_an_event_named_after_its_event(run_cuda, tmp_path):
+    path = tmp_path / "trace.json"
+    res = run_cuda(EVENTS, env={"PYEMU_TRACE": str(path)})
+    assert res.returncode == 0 and res.R.get("ok") == 1, res.explain()
+    a, b = res.R["start"], res.R["stop"]
+    assert a != b and f"event {b}" in res.R["repr"]
+    ev = json.loads(path.read_text())["traceEvents"]
+    lanes = {e["tid"]: e["args"]["name"] for e in ev
+             if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 0}
+    records = sorted((e for e in ev if e.get("cat") == "event"), key=lambda e: e["args"]["seq"])
+    assert [(e["name"], e["args"]["event"], lanes[e["tid"]]) for e in records] == [
+        (f"event {a}", a, "stream 1 (non-blocking)"), (f"event {b}", b, "stream 1 (non-blocking)"),
+        (f"event {a}", a, "legacy default stream")]
+    assert all(e["ph"] in ("i", "X") for e in records)
+    assert not any(e.get("cat") == "marker" for e in ev)   # none of them is a plain marker
+    fill = next(e for e in ev if e.get("cat") == "fill")
+    assert records[0]["ts"] <= fill["ts"] and fill["ts"] + fill["dur"] <= records[1]["ts"] + 1e-3
+
+
+def test_the_png_legend_names_event_records(run_cuda, tmp_path):
+    import matplotlib.image as mpimg
+    from pyemu.tools import timeline
+    path = tmp_path / "trace.json"
+    res = run_cuda(EVENTS, env={"PYEMU_TRACE": str(path)})
+    assert res.returncode == 0 and res.R.get("ok") == 1, res.explain()
+    lanes = timeline.lanes_of(json.loads(path.read_text()))
+    fig = timeline.figure(lanes, "t")
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert texts == ["kernel", "copy", "fill", "host function", "event"]
+    ticks = [r for _, rows in lanes for r in rows if r[2] == "event"]
+    assert len(ticks) == 3 and all(r[1] is None for r in ticks)
+    # a trace with no event record has no "event" entry
+    assert "event" not in timeline.legend_kinds([("q", [(0.0, 1.0, "kernel", "k")])])
+    out = tmp_path / "timeline.png"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "pyemu", "timeline", str(path), "-o", str(out)],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    rgb = (mpimg.imread(str(out))[..., :3] * 255).round().astype(int).reshape(-1, 3)
+    want = tuple(int(timeline.COLORS["event"][i:i + 2], 16) for i in (1, 3, 5))
+    assert want in {tuple(c) for c in rgb}       # the legend's swatch (and the ticks)
+    svg = tmp_path / "t.svg"
+    proc = subprocess.run([sys.executable, "-m", "pyemu", "timeline", str(path), "-o", str(svg)],
+                          capture_output=True, text=True, timeout=120, env=env, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    text = svg.read_text()
+    assert ">event</text>" in text and f"<title>event {res.R['stop']}</title>" in text
