@@ -108,16 +108,6 @@ def test_debug_paths_prints_each_kernel(capsys, monkeypatch):
     assert "pyemu: kernel k: fiber variant (" in err and "not provably uniform" in err
 
 
-def test_strict_mode_raises_on_a_block_function_that_does_not_compile(monkeypatch):
-    monkeypatch.setenv(_regions.STRICT_ENV, "1")
-    err = ("<pyemu-regions>: In function 'bool pyemu_rg_k(int*)':\n"
-           "kernel.cu:3:5: error: something the pass wrote wrong\n")
-    with pytest.raises(_regions.RegionsBug):
-        _regions.own_errors(err)
-    monkeypatch.setenv(_regions.STRICT_ENV, "0")
-    assert _regions.own_errors(err) in (True, False)
-
-
 def test_force_fibers_is_part_of_the_cache_key(monkeypatch):
     monkeypatch.setenv(_regions.FORCE_ENV, "0")
     a = _regions.VERSION

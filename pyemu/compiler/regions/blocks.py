@@ -38,8 +38,8 @@ path through its variant, whose soft barriers sit where the block function
 would start regions, so both paths give the same result; Blocks.paths keeps
 each kernel's path and why (PYEMU_DEBUG_PATHS=1 prints it).  An internal
 error keeps the fiber path too, or raises RegionsBug under
-PYEMU_REGIONS_STRICT=1.  pyemu.compiler calls generate(); see block_expr,
-own_errors and drop_duplicates for the rest of its hook.
+PYEMU_REGIONS_STRICT=1.  pyemu.compiler calls generate(); see block_expr
+and compile_failed for the rest of its hook.
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ from typing import Optional
 from . import syntax as S
 from .syntax import Unsupported
 
-__all__ = ["Blocks", "generate", "block_expr", "own_errors", "drop_duplicates", "VERSION",
+__all__ = ["Blocks", "generate", "block_expr", "compile_failed", "VERSION",
            "DISABLE_MACRO", "NO_IMPLICIT_MACRO", "RegionsBug", "FORCE_ENV", "STRICT_ENV",
            "DEBUG_ENV"]
 
@@ -407,51 +407,14 @@ def block_expr(expr: str, kernels: dict) -> Optional[str]:
 
 # ------------------------------------------------------------ diagnostics
 
-_CONTEXT_RE = re.compile(r"^\S[^:]*: (?:In |At global scope)")
-_DIAG_RE = re.compile(r"^(\S[^:]*:\d+(?::\d+)?): (error|warning|note|fatal error): ?(.*)$")
-
-
-def _contexts(stderr: str) -> list:
-    """[(in_block_function, lines)] of g++'s output, split at context lines."""
-    out, cur, rg = [], [], False
-    for line in stderr.splitlines():
-        if _CONTEXT_RE.match(line):
-            if cur:
-                out.append((rg, cur))
-            cur, rg = [line], PREFIX in line
-        elif line.startswith("In file included from") or line.lstrip().startswith("from "):
-            if cur:
-                out.append((rg, cur))
-            cur, rg = [line], False
-        else:
-            cur.append(line)
-    if cur:
-        out.append((rg, cur))
-    return out
-
-
-def own_errors(stderr: str) -> bool:
-    """True when g++ failed on a block function in a way the kernel itself did
-    not (a bug of this pass): the caller then builds without block functions."""
-    mine, theirs = set(), set()
-    for rg, lines in _contexts(stderr):
-        for line in lines:
-            m = _DIAG_RE.match(line)
-            if m and m.group(2) in ("error", "fatal error"):
-                (mine if rg else theirs).add((m.group(1), m.group(3)))
-    if mine - theirs and _flag(STRICT_ENV):
+def compile_failed(stderr: str) -> None:
+    """The driver's word that g++ rejected the unit with its block functions
+    and accepted it without them (exit statuses, not messages, say so): a
+    bug of this pass.  Under PYEMU_REGIONS_STRICT=1 it raises RegionsBug with
+    g++'s output; otherwise the driver warns and keeps the build without."""
+    if _flag(STRICT_ENV):
         raise RegionsBug("a block function or fiber variant did not compile (a bug of "
                          "pyemu.compiler.regions):\n" + stderr)
-    return bool(mine - theirs)
-
-
-def drop_duplicates(stderr: str) -> str:
-    """g++'s output less what it said about block functions (the same
-    warnings and errors it gives for the kernels they copy)."""
-    if PREFIX not in stderr:
-        return stderr
-    keep = [line for rg, lines in _contexts(stderr) if not rg for line in lines]
-    return "\n".join(keep) + ("\n" if keep else "")
 
 
 # --------------------------------------------------------------- the unit
