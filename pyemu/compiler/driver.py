@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 17
+FRONT_VERSION = 18
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -637,9 +637,15 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                             pch_dir=_pch_dir(cache_root),
                             dyn_base=probe.group(1) if probe else "pyemu_tctx.dyn_smem_base")
     text = _frontend.apply(pre, model.edits)
-    # what the edits left of the markers the front end alone reads
-    text = text.replace("\n" + _USER_PART + "\n", "\n\n", 1)
-    text = _SHARED_RE.sub("static __thread", text)
+    # what the edits left of the markers the front end alone reads; where
+    # each character of `pre` is now (the regions pass reads the front
+    # end's function records in `text`)
+    moved = [_frontend.Moved.of(model.edits)]
+    text, m = _frontend.Moved.sub(_USER_PART_RE, "\n\n", text, count=1)
+    moved.append(m)
+    text, m = _frontend.Moved.sub(_SHARED_RE, "static __thread", text)
+    moved.append(m)
+    functions = [f.moved(lambda p: moved[2](moved[1](moved[0](p)))) for f in model.functions]
     kernels = model.kernels
     if model.errors:
         raise fail("\n".join(f"{w}: error: {msg}" for w, msg in model.errors))
@@ -663,11 +669,12 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                    for w, msg in model.problems[:5])
 
     blocks = _regions.Blocks()
-    warp = _warps.uses_warps(text, str(root))   # warp collectives: cuts, else fibers
+    warp = model.uses_warps     # warp collectives: cuts, else fibers (warps.py)
     if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO for o in opts.user):
         implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
                            for o in opts.user)
-        blocks = _regions.generate(text, d.marker, str(root), implicit=implicit, warp=warp)
+        blocks = _regions.generate(text, d.marker, str(root), implicit=implicit, warp=warp,
+                                   functions=functions)
     # the compile: the preprocessed unit as it is now, with the markers of the
     # scan defined away (its own options are applied already: no -include,
     # -D, -U or -I again)
@@ -757,6 +764,7 @@ _SRC_NAME = _TU_NAME        # the user's source after the head (tests read it)
 _UNIT_NAME = "pyemu_unit.cpp"
 _PRE_NAME = "pyemu_pre.ii"
 _SHARED_RE = re.compile(r"\b__pyemu_shared__\b")
+_USER_PART_RE = re.compile(re.escape("\n" + _USER_PART + "\n"))
 # the scan's markers (include/pyemu/detail/*_qualifiers.h, smem.h), defined
 # away for the compile as the headers do outside the scan
 _COMPILE_MARKERS = {
