@@ -213,8 +213,8 @@ class _Walk:
         self.m.kernels = list(self.kernels.values())
         if self.m.takes_locks:      # no warp steps (volatile_steps says why)
             self.m.edits = [e for e in self.m.edits if e.why != "warp-step"]
-        elif any(e.why == "warp-step" for e in self.m.edits):
-            self.m.uses_warps = True    # its warp steps run on fibers (warps.py)
+        else:
+            self.step_calls()
         self.m.functions = [Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]))
                             for f in sorted(self.functions, key=lambda f: f[4])]
         if self.dialect == "opencl":
@@ -287,6 +287,22 @@ class _Walk:
                (c.extent.start.offset, a), (a, b), template, key or "", set(), set()]
         self.functions.append(rec)
         return rec
+
+    def step_calls(self) -> None:
+        """The implicit warp steps (volatile_steps) are calls of
+        pyemu_warp_step() in the text g++ compiles: the unit uses warps
+        (its steps run on fibers, warps.py), and the function that holds
+        each step calls it (the regions pass inlines such a function)."""
+        steps = [e.start for e in self.m.edits if e.why == "warp-step" and e.text != "{"]
+        if not steps:
+            return
+        self.m.uses_warps = True
+        for at in steps:
+            inner = [f for f in self.functions if f[5][0] < at <= f[5][1]]
+            if inner:
+                f = max(inner, key=lambda f: f[5][0])
+                f[-2].add("pyemu_warp_step")
+                f[-1].add("pyemu_warp_step")
 
     def reference(self, node, kind, fn) -> None:
         """A call or a name of a function in user code: what uses_warps and
