@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 17
+FRONT_VERSION = 18
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -637,9 +637,15 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                             pch_dir=_pch_dir(cache_root),
                             dyn_base=probe.group(1) if probe else "pyemu_tctx.dyn_smem_base")
     text = _frontend.apply(pre, model.edits)
-    # what the edits left of the markers the front end alone reads
-    text = text.replace("\n" + _USER_PART + "\n", "\n\n", 1)
-    text = _SHARED_RE.sub("static __thread", text)
+    # what the edits left of the markers the front end alone reads; where
+    # each character of `pre` is now (the regions pass reads the front
+    # end's function records in `text`)
+    moved = [_frontend.Moved.of(model.edits)]
+    text, m = _frontend.Moved.sub(_USER_PART_RE, "\n\n", text, count=1)
+    moved.append(m)
+    text, m = _frontend.Moved.sub(_SHARED_RE, "static __thread", text)
+    moved.append(m)
+    functions = [f.moved(lambda p: moved[2](moved[1](moved[0](p)))) for f in model.functions]
     kernels = model.kernels
     if model.errors:
         raise fail("\n".join(f"{w}: error: {msg}" for w, msg in model.errors))
@@ -663,11 +669,12 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                    for w, msg in model.problems[:5])
 
     blocks = _regions.Blocks()
-    warp = _warps.uses_warps(text, str(root))   # warp collectives: cuts, else fibers
+    warp = model.uses_warps     # warp collectives: cuts, else fibers (warps.py)
     if not any(o.split("=")[0] == "-D" + _regions.DISABLE_MACRO for o in opts.user):
         implicit = not any(o.split("=")[0] == "-D" + _regions.NO_IMPLICIT_MACRO
                            for o in opts.user)
-        blocks = _regions.generate(text, d.marker, str(root), implicit=implicit, warp=warp)
+        blocks = _regions.generate(text, d.marker, str(root), implicit=implicit, warp=warp,
+                                   functions=functions)
     # the compile: the preprocessed unit as it is now, with the markers of the
     # scan defined away (its own options are applied already: no -include,
     # -D, -U or -I again)
@@ -677,28 +684,34 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
     if warp:
         text = _warps.to_warp_form(text)
     so = tmp / "module.so"
-    fell_back = False
-    for attempt in (blocks, _regions.Blocks()):
-        generated = attempt.text + _generate(entries, source_name, attempt.kernels,
-                                             _abi_version(str(root)))
+
+    def compile_with(attempt):
+        generated = _generate(entries, source_name, attempt.kernels, _abi_version(str(root)))
         if attempt.text:
             # the block functions use pyemu's macros (pyemu_tctx, ...), which
             # preprocessed text no longer defines: they are preprocessed alone
-            generated = _preprocess_generated(base, attempt.text, tmp, fail) + \
-                generated[len(attempt.text):]
+            generated = _preprocess_generated(base, attempt.text, tmp, fail) + generated
         (tmp / _UNIT_NAME).write_bytes((text + generated).encode("latin-1"))
-        r = _run(cmd + ["-x", "c++", _UNIT_NAME, "-o", so.name], cwd=str(tmp))
-        blocks = attempt
-        # a block function that fails where its kernel does not is a bug of
-        # pyemu._regions: build again without block functions, and say so
-        if not (r.returncode != 0 and attempt.text and _regions.own_errors(r.stderr)):
-            break
-        fell_back = True
-    if fell_back and r.returncode == 0:
-        warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not compile "
-                      "(a bug of pyemu.compiler.regions, please report it); its kernels "
-                      "run on the fiber path", RuntimeWarning, stacklevel=4)
-    stderr = _regions.drop_duplicates(r.stderr)
+        return _run(cmd + ["-x", "c++", _UNIT_NAME, "-o", so.name], cwd=str(tmp))
+
+    # Decided by exit statuses alone: a unit that fails with its block
+    # functions is built again without them; when that succeeds, the block
+    # functions were wrong (a bug of pyemu.compiler.regions: RegionsBug
+    # under PYEMU_REGIONS_STRICT=1, else a warning and the plain build),
+    # and when it fails too, its diagnostics are the user's.
+    r = compile_with(blocks)
+    fell_back = False
+    if r.returncode != 0 and blocks.text:
+        first = r
+        r = compile_with(_regions.Blocks())
+        if r.returncode == 0:
+            _regions.compile_failed(_unwire(first.stderr))
+            fell_back = True
+            warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not "
+                          "compile (a bug of pyemu.compiler.regions, please report it); its "
+                          "kernels run on the fiber path", RuntimeWarning, stacklevel=4)
+        blocks = _regions.Blocks()
+    stderr = r.stderr
     diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""
     diag = "\n".join(x for x in (pre_diag, diag) if x)
     if r.returncode != 0 or not so.is_file():
@@ -751,6 +764,7 @@ _SRC_NAME = _TU_NAME        # the user's source after the head (tests read it)
 _UNIT_NAME = "pyemu_unit.cpp"
 _PRE_NAME = "pyemu_pre.ii"
 _SHARED_RE = re.compile(r"\b__pyemu_shared__\b")
+_USER_PART_RE = re.compile(re.escape("\n" + _USER_PART + "\n"))
 # the scan's markers (include/pyemu/detail/*_qualifiers.h, smem.h), defined
 # away for the compile as the headers do outside the scan
 _COMPILE_MARKERS = {
@@ -769,13 +783,24 @@ _GENERATED_PART = "#pragma pyemu_generated_part"
 
 def _preprocess_generated(base: list, code: str, tmp: Path, fail) -> str:
     """`code` (pyemu's generated C++, which uses the headers' macros)
-    preprocessed against the same headers, without them."""
+    preprocessed against the same headers, without them.
+
+    Its line markers (the user's lines, which the block functions' tokens
+    keep) get flag 3, a system header's: g++ warns about the user's code
+    once, at the user's kernel, and not again in the copies pyemu made of
+    it (errors it still reports).  A marker without flags after it ends that."""
     (tmp / "pyemu_gen.cpp").write_bytes((f"{_GENERATED_PART}\n" + code).encode("latin-1"))
     r = _run(base + ["-E", "-x", "c++", "pyemu_gen.cpp"], cwd=str(tmp))
     at = r.stdout.find(_GENERATED_PART + "\n")
     if r.returncode != 0 or at < 0:
         raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed", r.stderr)
-    return "\n" + r.stdout[at + len(_GENERATED_PART) + 1:]
+    out = _MARKER_LINE_RE.sub(r'\1 3', r.stdout[at + len(_GENERATED_PART) + 1:])
+    return f'\n# 1 "{_REGIONS_NAME}" 3\n' + out + f'\n# 1 "{_REGIONS_NAME}"\n'
+
+
+_REGIONS_NAME = "<pyemu-regions>"
+# a line marker of g++ -E output: `# 12 "kernel.cu"`, flags 1 and 2 kept (no 3 yet)
+_MARKER_LINE_RE = re.compile(r'^(# \d+ "(?:[^"\\\n]|\\.)*"(?: [12])*)$', re.M)
 
 
 def _without_include(args: list) -> list:

@@ -108,3 +108,113 @@ def test_a_damaged_precompiled_header_is_built_again(tmp_path):
         pch.write_bytes(damage)
         again = fe.parse(text, "cuda", ROOT, split_at=split, pch_dir=tmp_path)
         assert [k.qualified for k in again.kernels] == [k.qualified for k in first.kernels] == ["k"]
+
+
+# ------------------------------------------- function records, call graph
+
+HEAD = '# 1 "/nonexistent/pyemu/include/pyemu/abi.h"\n' \
+       "void pyemu_barrier(const char *site);\n" \
+       "unsigned __shfl_down_sync(unsigned m, unsigned v, unsigned d);\n" \
+       "int atomicCAS(int *p, int c, int v);\n" \
+       "namespace cooperative_groups { struct thread_block {}; }\n"
+
+
+def _records(text, dialect="cuda"):
+    m = fe.parse(HEAD + text, dialect, ROOT)
+    full = HEAD + text
+    return m, full, {(f.kind, f.qualified or f.name): f for f in m.functions}
+
+
+def test_every_function_definition_is_recorded_with_its_head_and_body():
+    """Kernels, functions (a `struct` parameter too), templates, methods and
+    lambdas at namespace scope; the head runs from the declaration's first
+    token to the body's '{'; namespace heads as written; prototypes none."""
+    text = ('# 1 "k.cu"\n'
+            "struct pair { int a, b; };\n"
+            "__attribute__((noinline)) int first(struct pair p) { return p.a; }\n"
+            "namespace a { namespace b::c {\n"
+            "template <class T> T twice(T v) { return v + v; }\n"
+            "__pyemu_global__ void k(int *o) { o[0] = twice<int>(first(pair{1, 2})); }\n"
+            "} }\n"
+            "struct S { int m(int x) const { return x; } };\n"
+            "auto lam = [](int x) { return x; };\n"
+            "void proto(int);\n")
+    m, full, recs = _records(text)
+    assert set(recs) == {("function", "first"), ("function", "a::b::c::twice"),
+                         ("kernel", "a::b::c::k"), ("other", "m"), ("other", "")}
+    for f in m.functions:
+        assert full[f.body[0]] == "{" and full[f.body[1]] == "}"
+        assert full[f.head[1]] == "{"
+    first = recs["function", "first"]
+    assert full[first.head[0]:first.head[1]].strip() == \
+        "__attribute__((noinline)) int first(struct pair p)"
+    k = recs["kernel", "a::b::c::k"]
+    assert [full[s:e].strip() for s, e in k.namespaces] == ["namespace a", "namespace b::c"]
+    assert full[k.body[0]:k.body[1] + 1].startswith("{ o[0] = twice<int>")
+    assert recs["function", "a::b::c::twice"].template and not k.template
+    assert full[recs["function", "a::b::c::twice"].head[0]:].startswith("template <class T>")
+
+
+def test_calls_are_resolved_by_clang_overloads_and_specializations():
+    """An edge goes to the overload a call picks; a call of a template's
+    specialization to the template; a call a template leaves dependent to
+    every candidate."""
+    text = ('# 1 "k.cu"\n'
+            'void f(int *s) { pyemu_barrier("k.cu:2"); }\n'
+            "void f(float *s) { }\n"
+            "template <class T> void t(T *s) { f(s); }\n"
+            "void g(float *x) { f(x); }\n"
+            "void h(int *x) { t<int>(x); }\n")
+    m, full, _ = _records(text)
+    fs = {(f.name, full[f.head[0]:f.head[1]].strip()): f for f in m.functions}
+    f_int, f_float = fs["f", "void f(int *s)"], fs["f", "void f(float *s)"]
+    assert f_int.callees == {"pyemu_barrier"} and not f_float.callees
+    g = fs["g", "void g(float *x)"]
+    assert f_float.key in g.calls and f_int.key not in g.calls
+    t = fs["t", "template <class T> void t(T *s)"]
+    assert {f_int.key, f_float.key} <= t.calls           # dependent: both candidates
+    assert t.key in fs["h", "void h(int *x)"].calls      # t<int>: the template
+
+
+def test_warp_collectives_and_lock_atomics_are_facts_of_the_tree():
+    """uses_warps: a call of a collective, or the cooperative_groups
+    namespace, in user code; the same names in a string, or in pyemu's
+    headers, do not count.  takes_locks: a call of atomicCAS."""
+    base = '# 1 "k.cu"\n__pyemu_global__ void k(unsigned *o) { %s }\n'
+    m = fe.parse(HEAD + base % 'const char *s = "__shfl_down_sync(atomicCAS("; o[0] = s[0];',
+                 "cuda", ROOT)
+    assert not m.uses_warps and not m.takes_locks
+    m = fe.parse(HEAD + base % "o[0] = __shfl_down_sync(~0u, o[1], 1);", "cuda", ROOT)
+    assert m.uses_warps and not m.takes_locks
+    m = fe.parse(HEAD + base % "cooperative_groups::thread_block b; (void)b;", "cuda", ROOT)
+    assert m.uses_warps
+    m = fe.parse(HEAD + base % "atomicCAS((int *)o, 0, 1);", "cuda", ROOT)
+    assert m.takes_locks and not m.uses_warps
+
+
+def test_warp_steps_make_a_warp_unit_and_are_calls_of_their_function():
+    """A store through a volatile lvalue gets a warp step: the unit uses
+    warps and the device function holding it calls pyemu_warp_step (the
+    regions pass inlines it); with a lock-taking atomic in the unit, none."""
+    text = ('# 1 "k.cu"\n'
+            "void wr(volatile int *s, unsigned t) { s[t] += s[t + 1]; }\n"
+            "__pyemu_global__ void k(int *o) { wr(o, 0); }\n")
+    m = fe.parse(HEAD + text, "cuda", ROOT)
+    assert m.uses_warps and any(e.why == "warp-step" for e in m.edits)
+    (wr,) = [f for f in m.functions if f.name == "wr"]
+    assert "pyemu_warp_step" in wr.callees
+    m = fe.parse(HEAD + text.replace("wr(o, 0);", "wr(o, 0); atomicCAS(o, 0, 1);"), "cuda", ROOT)
+    assert m.takes_locks and not m.uses_warps
+    assert not any(e.why == "warp-step" for e in m.edits)
+
+
+def test_moved_maps_offsets_through_edits_and_substitutions():
+    import re
+    text = "ab(cd)ef"
+    edits = [Edit(2, 3, " "), Edit(2, 2, "XY"), Edit(5, 6, "")]
+    out = apply(text, edits)
+    where = fe.Moved.of(edits)
+    assert out == "abXY cdef"
+    assert [out[where(p)] for p in (0, 1, 3, 4, 6, 7)] == list("abcdef")
+    out2, again = fe.Moved.sub(re.compile("cd"), "Z", out)
+    assert out2 == "abXY Zef" and out2[again(where(6))] == "e"

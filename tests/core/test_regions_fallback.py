@@ -204,24 +204,59 @@ def test_warnings_of_block_functions_not_duplicated():
     assert "pyemu_rg" not in m.compiled.log
 
 
-def test_generated_code_failing_where_kernel_compiles_falls_back(monkeypatch):
-    """A block function g++ rejects (a bug of the pass) costs a second build
-    without block functions, never a compile error, and a RuntimeWarning says
-    so (the build is new each time: a cached module warns no more)."""
+def _break_block_functions(monkeypatch):
+    """The pass's output made wrong on purpose: what a bug of it would give."""
     real = _regions.generate
 
     def broken(*a, **k):
         b = real(*a, **k)
+        assert "return true; }" in b.text
         b.text = b.text.replace("return true; }", "return this_is_not_declared; }")
         return b
     monkeypatch.setattr(_regions, "generate", broken)
+
+
+def test_generated_code_failing_where_kernel_compiles_falls_back(monkeypatch):
+    """A block function g++ rejects (a bug of the pass) costs a second build
+    without block functions, never a compile error, and a RuntimeWarning says
+    so (the build is new each time: a cached module warns no more)."""
+    monkeypatch.setenv(_regions.STRICT_ENV, "0")
+    _break_block_functions(monkeypatch)
     src = PLUS_REDUCE.replace("plus_reduce", "plus_reduce_broken")
     import time
     with pytest.warns(RuntimeWarning, match="block functions .* did not compile"):
         m = SourceModule(src, options=["-Dblocksize=32", f"-DFORCE_NEW_KEY={time.time_ns()}"])
     assert m.compiled.block_kernels == ()
+    assert m.compiled.paths["plus_reduce_broken"][0] == "fibers"
     assert "this_is_not_declared" not in m.compiled.log
     cudaGetLastError()
+
+
+def test_generated_code_failing_raises_under_strict(monkeypatch):
+    """In tests (PYEMU_REGIONS_STRICT=1) the same bug fails the build with
+    RegionsBug, which shows what g++ said about the generated code."""
+    monkeypatch.setenv(_regions.STRICT_ENV, "1")
+    _break_block_functions(monkeypatch)
+    import time
+    with pytest.raises(_regions.RegionsBug, match="this_is_not_declared"):
+        SourceModule(PLUS_REDUCE, options=["-Dblocksize=32", f"-DFORCE_NEW_KEY={time.time_ns()}"])
+
+
+def test_user_error_in_a_kernel_with_block_functions_is_reported_once(monkeypatch):
+    """A kernel whose block function is generated (it has barriers) and that
+    holds an error: the build without block functions fails too, so the
+    error is the user's, told once at the user's line and column, no RegionsBug
+    even under PYEMU_REGIONS_STRICT=1."""
+    monkeypatch.setenv(_regions.STRICT_ENV, "1")
+    src = ("__global__ void k(int *a) {\n  __shared__ int s[4];\n  s[threadIdx.x] = a[0];\n"
+           "  __syncthreads();\n  a[1] = s[0] + not_declared_here;\n}\n")
+    assert blocks(src).kernels == {"k": "pyemu_rg_k"}     # it has a block function
+    with pytest.raises(CompileError) as e:
+        SourceModule(src)
+    diag = e.value.diagnostics
+    assert diag.count("error: 'not_declared_here' was not declared") == 1, diag
+    assert "kernel.cu:5:17: error: 'not_declared_here'" in diag, diag
+    assert "pyemu_rg" not in diag and "<pyemu-regions>" not in diag
 
 
 def test_name_clashes_and_shadowing_keep_meaning(managed):

@@ -1,6 +1,8 @@
-"""Applying the front end's edits to the text it parsed."""
+"""Applying the front end's edits to the text it parsed, and where a
+character of that text is afterwards (Moved)."""
 from __future__ import annotations
 
+import bisect
 from typing import Iterable
 
 
@@ -18,3 +20,46 @@ def apply(text: str, edits: Iterable) -> str:
         last = e.end
     out.append(text[last:])
     return "".join(out)
+
+
+class Moved:
+    """Where the character at offset p of a text is after replacements in it:
+    Moved(spans)(p), spans being (start, end, length of the new text) of the
+    replaced ranges, not overlapping.  Text inserted at p (start == end == p)
+    comes before that character; a character a replacement removed maps to
+    where the replacement starts."""
+
+    def __init__(self, spans: Iterable):
+        spans = sorted(spans, key=lambda s: (s[0], s[1]))
+        self.starts = [s[0] for s in spans]
+        self.ends = [s[1] for s in spans]
+        self.shift, total = [], 0
+        for start, end, length in spans:
+            total += length - (end - start)
+            self.shift.append(total)
+
+    @classmethod
+    def of(cls, edits: Iterable) -> "Moved":
+        """The Moved of apply(text, edits)."""
+        return cls((e.start, e.end, len(e.text)) for e in edits)
+
+    @classmethod
+    def sub(cls, pattern, repl: str, text: str, count: int = 0) -> tuple:
+        """(text with `pattern`'s matches replaced by `repl`, a plain string;
+        its Moved); at most `count` of them when count > 0."""
+        spans, out, last = [], [], 0
+        for n, m in enumerate(pattern.finditer(text)):
+            if count and n >= count:
+                break
+            spans.append((m.start(), m.end(), len(repl)))
+            out += [text[last:m.start()], repl]
+            last = m.end()
+        out.append(text[last:])
+        return "".join(out), cls(spans)
+
+    def __call__(self, p: int) -> int:
+        i = bisect.bisect_right(self.ends, p)       # the spans that end at or before p
+        base = p + (self.shift[i - 1] if i else 0)
+        if i < len(self.starts) and self.starts[i] < p:   # inside a replaced range
+            return self.starts[i] + (self.shift[i - 1] if i else 0)
+        return base

@@ -5,7 +5,7 @@ character a byte): the rewrites are made in that same text.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 
@@ -51,6 +51,36 @@ class Symbol:
 
 
 @dataclass(frozen=True)
+class Function:
+    """A function definition in the user's files, as the regions pass
+    (pyemu.compiler.regions) needs it: where it is and what it names.
+
+    Offsets are into the parsed text (see the module doc); moved() gives the
+    record for the text after the edits."""
+    kind: str            # 'kernel'; 'function' (at namespace scope, a template
+    #                      too); 'other' (a method, a lambda, a friend, an
+    #                      out-of-line definition of a namespace member)
+    name: str            # as the text spells it; '' for a lambda and for a
+    #                      kernel's explicit specialization or out-of-line definition
+    qualified: str       # ns::name
+    namespaces: tuple    # ((start, brace), ...): the enclosing namespaces' heads, outermost first
+    head: tuple          # (start, brace): the declaration up to its body's '{'
+    body: tuple          # (brace, close): the offsets of the body's '{' and '}'
+    template: bool = False
+    key: str = ""        # its identity (clang's USR), as `calls` names it
+    calls: frozenset = frozenset()     # keys of the functions it calls or names
+    #                                    (a template's, for a specialization; every
+    #                                    candidate of a call not resolved in a template)
+    callees: frozenset = frozenset()   # the names of those functions
+
+    def moved(self, where) -> "Function":
+        """This record with each offset p replaced by where(p)."""
+        pair = lambda ab: (where(ab[0]), where(ab[1]))
+        return replace(self, namespaces=tuple(pair(h) for h in self.namespaces),
+                       head=pair(self.head), body=pair(self.body))
+
+
+@dataclass(frozen=True)
 class Edit:
     """Replace text[start:end] by `text` (start == end: an insertion)."""
     start: int
@@ -64,8 +94,11 @@ class Model:
     kernels: list = field(default_factory=list)     # Kernel, in order of declaration
     symbols: list = field(default_factory=list)     # Symbol
     edits: list = field(default_factory=list)       # Edit
-    warp_kernels: set = field(default_factory=set)  # kernels that call a warp collective
-    uses_warps: bool = False                        # any user code does
+    functions: list = field(default_factory=list)   # Function, in order of the text
+    # user code calls (or names) a warp collective (pyemu.compiler.warps.NAMES)
+    # or uses cooperative groups; one that takes locks with atomics (warps.LOCKS)
+    uses_warps: bool = False
+    takes_locks: bool = False
     parse_seconds: float = 0.0
     # errors clang found in the user's code that g++ may not (where, message):
     # the edits may miss something there, which the driver says in the log

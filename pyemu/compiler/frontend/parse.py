@@ -17,7 +17,15 @@ root), in order of the text, and records:
   last-warp reduction: csrc/block.c runs each such statement by all lanes of
   a warp before any runs the next); the statement `E;` becomes
   `{E; pyemu_warp_step(); }`, so that it stays one statement under an if;
-  none in a unit that takes locks with atomics (volatile_steps says why).
+  none in a unit that takes locks with atomics (volatile_steps says why);
+* for the regions pass, every function definition (Function): kernels,
+  functions and function templates at namespace scope, and as 'other' the
+  methods, lambdas and out-of-line member definitions outside functions;
+  where each is and which functions it calls or names (by clang's
+  resolution: overloads, template specializations, every candidate of a
+  call a template leaves unresolved);
+* whether user code uses warp collectives or takes locks with atomics
+  (pyemu.compiler.warps says which names count).
 """
 from __future__ import annotations
 
@@ -35,7 +43,7 @@ from .. import smem as _smem
 from . import args as _args
 from .clangargs import clang_args
 from .libclang import cindex, index, presumed
-from .model import Edit, Kernel, Model, Symbol
+from .model import Edit, Function, Kernel, Model, Symbol
 
 UNIT_NAME = "pyemu_tu.cpp"
 _VECTOR_PREFIXES = ("pyemu_vec<", "pyemu_mask", "pyemu_swz")
@@ -82,6 +90,7 @@ def parse(text: str, dialect: str, internal_root: str, std: str = "c++17",
     _Walk(ci, tu, text[base:], dialect, internal_root, model, dyn_base).run()
     if base:
         model.edits = [Edit(e.start + base, e.end + base, e.text, e.why) for e in model.edits]
+        model.functions = [f.moved(lambda p: p + base) for f in model.functions]
     model.parse_seconds = time.perf_counter() - t0
     return model
 
@@ -142,7 +151,7 @@ class _Walk:
         self.kernels = {}        # qualified -> Kernel
         self.smem_id = 1
         self.vector_names = set()   # typedefs of vector types in function bodies
-        self.takes_locks = None     # does user code name a lock-taking atomic (volatile_steps)
+        self.functions = []         # [Function fields, calls, callees] (see record)
         _init_holders(self.K)
 
     # ------------------------------------------------------------ helpers
@@ -200,8 +209,14 @@ class _Walk:
         top = list(self.tu.cursor.get_children())
         for c in top:
             if self.user(c):
-                self.decl(c, [])
+                self.decl(c, [], ())
         self.m.kernels = list(self.kernels.values())
+        if self.m.takes_locks:      # no warp steps (volatile_steps says why)
+            self.m.edits = [e for e in self.m.edits if e.why != "warp-step"]
+        else:
+            self.step_calls()
+        self.m.functions = [Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]))
+                            for f in sorted(self.functions, key=lambda f: f[4])]
         if self.dialect == "opencl":
             self.failed_literals(top)
             self.builtin_names(top)
@@ -218,25 +233,104 @@ class _Walk:
                         or loc.is_in_system_header):
                     self.m.problems.append((f"{name}:{line}", d.spelling))
 
-    def decl(self, c, ns: list) -> None:
+    def decl(self, c, ns: list, heads: tuple) -> None:
+        """A declaration at namespace scope, in namespaces `ns` whose heads
+        (offsets (start, brace)) are `heads`."""
         K = self.K
         if c.kind == K.NAMESPACE:
+            brace = self.text.find("{", c.location.offset)
+            if not heads or heads[-1][1] != brace:      # `namespace a::b {`: one head
+                heads = heads + ((c.extent.start.offset, brace),)
             for ch in c.get_children():
-                self.decl(ch, ns + [c.spelling] if c.spelling else ns)
+                self.decl(ch, ns + [c.spelling] if c.spelling else ns, heads)
         elif c.kind in (K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
             for ch in c.get_children():
-                self.decl(ch, ns)
+                self.decl(ch, ns, heads)
         elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
             notes = self.notes(c)
             name = None
             if "kernel" in notes:
                 name = self.kernel(c, ns)
-            self.body(c, name)
+            kind = None
+            if c.is_definition():
+                kind = "kernel" if "kernel" in notes else "function"
+            self.body(c, name, kind, ns, heads)
         elif c.kind == K.VAR_DECL:
             self.symbol(c, ns)
-            self.body(c, None)
+            self.body(c, None, None, ns, heads)
         else:
-            self.body(c, None)
+            self.body(c, None, None, ns, heads)
+
+    # ------------------------------------------------- functions, calls
+    def record(self, c, children: list, kind: str, ns: list, heads: tuple):
+        """The record of function definition `c` (see Function), as a list
+        [fields..., calls, callees] whose sets the walk of its body fills;
+        None when it has no body that the regions pass could read."""
+        K = self.K
+        body = next((ch for ch in reversed(children) if ch.kind == K.COMPOUND_STMT), None)
+        if body is None:
+            return None
+        a, b = body.extent.start.offset, body.extent.end.offset - 1
+        if self.text[a:a + 1] != "{" or self.text[b:b + 1] != "}":
+            return None
+        name = c.spelling if c.kind != K.LAMBDA_EXPR else ""
+        template = c.kind == K.FUNCTION_TEMPLATE
+        if kind in ("kernel", "function"):
+            special = c.kind == K.FUNCTION_DECL and c.get_num_template_arguments() >= 0
+            if c.semantic_parent != c.lexical_parent:   # `void ns::f() {...}`
+                kind, name = ("kernel", "") if kind == "kernel" else ("other", name)
+            elif special and kind == "kernel":
+                name = ""           # an explicit specialization of a kernel template
+            template = template or special
+        key = c.get_usr() if c.kind != K.LAMBDA_EXPR else ""
+        rec = [kind, name, "::".join(list(ns) + [name]) if name else "", heads,
+               (c.extent.start.offset, a), (a, b), template, key or "", set(), set()]
+        self.functions.append(rec)
+        return rec
+
+    def step_calls(self) -> None:
+        """The implicit warp steps (volatile_steps) are calls of
+        pyemu_warp_step() in the text g++ compiles: the unit uses warps
+        (its steps run on fibers, warps.py), and the function that holds
+        each step calls it (the regions pass inlines such a function)."""
+        steps = [e.start for e in self.m.edits if e.why == "warp-step" and e.text != "{"]
+        if not steps:
+            return
+        self.m.uses_warps = True
+        for at in steps:
+            inner = [f for f in self.functions if f[5][0] < at <= f[5][1]]
+            if inner:
+                f = max(inner, key=lambda f: f[5][0])
+                f[-2].add("pyemu_warp_step")
+                f[-1].add("pyemu_warp_step")
+
+    def reference(self, node, kind, fn) -> None:
+        """A call or a name of a function in user code: what uses_warps and
+        takes_locks say, and an edge of the call graph of record `fn`."""
+        K, lib = self.K, self.ci.conf.lib
+        if kind == K.OVERLOADED_DECL_REF:   # a call a template leaves open: every candidate
+            targets = [lib.clang_getOverloadedDecl(node, i)
+                       for i in range(lib.clang_getNumOverloadedDecls(node))]
+            if not targets:
+                self.named(node.spelling, "name:" + node.spelling, fn)
+        else:
+            targets = [node.referenced]
+        for r in targets:
+            if r is None or r.kind not in _FUNCTIONS:
+                continue
+            self.named(r.spelling, r.get_usr(), fn)
+            t = lib.clang_getSpecializedCursorTemplate(r)    # f<int>: the template f too
+            if t is not None:
+                self.named(r.spelling, t.get_usr(), fn)
+
+    def named(self, name: str, key: str, fn) -> None:
+        if _warps.is_collective(name):
+            self.m.uses_warps = True
+        if _warps.takes_lock(name):
+            self.m.takes_locks = True
+        if fn is not None:
+            fn[-2].add(key)
+            fn[-1].add(name)
 
     def kernel(self, c, ns: list) -> str:
         qual = "::".join(ns + [c.spelling])
@@ -296,15 +390,24 @@ class _Walk:
         self.m.symbols.append(Symbol(qual, kind, tspell, self.where(c)))
 
     # ------------------------------------------------------------ bodies
-    def body(self, c, kernel) -> None:
-        """Walks the code under `c` (in function `kernel`, a kernel's name, or None)."""
-        stack = [(c, kernel)]
+    def body(self, c, kernel, fkind=None, ns=(), heads=()) -> None:
+        """Walks the code under `c` (in function `kernel`, a kernel's name, or
+        None).  `fkind`: c is a function definition of that kind (record);
+        the definitions under c outside functions (methods, lambdas) are
+        'other' ones; the calls made in each are its own (a lambda's and a
+        local class's in a function are the function's)."""
+        stack = [(c, kernel, None)]
         K = self.K
         opencl = self.dialect == "opencl"
         while stack:
-            node, kern = stack.pop()
+            node, kern, fn = stack.pop()
             kind = node.kind
-            if kind == K.DECL_STMT:
+            if kind in _REFERENCES:
+                self.reference(node, kind, fn)
+            elif kind == K.NAMESPACE_REF:
+                if node.spelling == _warps.COOPERATIVE:
+                    self.m.uses_warps = True
+            elif kind == K.DECL_STMT:
                 if self.local_decl(node, kern):
                     continue
             elif opencl and kind == K.TYPEDEF_DECL and _is_vector(node.underlying_typedef_type):
@@ -316,9 +419,14 @@ class _Walk:
             elif kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and node is not c:
                 kern = None
             children = list(node.get_children())
+            if node is c and fkind is not None:
+                fn = self.record(c, children, fkind, ns, heads)
+            elif fn is None and (kind == K.LAMBDA_EXPR or (
+                    kind in _FUNCTIONS and node.is_definition())):
+                fn = self.record(node, children, "other", ns, heads)
             if kind in _STMT_HOLDERS:
                 self.volatile_steps(kind, children)
-            stack.extend((ch, kern) for ch in reversed(children))
+            stack.extend((ch, kern, fn) for ch in reversed(children))
 
     def local_decl(self, stmt, kern) -> bool:
         """A declaration statement in a function body: __local, __constant,
@@ -448,11 +556,8 @@ class _Walk:
         whose code takes locks with atomics (atomicCAS, atomicExch, OpenCL's
         atomic_cmpxchg/xchg): a lane that holds a lock would hand the worker,
         at its volatile stores, to the next lane of its warp, which spins on
-        the lock for ever (a GPU since Volta schedules such lanes apart)."""
-        if self.takes_locks is None:
-            self.takes_locks = _warps.user_code_names(self.text, self.root, _warps.LOCKS)
-        if self.takes_locks:
-            return
+        the lock for ever (a GPU since Volta schedules such lanes apart):
+        run() drops them when the walk found such a call."""
         for st in _statements(self.K, kind, children):
             if not st.kind.is_expression() or not self.stores_volatile(st):
                 continue
@@ -520,10 +625,16 @@ def _statements(K, kind, children: list) -> list:
 
 
 _STMT_HOLDERS = set()
+_FUNCTIONS = set()      # cursor kinds of functions (a call's or a name's target)
+_REFERENCES = set()     # cursor kinds that call or name a function
 
 
 def _init_holders(K) -> None:
     if not _STMT_HOLDERS:
+        _FUNCTIONS.update({K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR,
+                           K.DESTRUCTOR, K.CONVERSION_FUNCTION})
+        _REFERENCES.update({K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR,
+                            K.OVERLOADED_DECL_REF})
         _STMT_HOLDERS.update({K.COMPOUND_STMT, K.IF_STMT, K.WHILE_STMT, K.FOR_STMT, K.DO_STMT,
                               K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT,
                               getattr(K, "CXX_FOR_RANGE_STMT", K.FOR_STMT)})

@@ -38,11 +38,12 @@ path through its variant, whose soft barriers sit where the block function
 would start regions, so both paths give the same result; Blocks.paths keeps
 each kernel's path and why (PYEMU_DEBUG_PATHS=1 prints it).  An internal
 error keeps the fiber path too, or raises RegionsBug under
-PYEMU_REGIONS_STRICT=1.  pyemu.compiler calls generate(); see block_expr,
-own_errors and drop_duplicates for the rest of its hook.
+PYEMU_REGIONS_STRICT=1.  pyemu.compiler calls generate(); see block_expr
+and compile_failed for the rest of its hook.
 """
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import re
@@ -56,7 +57,7 @@ from typing import Optional
 from . import syntax as S
 from .syntax import Unsupported
 
-__all__ = ["Blocks", "generate", "block_expr", "own_errors", "drop_duplicates", "VERSION",
+__all__ = ["Blocks", "generate", "block_expr", "compile_failed", "VERSION",
            "DISABLE_MACRO", "NO_IMPLICIT_MACRO", "RegionsBug", "FORCE_ENV", "STRICT_ENV",
            "DEBUG_ENV"]
 
@@ -171,7 +172,7 @@ def _internal(what: str, e: Exception) -> str:
 
 
 def generate(pre: str, marker: str, internal_root: Optional[str] = None,
-             implicit: bool = False, warp: bool = False) -> Blocks:
+             implicit: bool = False, warp: bool = False, functions=None) -> Blocks:
     """Block functions for the barrier kernels of a preprocessed unit.
 
     `pre` is the g++ -E output in which __global__ became `marker`;
@@ -181,30 +182,38 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None,
     (pyemu/compiler/warps.py), whose statements become cuts (warpcut.py).  A
     kernel with barriers that cannot have a block function gets a fiber
     variant (variant.py); one with collectives runs on fibers in the warp form.  With
-    PYEMU_DEBUG_PATHS=1 the paths are printed to stderr."""
-    out = _generate(pre, marker, internal_root, implicit, _flag(FORCE_ENV), warp)
+    PYEMU_DEBUG_PATHS=1 the paths are printed to stderr.
+
+    `functions`: the front end's record of the unit's function definitions
+    (pyemu.compiler.frontend.Function, offsets into `pre`: the driver moves
+    them through its edits); None parses `pre` with the front end here."""
+    if functions is None:
+        from .. import frontend
+        dialect = "cuda" if marker == "__pyemu_global__" else "opencl"
+        functions = frontend.parse(pre, dialect, str(internal_root or "<none>")).functions
+    out = _generate(pre, marker, internal_root, implicit, _flag(FORCE_ENV), warp, functions)
     if _flag(DEBUG_ENV):
         for q, (path, why) in out.paths.items():
             print(f"pyemu: kernel {q}: {path}" + (f" ({why})" if why else ""), file=sys.stderr)
     return out
 
 
-def _generate(pre, marker, internal_root, implicit, force, warp=False) -> Blocks:
+def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> Blocks:
     from . import inline as _inline
     from . import variant as _variant
     from . import warpcut as _warpcut
     files: list = []
     try:
         toks = S.tokenize(pre, files)
-        groups = S.scan_unit(toks, marker)
+        groups = _groups(toks, functions)
     except Exception as e:  # Unsupported, or a bug of this pass: no block functions
         why = f"cannot read the unit: {e}"
         if not isinstance(e, Unsupported):
             why = _internal("reading the unit", e)
         return Blocks(skipped={"*": why}, paths={"*": ("fibers", why)})
     internal = (lambda f: internal_root is not None and files[f].startswith(str(internal_root)))
-    holders, poison = _barrier_holders(toks, groups, internal, warp)
-    user_funcs = {g.name for g in groups if g.kind == "function" and not internal(toks[g.head[0]].file)}
+    holders, poison = _barrier_holders(functions, warp)
+    user_funcs = {g.name for g in groups if g.kind in ("function", "template")}
     unnamed = any(g.kind == "kernel" and g.name in ("", "::") for g in groups)
     # collectives the cuts cannot see: cooperative groups (member calls of a
     # tile), a class or lambda of the user's that calls one: every kernel
@@ -213,7 +222,7 @@ def _generate(pre, marker, internal_root, implicit, force, warp=False) -> Blocks
     if warp and any(t.text == "cooperative_groups" and not internal(t.file) for t in toks):
         warp_poison = "the unit uses cooperative groups, whose collectives run on fibers"
     elif warp:
-        warp_poison, hidden = _warpcut.hidden(toks, groups, internal)
+        warp_poison, hidden = _warpcut.hidden(toks, groups)
     out = Blocks()
     texts, failed = {}, set()
     gtoks = {}      # (kernel, overload) -> its own tokens (implicit barriers added)
@@ -407,95 +416,91 @@ def block_expr(expr: str, kernels: dict) -> Optional[str]:
 
 # ------------------------------------------------------------ diagnostics
 
-_CONTEXT_RE = re.compile(r"^\S[^:]*: (?:In |At global scope)")
-_DIAG_RE = re.compile(r"^(\S[^:]*:\d+(?::\d+)?): (error|warning|note|fatal error): ?(.*)$")
-
-
-def _contexts(stderr: str) -> list:
-    """[(in_block_function, lines)] of g++'s output, split at context lines."""
-    out, cur, rg = [], [], False
-    for line in stderr.splitlines():
-        if _CONTEXT_RE.match(line):
-            if cur:
-                out.append((rg, cur))
-            cur, rg = [line], PREFIX in line
-        elif line.startswith("In file included from") or line.lstrip().startswith("from "):
-            if cur:
-                out.append((rg, cur))
-            cur, rg = [line], False
-        else:
-            cur.append(line)
-    if cur:
-        out.append((rg, cur))
-    return out
-
-
-def own_errors(stderr: str) -> bool:
-    """True when g++ failed on a block function in a way the kernel itself did
-    not (a bug of this pass): the caller then builds without block functions."""
-    mine, theirs = set(), set()
-    for rg, lines in _contexts(stderr):
-        for line in lines:
-            m = _DIAG_RE.match(line)
-            if m and m.group(2) in ("error", "fatal error"):
-                (mine if rg else theirs).add((m.group(1), m.group(3)))
-    if mine - theirs and _flag(STRICT_ENV):
+def compile_failed(stderr: str) -> None:
+    """The driver's word that g++ rejected the unit with its block functions
+    and accepted it without them (exit statuses, not messages, say so): a
+    bug of this pass.  Under PYEMU_REGIONS_STRICT=1 it raises RegionsBug with
+    g++'s output; otherwise the driver warns and keeps the build without."""
+    if _flag(STRICT_ENV):
         raise RegionsBug("a block function or fiber variant did not compile (a bug of "
                          "pyemu.compiler.regions):\n" + stderr)
-    return bool(mine - theirs)
-
-
-def drop_duplicates(stderr: str) -> str:
-    """g++'s output less what it said about block functions (the same
-    warnings and errors it gives for the kernels they copy)."""
-    if PREFIX not in stderr:
-        return stderr
-    keep = [line for rg, lines in _contexts(stderr) if not rg for line in lines]
-    return "\n".join(keep) + ("\n" if keep else "")
 
 
 # --------------------------------------------------------------- the unit
 
-def _barrier_holders(toks: list, groups: list, internal, warp: bool = False) -> tuple:
+def _groups(toks: list, functions: list) -> list:
+    """The Groups of the front end's function records (their offsets into
+    the text that `toks` came from): kind 'kernel', 'function', 'template'
+    (a function template or an explicit specialization) or 'other'."""
+    pos = [t.pos for t in toks]
+    at = {p: j for j, p in enumerate(pos)}
+    out = []
+    for f in functions:
+        brace, close = at.get(f.body[0]), at.get(f.body[1])
+        if brace is None or close is None or toks[brace].text != "{" or toks[close].text != "}":
+            raise ValueError(f"the body of {f.qualified or f.kind} is not where the front "
+                             "end put it")
+        nss = []
+        for a, b in f.namespaces:
+            if toks[at[b]].text != "{":
+                raise ValueError(f"a namespace of {f.qualified} is not where the front end put it")
+            nss.append((bisect.bisect_left(pos, a), at[b]))
+        kind = "template" if f.kind == "function" and f.template else f.kind
+        out.append(S.Group(kind, (bisect.bisect_left(pos, f.head[0]), brace), (brace + 1, close),
+                           f.name, tuple(nss), f.qualified if f.kind == "kernel" else ""))
+    return out
+
+
+def _barrier_holders(functions: list, warp: bool = False) -> tuple:
     """(names of functions that reach a barrier or recurse, reason to skip
-    everything or '').
+    everything or ''), from the front end's call graph of the user's
+    functions (Function.calls: clang's resolution of each call).
 
     A kernel that calls them keeps the fiber path: a barrier in a function
     needs it, and so does recursion, whose depth the fiber stacks bound
     (PYEMU_STACK_SIZE) where a block function runs every thread on the
-    worker's own stack.  With `warp`, a user function that names a warp
-    collective (warpcut.py) is one too: it is inlined, so its collectives cut.
-    """
-    from .warpcut import names as _collectives
-    holders, calls = set(), {}
-    for g in groups:
-        if g.kind == "kernel":
-            continue
-        names = {t.text for t in toks[g.body[0]:g.body[1]] if t.kind == "id"}
-        if names & {BARRIER, "pyemu_barrier_reduce"}:
-            if g.kind != "function" or g.name in ("", "::"):
-                return set(), "a class or a lambda outside the kernels reaches __syncthreads()"
-            holders.add(g.name)
-        elif g.kind == "function" and not internal(toks[g.head[0]].file):
-            calls.setdefault(g.name, set()).update(names)
-            if warp and _collectives(toks, *g.body):
-                holders.add(g.name)
-    for name in calls:           # functions that reach themselves
-        seen, todo = set(), [name]
+    worker's own stack.  With `warp`, a user function that calls a warp
+    collective (warpcut.py) is one too: it is inlined, so its collectives
+    cut.  A method or lambda that reaches a barrier keeps every kernel of
+    the unit on fibers (its calls are not seen by name)."""
+    from .warpcut import is_collective
+    funcs = [f for f in functions if f.kind != "kernel"]
+    by_key, by_name = {}, {}
+    for f in funcs:
+        if f.key:
+            by_key.setdefault(f.key, []).append(f)
+        by_name.setdefault(f.name, []).append(f)
+
+    def callees(f) -> list:
+        out = []
+        for key in f.calls:
+            out += by_name.get(key[5:], []) if key.startswith("name:") else by_key.get(key, [])
+        return out
+
+    edges = {id(f): callees(f) for f in funcs}
+    barrier = {id(f) for f in funcs if f.callees & {BARRIER, "pyemu_barrier_reduce"}}
+    direct = set(barrier)
+    if warp:
+        direct |= {id(f) for f in funcs if f.kind == "function" and not f.template
+                   and any(is_collective(n) for n in f.callees)}
+
+    def reach(f) -> set:
+        seen, todo = set(), [f]
         while todo:
-            for callee in calls.get(todo.pop(), ()):
-                if callee in calls and callee not in seen:
-                    seen.add(callee)
-                    todo.append(callee)
-        if name in seen:
-            holders.add(name)
-    grew = True
-    while grew:
-        grew = False
-        for name, names in calls.items():
-            if name not in holders and names & holders:
-                holders.add(name)
-                grew = True
+            for g in edges[id(todo.pop())]:
+                if id(g) not in seen:
+                    seen.add(id(g))
+                    todo.append(g)
+        return seen
+
+    holders = set()
+    for f in funcs:
+        r = reach(f)
+        if f.kind == "other":
+            if (r | {id(f)}) & barrier:
+                return set(), "a class or a lambda outside the kernels reaches __syncthreads()"
+        elif id(f) in direct or id(f) in r or r & direct:
+            holders.add(f.name)
     return holders, ""
 
 

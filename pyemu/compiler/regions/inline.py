@@ -73,9 +73,9 @@ def inline_calls(toks: list, groups: list, g: S.Group, holders: set, internal) -
     `holders` inlined, or None when one cannot be."""
     funcs, seen = {}, set()
     for f in groups:
-        if f.kind == "function" and f.name in holders:
-            if f.name in seen or internal(toks[f.head[0]].file):
-                return None           # overloaded, or one of pyemu's own
+        if f.kind in ("function", "template") and f.name in holders:
+            if f.name in seen or f.kind == "template" or internal(toks[f.head[0]].file):
+                return None           # overloaded, a template, or one of pyemu's own
             seen.add(f.name)
             try:
                 funcs[f.name] = _Func(toks, f)

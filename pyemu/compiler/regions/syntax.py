@@ -1,5 +1,6 @@
-"""Syntax for pyemu._regions: tokens of preprocessed C++, the kernels and
-functions of a translation unit, and the statements of a kernel body.
+"""Syntax for pyemu._regions: tokens of preprocessed C++, the brace groups
+of the unit's functions (found by the front end, pyemu.compiler.frontend),
+and the statements of a kernel body.
 
 Everything here reads the output of `g++ -E` (line markers, no comments, no
 macros left), so what it sees is what g++ compiles.  It is no C++ parser: it
@@ -34,11 +35,12 @@ _TOKEN_RE = re.compile(r"""
 
 
 class Tok:
-    """One token: kind (id, num, str, chr, raw, op, pragma), text, file index, line."""
-    __slots__ = ("kind", "text", "file", "line")
+    """One token: kind (id, num, str, chr, raw, op, pragma), text, file index,
+    line, and its offset in the text tokenize() read (-1: a token the pass made)."""
+    __slots__ = ("kind", "text", "file", "line", "pos")
 
-    def __init__(self, kind, text, file, line):
-        self.kind, self.text, self.file, self.line = kind, text, file, line
+    def __init__(self, kind, text, file, line, pos=-1):
+        self.kind, self.text, self.file, self.line, self.pos = kind, text, file, line, pos
 
     def __repr__(self):
         return f"Tok({self.text!r}@{self.line})"
@@ -93,9 +95,9 @@ def _scan(pre: str, pos: int, end: int, fidx: int, line: int, out: list):
             continue
         if kind == "dir":
             if re.match(r"[ \t]*#[ \t]*pragma\b", text):
-                out.append(Tok("pragma", text.strip(), fidx, line))
+                out.append(Tok("pragma", text.strip(), fidx, line, m.start()))
             continue
-        out.append(Tok(kind, text, fidx, line))
+        out.append(Tok(kind, text, fidx, line, m.start()))
         line += text.count("\n")
 
 
@@ -141,8 +143,8 @@ def split_top(toks: list, lo: int, hi: int, sep: str) -> list:
 
 @dataclass
 class Group:
-    """A brace group at namespace scope: a kernel, a function or anything else."""
-    kind: str                 # 'kernel', 'function', 'other'
+    """A function's brace group (blocks._groups makes them from the front end's records)."""
+    kind: str                 # 'kernel', 'function', 'template', 'other'
     head: tuple               # (lo, hi) tokens before the '{'
     body: tuple               # (lo, hi) tokens inside the braces
     name: str = ""            # function or kernel name ('' when none)
@@ -151,86 +153,6 @@ class Group:
 
 
 _ATTR_WORDS = {"__attribute__", "__declspec", "alignas", "__align__", "__launch_bounds__"}
-
-
-def _ns_name(toks: list, lo: int, hi: int) -> str:
-    words, j = [], lo
-    while j < hi:
-        t = toks[j].text
-        if t in _ATTR_WORDS and j + 1 < hi and toks[j + 1].text == "(":
-            j = match(toks, j + 1, hi) + 1
-            continue
-        if t == "[" and j + 1 < hi and toks[j + 1].text == "[":
-            j = match(toks, j, hi) + 1
-            continue
-        if toks[j].kind == "id" and t not in ("namespace", "inline"):
-            words.append(t)
-        j += 1
-    return "::".join(words)
-
-
-def scan_unit(toks: list, marker: str) -> list:
-    """The brace groups at namespace scope, in order (see Group)."""
-    groups, ns_stack, i, start = [], [], 0, 0
-    n = len(toks)
-    while i < n:
-        t = toks[i].text
-        if t == ";":
-            start = i + 1
-        elif t == "}":
-            if ns_stack:
-                ns_stack.pop()
-            start = i + 1
-        elif t == "{":
-            head = (start, i)
-            words = [toks[j].text for j in range(start, i)]
-            if words[:1] == ["namespace"] or words[:2] == ["inline", "namespace"]:
-                ns_stack.append(head)
-                start = i + 1
-            elif len(words) == 2 and words[0] == "extern" and toks[start + 1].kind == "str":
-                ns_stack.append(None)
-                start = i + 1
-            else:
-                end = match(toks, i)
-                g = Group("other", head, (i + 1, end), namespaces=tuple(h for h in ns_stack if h))
-                if marker in words:
-                    g.kind = "kernel"
-                    g.name = _function_name(toks, start, i, kernel=True)
-                    nss = [_ns_name(toks, *h) for h in g.namespaces]
-                    g.qualified = "::".join([s for s in nss if s] + [g.name])
-                elif words and words[-1] != "=" and "(" in words and not (
-                        {"struct", "class", "union", "enum", "typedef", "using"}
-                        & set(words[:words.index("(")])):   # `void f(struct s *p)` is a function
-                    g.kind = "function"
-                    g.name = _function_name(toks, start, i)
-                groups.append(g)
-                i = end
-                start = i + 1
-        i += 1
-    return groups
-
-
-def _function_name(toks: list, lo: int, hi: int, kernel: bool = False) -> str:
-    """The declarator name of a function head: the identifier before its '('."""
-    j = lo
-    while j < hi:
-        t = toks[j].text
-        if t in _ATTR_WORDS and j + 1 < hi and toks[j + 1].text == "(":
-            j = match(toks, j + 1, hi) + 1
-            continue
-        if t == "template" and j + 1 < hi and toks[j + 1].text == "<":
-            j = _skip_angle(toks, j + 1, hi)
-            continue
-        if t == "(" and j > lo and toks[j - 1].kind == "id":
-            name = toks[j - 1].text
-            if j - 2 >= lo and toks[j - 2].text == "::":
-                return "::"  # qualified (out-of-line) definition
-            return name
-        if t == "(":
-            j = match(toks, j, hi) + 1
-            continue
-        j += 1
-    return ""
 
 
 def _skip_angle(toks: list, i: int, hi: int) -> int:

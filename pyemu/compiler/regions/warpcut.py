@@ -27,9 +27,9 @@ uniform) raises Unsupported and the kernel runs on fibers in the warp form.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
+from .. import warps as _warps
 from . import syntax as S
 from .syntax import Tok, Unsupported
 
@@ -45,17 +45,12 @@ CUTS = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
 # names of warps.py's test that are no collective (pure functions of the index)
 PURE = {"get_sub_group_local_id", "get_sub_group_id", "get_num_sub_groups",
         "get_enqueued_num_sub_groups", "get_max_sub_group_size", "get_sub_group_size"}
-_ANY = re.compile(
-    r"(?:__shfl\w*|__ballot_sync|__any_sync|__all_sync|__uni_sync|__activemask"
-    r"|__match_(?:any|all)_sync|__reduce_\w+_sync|__syncwarp|cooperative_groups|pyemu_warp_\w+"
-    r"|sub_group_\w+|get_sub_group_\w+|get_num_sub_groups|get_max_sub_group_size"
-    r"|get_enqueued_num_sub_groups)$")
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
 
 def is_collective(name: str) -> bool:
     """True for a name warps.py counts as a warp collective (less the pure getters)."""
-    return name not in PURE and _ANY.match(name) is not None
+    return name not in PURE and (_warps.is_collective(name) or name == _warps.COOPERATIVE)
 
 
 def names(toks: list, lo: int, hi: int) -> set:
@@ -138,15 +133,14 @@ def _call(toks: list, st: S.Stmt, at: list) -> tuple:
     return a, b
 
 
-def hidden(toks: list, groups: list, internal) -> tuple:
+def hidden(toks: list, groups: list) -> tuple:
     """(reason, names): a reason to keep every kernel of the unit on fibers
-    when a class, struct or lambda of the user's reaches a collective (its
-    member calls are not seen), else ''; and the names of the user's
-    function templates that reach one, and of the functions that call those
-    (not inlined: a kernel calling them runs on fibers)."""
+    when a method or lambda of the user's ('other' groups) reaches a
+    collective (its member calls are not seen), else ''; and the names of
+    the user's function templates that reach one, and of the functions that
+    call those (not inlined: a kernel calling them runs on fibers)."""
     names, grew = set(), True
-    users = [g for g in groups if g.kind in ("other", "function")
-             and not internal(toks[g.head[0]].file)]
+    users = [g for g in groups if g.kind in ("other", "function", "template")]
     while grew:
         grew = False
         for g in users:
@@ -158,21 +152,9 @@ def hidden(toks: list, groups: list, internal) -> tuple:
                 continue
             if not (body & names or any(is_collective(n) for n in body)):
                 continue
-            head = [t for t in toks[g.head[0]:g.head[1]]]
-            k, depth = 0, 0
-            if head and head[0].text == "template":     # skip template < ... >
-                for k, t in enumerate(head):
-                    depth += {"<": 1, ">": -1, ">>": -2}.get(t.text, 0)
-                    if depth <= 0 and k > 1:
-                        break
-                k += 1
-            rest = head[k:]
-            if any(t.text in ("class", "struct", "union", "[", "]") for t in rest) or not any(
-                    t.text == "(" for t in rest):
+            if g.kind == "other":
                 return "a class or lambda of the unit reaches a warp collective", set()
-            at = next(i for i, t in enumerate(rest) if t.text == "(")
-            name = rest[at - 1].text if at else ""
-            if name and name not in names:
-                names.add(name)
+            if g.name not in names:
+                names.add(g.name)
                 grew = True
     return "", names
