@@ -51,7 +51,7 @@ import re
 from dataclasses import replace
 
 from . import syntax as S
-from .blocks import PREFIX as P
+from .blocks import PREFIX as P, _dim_at
 from .syntax import Tok, Unsupported
 
 WARP_SITE = '"<warp cut>"'
@@ -325,13 +325,19 @@ def _call(toks: list, st: S.Stmt, at: list) -> tuple:
                           "?:, && or ||, or unevaluated)")
     if st.kind == "decl" and len(st.decl.decls) != 1:
         raise Unsupported(f"'{name}' at line {line} in a declaration of several variables")
-    for j in range(a + 2, b - 1):
+    j = a + 2
+    while j < b - 1:
+        dim = _dim_at(toks, j, b - 1)   # threadIdx.x, blockDim.x, ...: no call, though
+        if dim is not None:             # the thread context's expansion holds one
+            j = dim[2]
+            continue
         t = toks[j]
         if t.text in _ASSIGN or t.text in ("++", "--") or (
                 t.text == "(" and toks[j - 1].kind == "id"
                 and toks[j - 1].text not in ("sizeof", "alignof")):
             raise Unsupported(f"the operands of '{name}' at line {line} may have side "
                               "effects (a call, an assignment or ++/--)")
+        j += 1
     return a, b
 
 
