@@ -214,8 +214,10 @@ pyemu_warp_block(int phase, int op, unsigned int mask, unsigned long long value,
          * that are not there), in the slots of each value size */
         const unsigned int n = w->nthreads, end = (n + WARP - 1) & ~(WARP - 1);
         if (n != end)
-            for (unsigned int size = 1; size <= 8; size *= 2)
-                memset(bs->fv + size * PYEMU_WARP_FAST_SLOTS + size * n, 0, size * (end - n));
+            for (unsigned int bank = 0; bank < 2; bank++)
+                for (unsigned int size = 1; size <= 8; size *= 2)
+                    memset(bs->fv + (16 * bank + size) * PYEMU_WARP_FAST_SLOTS + size * n, 0,
+                           size * (end - n));
     } else if (phase == 0 && bs) {
         done(w);
     }

@@ -138,7 +138,9 @@ typedef struct pyemu_warp_buf {
     unsigned long long val[PYEMU_WARP_BUF_THREADS], res[PYEMU_WARP_BUF_THREADS];
     /* The fast form of a shuffle with a full mask and a literal width
      * (warpcut.py): each thread stores its value (type T, of size s = 1, 2,
-     * 4 or 8) at fv + s * PYEMU_WARP_FAST_SLOTS, index its linear index,
+     * 4 or 8) at fv + (16 * bank + s) * PYEMU_WARP_FAST_SLOTS, index its
+     * linear index (bank 0 and 1 alternate from one site to the next: the
+     * threads after a cut read one while they write the next site's),
      * and its lane argument in fa when it is not evaluated again; the
      * thread after the cut reads its source lane there, inline.  Entries
      * from the block's size to the end of its last warp stay 0 (a lane past
@@ -149,7 +151,7 @@ typedef struct pyemu_warp_buf {
      * not, the core fails the launch with fsite the anchor's address.  (The
      * module reaches the buffer through its own pyemu_warp_fast_buf below:
      * g++ vectorizes the threads' loops then.) */
-    unsigned char fv[16 * PYEMU_WARP_FAST_SLOTS] __attribute__((aligned(64)));
+    unsigned char fv[2 * 16 * PYEMU_WARP_FAST_SLOTS] __attribute__((aligned(64)));
     int fa[PYEMU_WARP_BUF_THREADS];
     unsigned int fin[PYEMU_WARP_BUF_THREADS];
     unsigned long fsite;

@@ -132,7 +132,7 @@ def cut(toks: list, g: S.Group):
     under_branch(stmts, False)
     locals_ = _locals(stmts, lo, hi)
     own = _own_definitions(toks, lo, hi)
-    out, j = [], lo
+    out, j, nfast = [], lo, 0
     while j < hi:
         if j not in sites:
             out.append(toks[j])
@@ -150,8 +150,9 @@ def cut(toks: list, g: S.Group):
         cut_toks = [mk("id", "pyemu_barrier"), mk("op", "("), mk("str", WARP_SITE), mk("op", ")"),
                     mk("op", ";")]
         whole = not exits and st.lo not in branched
-        fast = None if at.text in own else _fast(toks, st, a, b, whole, locals_, mk)
+        fast = None if at.text in own else _fast(toks, st, a, b, whole, locals_, mk, nfast % 2)
         if fast is not None:
+            nfast += 1
             record, value = fast
             body = record + cut_toks + list(toks[st.lo:a]) + value + list(toks[b:st.hi])
         else:
@@ -225,7 +226,7 @@ def _literal(tok) -> "int | None":
         return None
 
 
-def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk):
+def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk, bank: int):
     """(record, value) tokens of the fast form (see the module's docstring)
     of the shuffle toks[a:b] in statement st, or None where it does not apply."""
     name = toks[a].text
@@ -233,7 +234,9 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk)
         return None
     op, nmask, conv, trait = FAST[name]
     args = S.split_top(toks, a + 2, b - 1, ",")
-    if len(args) not in (nmask + 2, nmask + 3) or any(x == y for x, y in args):
+    # CUDA's shuffles: mask, var, lane[, width]; OpenCL's: var, lane (a third
+    # argument would be the call site's default, pyemu_f)
+    if len(args) not in ((3, 4) if nmask else (2,)) or any(x == y for x, y in args):
         return None
     if nmask:
         m0, m1 = args[0]
@@ -266,7 +269,10 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk)
     var = [mk("op", "(")] + list(toks[v0:v1]) + [mk("op", ")")]
     ty = T(f"{trait} < decltype (") + var + T(") >")
     buf = T("pyemu_warp_fast_buf ->")
-    slots = T("reinterpret_cast <") + ty + T("* > (") + buf + T("fv + sizeof (") + ty + \
+    # two banks, alternating from site to site: the threads after this cut
+    # still read its slots while they write the next site's
+    slots = T("reinterpret_cast <") + ty + T("* > (") + buf + T(f"fv + {16 * SLOTS * bank}u + "
+                                                               "sizeof (") + ty + \
         T(f") * {SLOTS}u )")
     lin = f"{P}lin"
     # static_cast, not a C cast: blocks.py takes `(type)(x)` for a call through a pointer
