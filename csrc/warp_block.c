@@ -13,6 +13,12 @@
  * Phase 3 starts a block (the block function's first statement).  The
  * buffer is one per worker: a block function runs one block at a time on
  * its worker, and two collectives never overlap (a cut lies between them).
+ *
+ * A shuffle with a literal full mask and width has a fast form (warpcut.py,
+ * abi.h's pyemu_warp_buf.fv): the module stores and gathers the values
+ * inline and checks the arrival marks itself; the core only zeroes the
+ * slots past a partial warp (phase 3) and names the lanes of a warp that
+ * arrived in part (fast_check below, the general form's message).
  */
 #include "core.h"
 
