@@ -13,6 +13,12 @@
  * Phase 3 starts a block (the block function's first statement).  The
  * buffer is one per worker: a block function runs one block at a time on
  * its worker, and two collectives never overlap (a cut lies between them).
+ *
+ * A shuffle with a literal full mask and width has a fast form (warpcut.py,
+ * abi.h's pyemu_warp_buf.fv): the module stores and gathers the values
+ * inline and checks the arrival marks itself; the core only zeroes the
+ * slots past a partial warp (phase 3) and names the lanes of a warp that
+ * arrived in part (fast_check below, the general form's message).
  */
 #include "core.h"
 
@@ -24,6 +30,7 @@
 #define WARP 32u
 
 static __thread pyemu_warp_buf *bs; /* per worker (small TLS only: the core is dlopened) */
+static __thread uint64_t bs_seq;    /* the kernel command its fast marks are clear for */
 
 static unsigned int lanes_in(unsigned int nthreads, unsigned int warp)
 {
@@ -82,10 +89,53 @@ missing_lanes(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int m
 static __attribute__((noinline, cold, noreturn)) void
 fail_at(pyemu_worker *w, unsigned int lin, const char *fmt, ...);
 
+/* A warp of the fast form's site (warpcut.py) arrived in part (the module
+ * found it, abi.h): the error the general form gives (done() below), from
+ * the site "op line file" that fin holds relative to the anchor fsite. */
+static __attribute__((noinline, cold, noreturn)) void
+fast_missing(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int live,
+             unsigned int rel)
+{
+    const char *site = (const char *)(bs->fsite + (unsigned long)(long)(int)rel);
+    int op = 0, at = 0;
+    unsigned int line = 0;
+    if (sscanf(site, "%d %u %n", &op, &line, &at) < 2)
+        at = (int)strlen(site);
+    bs->op = op;
+    bs->line = line;
+    bs->file = site + at;
+    bs->fsite = 0;
+    memset(bs->fin, 0, sizeof bs->fin);
+    missing_lanes(w, warp, m, live & ~m, live);
+}
+
+/* The first warp of the fast form's record that arrived in part. */
+static __attribute__((noinline, cold, noreturn)) void fast_check(pyemu_worker *w)
+{
+    const unsigned int n = w->nthreads;
+    for (unsigned int base = 0; base < n; base += WARP) {
+        const unsigned int k = n - base < WARP ? n - base : WARP;
+        unsigned int m = 0, rel = 0;
+        for (unsigned int l = 0; l < k; l++) {
+            m |= (unsigned int)(bs->fin[base + l] != 0) << l;
+            rel = rel ? rel : bs->fin[base + l];
+        }
+        const unsigned int live = lanes_in(n, base / WARP);
+        if (m && m != live)
+            fast_missing(w, base / WARP, m, live, rel);
+    }
+    bs->fsite = 0;
+    memset(bs->fin, 0, sizeof bs->fin);
+    pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE, "a warp collective's check found no lane "
+                      "missing (a bug of pyemu, please report it)");
+}
+
 /* phase 0: the masks checked lane by lane, as the fiber path checks them
  * when the lanes arrive in index order, then every lane's result */
 static void done(pyemu_worker *w)
 {
+    if (bs->fsite)
+        fast_check(w);
     if (!bs->any)
         return; /* no thread arrived (all returned before, or predicated off) */
     bs->any = 0;
@@ -150,13 +200,30 @@ pyemu_warp_block(int phase, int op, unsigned int mask, unsigned long long value,
     pyemu_worker *w = pyemu_self;
     (void)op, (void)mask, (void)value, (void)arg, (void)width, (void)file, (void)line;
     if (phase == 3) { /* a block starts: nothing of a block that failed is kept */
-        if (!bs && !(bs = calloc(1, sizeof *bs)))
-            pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
-                              "out of host memory for the warp state of a worker");
+        if (!bs) { /* aligned as the type says (64: the modules' vector loads rely on it) */
+            void *p = NULL;
+            if (posix_memalign(&p, _Alignof(pyemu_warp_buf), sizeof *bs))
+                pyemu_kernel_fail(w, PYEMU_E_LAUNCH_FAILURE,
+                                  "out of host memory for the warp state of a worker");
+            bs = memset(p, 0, sizeof *bs);
+        }
         pyemu_tctx.warp_buf = bs;
         if (bs->any)
             memset(bs->arrived, 0, sizeof bs->arrived);
         bs->any = 0;
+        bs->fsite = 0;
+        if (bs_seq != w->run_seq) { /* a launch that failed may have left marks anywhere */
+            memset(bs->fin, 0, sizeof bs->fin);
+            bs_seq = w->run_seq;
+        }
+        /* the fast form's lanes past a partial warp read 0 (warp.c's lanes
+         * that are not there), in the slots of each value size */
+        const unsigned int n = w->nthreads, end = (n + WARP - 1) & ~(WARP - 1);
+        if (n != end)
+            for (unsigned int bank = 0; bank < 2; bank++)
+                for (unsigned int size = 1; size <= 8; size *= 2)
+                    memset(bs->fv + (16 * bank + size) * PYEMU_WARP_FAST_SLOTS + size * n, 0,
+                           size * (end - n));
     } else if (phase == 0 && bs) {
         done(w);
     }

@@ -127,6 +127,7 @@ typedef struct pyemu_uint3 { unsigned int x, y, z; } pyemu_uint3;
  * masks and computes the results at the cut (csrc/warp_block.c); each
  * thread reads its result (phase 2).  One per worker. */
 #define PYEMU_WARP_BUF_THREADS 1024
+#define PYEMU_WARP_FAST_SLOTS 1056   /* 1024 threads and a warp of padding */
 typedef struct pyemu_warp_buf {
     int op, width;              /* the collective (PYEMU_WARP_*), its width */
     const char *file;           /* its call site */
@@ -135,6 +136,25 @@ typedef struct pyemu_warp_buf {
     unsigned char arrived[PYEMU_WARP_BUF_THREADS];
     int arg[PYEMU_WARP_BUF_THREADS];
     unsigned long long val[PYEMU_WARP_BUF_THREADS], res[PYEMU_WARP_BUF_THREADS];
+    /* The fast form of a shuffle with a full mask and a literal width
+     * (warpcut.py): each thread stores its value (type T, of size s = 1, 2,
+     * 4 or 8) at fv + (16 * bank + s) * PYEMU_WARP_FAST_SLOTS, index its
+     * linear index (bank 0 and 1 alternate from one site to the next: the
+     * threads after a cut read one while they write the next site's),
+     * and its lane argument in fa when it is not evaluated again; the
+     * thread after the cut reads its source lane there, inline.  Entries
+     * from the block's size to the end of its last warp stay 0 (a lane past
+     * a partial warp, csrc/warp_block.c).  Where not every lane is known to
+     * arrive, each thread also sets fin to its call site ("op line file"),
+     * relative to the module's pyemu_warp_fast_anchor (nonzero): the cut
+     * checks that each warp arrived whole or not at all, and where one did
+     * not, the core fails the launch with fsite the anchor's address.  (The
+     * module reaches the buffer through its own pyemu_warp_fast_buf below:
+     * g++ vectorizes the threads' loops then.) */
+    unsigned char fv[2 * 16 * PYEMU_WARP_FAST_SLOTS] __attribute__((aligned(64)));
+    int fa[PYEMU_WARP_BUF_THREADS];
+    unsigned int fin[PYEMU_WARP_BUF_THREADS];
+    unsigned long fsite;
 } pyemu_warp_buf;
 
 typedef struct pyemu_thread_ctx {
@@ -372,9 +392,46 @@ static inline unsigned long long pyemu_warp_op(int op, unsigned int mask, unsign
     return pyemu_api->warp_op(op, mask, value, arg, width, file, line, col);
 }
 static inline void pyemu_warp_phase(unsigned int pyemu_p) { pyemu_tctx.warp_phase = pyemu_p; }
+/* the fast form of a shuffle in a block function (pyemu_warp_buf above,
+ * pyemu/compiler/regions/warpcut.py): the worker's buffer as the module's
+ * own thread-local variable (a load g++ hoists out of a predicated loop of
+ * threads), and the anchor that the call sites in fin are relative to.  At
+ * the cut, a record with marks (fin) has each warp arrived whole or not at
+ * all, else the core fails the launch as the general form does; the marks
+ * are cleared (at a block's start too: one that failed may have left some). */
+static __thread pyemu_warp_buf *pyemu_warp_fast_buf __attribute__((unused));
+static char pyemu_warp_fast_anchor __attribute__((unused));
 static inline void pyemu_warp_block_done(unsigned int pyemu_p)
 {
+    pyemu_thread_ctx *const pyemu_c = &pyemu_tctx;
+    pyemu_warp_buf *const pyemu_b = pyemu_c->warp_buf;
+    const unsigned int pyemu_n = pyemu_c->blockDim.x * pyemu_c->blockDim.y * pyemu_c->blockDim.z;
+    unsigned int pyemu_any = 0;
+    if (pyemu_b) {
+        for (unsigned int pyemu_i = 0; pyemu_i < pyemu_n; pyemu_i++)
+            pyemu_any |= pyemu_b->fin[pyemu_i];
+    }
+    if (pyemu_any) {
+        unsigned int pyemu_bad = 0;
+        for (unsigned int pyemu_w = 0; pyemu_w < pyemu_n && pyemu_p == 0u; pyemu_w += 32u) {
+            const unsigned int pyemu_k = pyemu_n - pyemu_w < 32u ? pyemu_n - pyemu_w : 32u;
+            unsigned int pyemu_some = 0, pyemu_all = 1;
+            for (unsigned int pyemu_l = 0; pyemu_l < pyemu_k; pyemu_l++) {
+                pyemu_some |= pyemu_b->fin[pyemu_w + pyemu_l];
+                pyemu_all &= pyemu_b->fin[pyemu_w + pyemu_l] != 0;
+            }
+            pyemu_bad |= pyemu_some && !pyemu_all;
+        }
+        if (pyemu_bad) /* the core names the lanes (and clears the marks) */
+            pyemu_b->fsite = (unsigned long)&pyemu_warp_fast_anchor;
+        else
+            __builtin_memset(pyemu_b->fin, 0, sizeof pyemu_b->fin[0] * pyemu_n);
+    }
+    if (pyemu_p == 0u && pyemu_b && !pyemu_b->any && !pyemu_b->fsite)
+        return; /* only fast records (or none) since the last cut: nothing to compute */
     pyemu_api->warp_block((int)pyemu_p, 0, 0, 0, 0, 0, "", 0);
+    if (pyemu_p == 3u)
+        pyemu_warp_fast_buf = pyemu_c->warp_buf;
 }
 static inline unsigned int pyemu_warp_active(void) { return pyemu_api->warp_active(); }
 static inline void pyemu_warp_step(void)

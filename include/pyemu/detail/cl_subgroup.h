@@ -159,6 +159,23 @@ PYEMU_SG_SHUFFLE(float)
 PYEMU_SG_SHUFFLE(double)
 #undef PYEMU_SG_SHUFFLE
 
+/* The type sub_group_shuffle* and sub_group_broadcast move when a block
+ * function does them inline (pyemu/compiler/regions/warpcut.py's fast
+ * form): the parameter type overload resolution picks above, by the same
+ * resolution over the same types (declarations only: decltype uses them). */
+template <class pyemu_X> pyemu_X pyemu_wdecl(void) noexcept;
+#define PYEMU_SG_SEL(pyemu_T) pyemu_T pyemu_wsel_sg(pyemu_T);
+PYEMU_SG_SEL(char) PYEMU_SG_SEL(uchar) PYEMU_SG_SEL(short) PYEMU_SG_SEL(ushort)
+PYEMU_SG_SEL(int) PYEMU_SG_SEL(uint) PYEMU_SG_SEL(long) PYEMU_SG_SEL(ulong)
+PYEMU_SG_SEL(float) PYEMU_SG_SEL(double)
+#undef PYEMU_SG_SEL
+#define PYEMU_SG_SEL(pyemu_T) pyemu_T pyemu_wsel_bc(pyemu_T);
+PYEMU_SG_SEL(int) PYEMU_SG_SEL(uint) PYEMU_SG_SEL(long) PYEMU_SG_SEL(ulong)
+PYEMU_SG_SEL(float) PYEMU_SG_SEL(double)
+#undef PYEMU_SG_SEL
+template <class pyemu_X> using pyemu_wt_sg = decltype(pyemu_wsel_sg(pyemu_wdecl<pyemu_X>()));
+template <class pyemu_X> using pyemu_wt_bc = decltype(pyemu_wsel_bc(pyemu_wdecl<pyemu_X>()));
+
 /* cl_khr_subgroup_ballot.  A sub-group has 32 work-items, so a ballot's bits
  * are all in its first component (the other three are 0).  sub_group_ballot
  * need not be reached by the whole sub-group: its bits are those of the

@@ -57,6 +57,21 @@ PYEMU_WSHFL(float)
 PYEMU_WSHFL(double)
 #undef PYEMU_WSHFL
 
+/* The type a shuffle moves when a block function does it inline
+ * (pyemu/compiler/regions/warpcut.py's fast form): the parameter type that
+ * overload resolution picks above for a value of type pyemu_X, by the same
+ * resolution over the same types (declarations only: decltype uses them). */
+template <class pyemu_X> pyemu_X pyemu_wdecl(void) noexcept;
+int pyemu_wsel(int);
+unsigned int pyemu_wsel(unsigned int);
+long pyemu_wsel(long);
+unsigned long pyemu_wsel(unsigned long);
+long long pyemu_wsel(long long);
+unsigned long long pyemu_wsel(unsigned long long);
+float pyemu_wsel(float);
+double pyemu_wsel(double);
+template <class pyemu_X> using pyemu_wt_shfl = decltype(pyemu_wsel(pyemu_wdecl<pyemu_X>()));
+
 /* votes */
 static inline unsigned __ballot_sync(unsigned mask, int predicate, PYEMU_WLOC)
 {

@@ -20,7 +20,27 @@ The statement is written three times:
 so the intrinsic's own overload and type conversions are kept; the core
 (csrc/warp_block.c) checks the masks and computes every lane's result with
 the fiber path's routine (warp.c), one implementation of each collective.
-The operands are evaluated twice: hence no side effects.  Anything else
+The operands are evaluated twice: hence no side effects.
+
+A shuffle (__shfl*_sync with a literal full mask, sub_group_shuffle*,
+sub_group_broadcast) whose width is a literal power of 2 (or absent) has a
+fast form, with no call and no per-lane work in the core:
+
+    F[lin] = (var);  [A[lin] = (int)(conv)(lane arg);]  [IN[lin] = 1; SITE = "op line file";]
+    pyemu_barrier("<warp cut>");
+    v = static_cast<T>(<the source lane's F, by the lane arithmetic of warp.c>);
+
+T is the type the intrinsic's overload resolution picks (pyemu_wt_* of the
+device headers), F the worker's typed slots of it (pyemu_warp_buf.fv, abi.h),
+lin the block function's linear thread index.  The lane argument is
+evaluated again after the cut when nothing the statement writes can change
+it (the statement assigns a local variable), else recorded.  With every lane
+of the block known to arrive (no if, switch, return, break, continue or goto
+around the site or in the kernel), nothing is checked at the cut: partial
+warps read 0 past the block's end, as warp.c's lanes that are not there.
+Otherwise each thread marks its arrival (IN) and the cut checks that each
+warp arrived whole or not at all, failing as the general form does.  The
+unit must not define a function of the intrinsic's name itself.  Anything else
 (a collective in a condition, cooperative groups, __activemask, OpenCL
 sub-group reductions and scans, a cut inside a branch whose condition is not
 uniform) raises Unsupported and the kernel runs on fibers in the warp form.
@@ -31,6 +51,7 @@ from dataclasses import replace
 
 from .. import warps as _warps
 from . import syntax as S
+from .blocks import PREFIX as P, _dim_at
 from .syntax import Tok, Unsupported
 
 WARP_SITE = '"<warp cut>"'
@@ -46,6 +67,19 @@ CUTS = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
 PURE = {"get_sub_group_local_id", "get_sub_group_id", "get_num_sub_groups",
         "get_enqueued_num_sub_groups", "get_max_sub_group_size", "get_sub_group_size"}
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
+# the shuffles with a fast form: name -> (op, how many operands before the
+# value (the mask), how the lane argument converts, the header's type trait)
+FAST = {"__shfl_sync": (0, 1, "int", "pyemu_wt_shfl"),
+        "__shfl_up_sync": (1, 1, "unsigned", "pyemu_wt_shfl"),
+        "__shfl_down_sync": (2, 1, "unsigned", "pyemu_wt_shfl"),
+        "__shfl_xor_sync": (3, 1, "int", "pyemu_wt_shfl"),
+        "sub_group_shuffle": (0, 0, "unsigned", "pyemu_wt_sg"),
+        "sub_group_shuffle_up": (1, 0, "unsigned", "pyemu_wt_sg"),
+        "sub_group_shuffle_down": (2, 0, "unsigned", "pyemu_wt_sg"),
+        "sub_group_shuffle_xor": (3, 0, "unsigned", "pyemu_wt_sg"),
+        "sub_group_broadcast": (0, 0, "unsigned", "pyemu_wt_bc")}
+SLOTS = 1056        # PYEMU_WARP_FAST_SLOTS (abi.h)
+_EXITS = {"return", "break", "continue", "goto", "co_return", "throw", "longjmp"}
 
 
 def is_collective(name: str) -> bool:
@@ -79,7 +113,21 @@ def cut(toks: list, g: S.Group):
         if toks[j].kind == "id" and is_collective(toks[j].text) and j not in covered:
             raise Unsupported(f"'{toks[j].text}' in a condition or loop header at line "
                               f"{toks[j].line}")
-    out, j = [], lo
+    # the sites every thread of the block reaches: no early exit in the
+    # kernel, no branch around them (loops around a cut are uniform, blocks.py)
+    exits = any(t.kind == "id" and t.text in _EXITS for t in toks[lo:hi])
+    branched = set()
+
+    def under_branch(sts, inside):
+        for st in sts:
+            if inside:
+                branched.add(st.lo)
+            deeper = inside or st.kind in ("if", "switch")
+            under_branch(st.kids, deeper)
+    under_branch(stmts, False)
+    locals_ = _locals(stmts, lo, hi)
+    own = _own_definitions(toks, lo, hi)
+    out, j, nfast = [], lo, 0
     while j < hi:
         if j not in sites:
             out.append(toks[j])
@@ -94,15 +142,170 @@ def cut(toks: list, g: S.Group):
         def phased(p):
             return [mk("op", "("), mk("id", "pyemu_warp_phase"), mk("op", "("), mk("num", p),
                     mk("op", ")"), mk("op", ",")] + list(toks[a:b]) + [mk("op", ")")]
-        body = [mk("op", "("), mk("id", "void"), mk("op", ")")] + phased("1u") + [mk("op", ";")]
-        body += [mk("id", "pyemu_barrier"), mk("op", "("), mk("str", WARP_SITE), mk("op", ")"),
-                 mk("op", ";")]
-        body += list(toks[st.lo:a]) + phased("2u") + list(toks[b:st.hi])
+        cut_toks = [mk("id", "pyemu_barrier"), mk("op", "("), mk("str", WARP_SITE), mk("op", ")"),
+                    mk("op", ";")]
+        whole = not exits and st.lo not in branched
+        fast = None if at.text in own else _fast(toks, st, a, b, whole, locals_, mk, nfast % 2)
+        if fast is not None:
+            nfast += 1
+            record, value = fast
+            body = record + cut_toks + list(toks[st.lo:a]) + value + list(toks[b:st.hi])
+        else:
+            body = [mk("op", "("), mk("id", "void"), mk("op", ")")] + phased("1u") + \
+                [mk("op", ";")]
+            body += cut_toks
+            body += list(toks[st.lo:a]) + phased("2u") + list(toks[b:st.hi])
         if st.lo not in listed:   # the body of an if or a loop: one statement
             body = [mk("op", "{")] + body + [mk("op", "}")]
         out += body
         j = st.hi
     return replace(g, body=(lo, lo + len(out))), toks[:lo] + out + toks[hi:]
+
+
+def _own_definitions(toks: list, lo: int, hi: int) -> set:
+    """The names of FAST that the unit defines outside the kernel toks[lo:hi]
+    with a function body of its own, other than the device headers' (whose
+    parameters end with the call site, pyemu_l): a user's overload, which
+    the fast form would bypass."""
+    out = set()
+    for j, t in enumerate(toks):
+        if t.kind != "id" or t.text not in FAST or lo <= j < hi or j + 1 >= len(toks) \
+                or toks[j + 1].text != "(" or toks[j - 1].text in (".", "->", "::"):
+            continue
+        try:
+            close = S.match(toks, j + 1)
+        except Unsupported:
+            continue
+        k = close + 1
+        while k < len(toks) and toks[k].kind == "id" and toks[k].text in ("const", "noexcept",
+                                                                            "override"):
+            k += 1
+        if k < len(toks) and toks[k].text in ("{", "->") and not any(
+                x.text == "pyemu_l" for x in toks[j + 2:close]):
+            out.add(t.text)
+    return out
+
+
+def _locals(stmts: list, lo: int, hi: int) -> dict:
+    """name -> [(from, to)]: the token ranges where a name declared once in
+    the kernel body toks[lo:hi] names that local variable (not a reference,
+    not static: each thread has its own)."""
+    found, seen = {}, {}
+
+    def visit(sts, scope_hi):
+        for st in sts:
+            decls = [st] if st.kind == "decl" else []
+            if st.init is not None and st.init.kind == "decl":
+                decls.append(st.init)
+            for d in decls:
+                for x in d.decl.decls:
+                    seen[x.name] = seen.get(x.name, 0) + 1
+                    if not x.is_ref and not d.decl.is_static:
+                        found[x.name] = [(x.name_at, st.hi if d is st.init else scope_hi)]
+            for kid in st.kids:
+                visit(kid.kids if kid.kind == "compound" else [kid],
+                      kid.hi if kid.kind == "compound" else st.hi)
+    visit(stmts, hi)
+    return {k: v for k, v in found.items() if seen[k] == 1}
+
+
+def _literal(tok) -> "int | None":
+    """The value of an integer literal token, else None."""
+    if tok.kind != "num":
+        return None
+    text = tok.text.replace("'", "").rstrip("uUlLzZ")
+    try:
+        return int(text, 0) if not (len(text) > 1 and text[0] == "0" and text[1] in "0123456789") \
+            else int(text, 8)
+    except ValueError:
+        return None
+
+
+def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk, bank: int):
+    """(record, value) tokens of the fast form (see the module's docstring)
+    of the shuffle toks[a:b] in statement st, or None where it does not apply."""
+    name = toks[a].text
+    if name not in FAST:
+        return None
+    op, nmask, conv, trait = FAST[name]
+    args = S.split_top(toks, a + 2, b - 1, ",")
+    # CUDA's shuffles: mask, var, lane[, width]; OpenCL's: var, lane (a third
+    # argument would be the call site's default, pyemu_f)
+    if len(args) not in ((3, 4) if nmask else (2,)) or any(x == y for x, y in args):
+        return None
+    if nmask:
+        m0, m1 = args[0]
+        if m1 - m0 != 1 or _literal(toks[m0]) is None or \
+                _literal(toks[m0]) & 0xFFFFFFFF != 0xFFFFFFFF:
+            return None
+    width = 32
+    if len(args) == nmask + 3:
+        w0, w1 = args[-1]
+        width = _literal(toks[w0]) if w1 - w0 == 1 else None
+        if width not in (1, 2, 4, 8, 16, 32):
+            return None
+    (v0, v1), (g0, g1) = args[nmask], args[nmask + 1]
+    # the lane argument after the cut: again, when the statement writes
+    # nothing but a local variable (or declares one), else as recorded
+    first, end = toks[st.lo], b + 1 == st.hi
+    again = end and ((st.kind == "decl" and st.decl.decls[0].init_kind == "=" and
+                      st.decl.decls[0].init == (a, b)) or st.lo == a or (
+        first.kind == "id" and toks[st.lo + 1].text in _ASSIGN and st.lo + 2 == a and any(
+            x <= st.lo < y for x, y in locals_.get(first.text, ()))))
+    lit = g1 - g0 == 1 and _literal(toks[g0]) is not None
+
+    def T(text):
+        # the block function's own names (its context, its linear thread
+        # index) are tokens of kind "gen": the analysis does not take them
+        # for the user's names (blocks.py declines those with its prefix)
+        return [Tok("gen" if x.startswith(P) else "id" if re.match(r"[A-Za-z_]\w*$", x)
+                    else "num" if x[0].isdigit() else "op", x, toks[a].file, toks[a].line)
+                for x in text.split()]
+    var = [mk("op", "(")] + list(toks[v0:v1]) + [mk("op", ")")]
+    ty = T(f"{trait} < decltype (") + var + T(") >")
+    buf = T("pyemu_warp_fast_buf ->")
+    # two banks, alternating from site to site: the threads after this cut
+    # still read its slots while they write the next site's
+    slots = T("reinterpret_cast <") + ty + T("* > (") + buf + T(f"fv + {16 * SLOTS * bank}u + "
+                                                               "sizeof (") + ty + \
+        T(f") * {SLOTS}u )")
+    lin = f"{P}lin"
+    # static_cast, not a C cast: blocks.py takes `(type)(x)` for a call through a pointer
+    lane_arg = T(f"static_cast < {conv} > (") + list(toks[g0:g1]) + T(")")
+    record = slots + T(f"[ {lin} ] =") + var + T(";")
+    if again or lit:
+        arg = T("( static_cast < unsigned > (") + lane_arg + T(") & 31u )")
+    else:
+        record += buf + T(f"fa [ {lin} ] = static_cast < int > (") + lane_arg + T(") ;")
+        arg = T("( static_cast < unsigned > (") + buf + T(f"fa [ {lin} ] ) & 31u )")
+    if not whole:
+        # the call site, as the general form's __builtin_FILE/LINE name it
+        # (the block functions are preprocessed: __FILE__ follows their line markers)
+        record += buf + T(f"fin [ {lin} ] = static_cast < unsigned > ( reinterpret_cast < "
+                          "unsigned long > (") + \
+            [mk("str", f'"{op} {toks[a].line} "'), mk("id", "__FILE__")] + \
+            T(") - reinterpret_cast < unsigned long > ( & pyemu_warp_fast_anchor ) ) ;")
+    W = f"{width - 1}u"
+    # a GNU statement expression: the source lane's slot and the own one are
+    # both loaded, then one is chosen (a conditional load keeps g++ from
+    # vectorizing the thread loop); every index lies in the slots
+    # (PYEMU_WARP_FAST_SLOTS: a warp past the block), below lane 0's only
+    # for shfl_up's unused load, still inside pyemu_warp_buf.fv
+    head = T("( {") + ty + T("* pyemu_wF =") + slots[:] + T("; const unsigned pyemu_wa =") + \
+        arg + T(";")
+    if op == 0:     # the source lane b[4:0] of the segment
+        got = head + T(f"pyemu_wF [ ( {lin} & ~ ( unsigned long ) {W} ) | ( pyemu_wa & {W} ) ] ;") + T("} )")
+    else:
+        src = {1: f"{lin} - pyemu_wa", 2: f"{lin} + pyemu_wa", 3: f"{lin} ^ pyemu_wa"}[op]
+        lane = f"( static_cast < unsigned > ( {lin} ) & 31u )"   # in 32 bits: cheaper vectors
+        seg = f"( static_cast < unsigned > ( {lin} ) & {W} )"
+        cond = {1: f"{seg} >= pyemu_wa",                       # not below the segment
+                2: f"{seg} + pyemu_wa <= {W}",                 # not past the segment
+                3: f"( {lane} ^ pyemu_wa ) <= ( {lane} | {W} )"}[op]
+        got = head + T("const") + ty + T(f"pyemu_wx = pyemu_wF [ {src} ] , pyemu_wy = pyemu_wF [ "
+                                         f"{lin} ] ; {cond} ? pyemu_wx : pyemu_wy ;") + T("} )")
+    value = T("static_cast <") + ty + T("> (") + got + T(")")
+    return record, value
 
 
 def _call(toks: list, st: S.Stmt, at: list) -> tuple:
@@ -123,13 +326,19 @@ def _call(toks: list, st: S.Stmt, at: list) -> tuple:
                           "?:, && or ||, or unevaluated)")
     if st.kind == "decl" and len(st.decl.decls) != 1:
         raise Unsupported(f"'{name}' at line {line} in a declaration of several variables")
-    for j in range(a + 2, b - 1):
+    j = a + 2
+    while j < b - 1:
+        dim = _dim_at(toks, j, b - 1)   # threadIdx.x, blockDim.x, ...: no call, though
+        if dim is not None:             # the thread context's expansion holds one
+            j = dim[2]
+            continue
         t = toks[j]
         if t.text in _ASSIGN or t.text in ("++", "--") or (
                 t.text == "(" and toks[j - 1].kind == "id"
                 and toks[j - 1].text not in ("sizeof", "alignof")):
             raise Unsupported(f"the operands of '{name}' at line {line} may have side "
                               "effects (a call, an assignment or ++/--)")
+        j += 1
     return a, b
 
 
