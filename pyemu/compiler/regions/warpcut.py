@@ -47,6 +47,7 @@ uniform) raises Unsupported and the kernel runs on fibers in the warp form.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from .. import warps as _warps
