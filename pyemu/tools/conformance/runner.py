@@ -174,20 +174,37 @@ class PoclSide:
         if a.image_type == "image1d_buffer_t":
             buf = cl.Buffer(self.context, access | mf.COPY_HOST_PTR, hostbuf=a.data)
             return cl.create_image(self.context, access, fmt, shape=a.shape, buffer=buf), buf
-        return cl.create_image(self.context, access | mf.COPY_HOST_PTR, fmt, shape=a.shape,
-                               hostbuf=a.data, is_array=a.image_type.endswith("array_t")), None
+        # a cl_image_desc, as clCreateImage takes it (PyOpenCL's shape= form makes a
+        # 1-D array of one layer)
+        desc = cl.ImageDescriptor()
+        desc.image_type = getattr(cl.mem_object_type, IMAGE_TYPES[a.image_type])
+        w, h, d = (tuple(a.shape) + (1, 1))[:3]
+        if a.image_type == "image1d_array_t":
+            desc.shape, desc.array_size = (w, 1, 1), h
+        elif a.image_type == "image2d_array_t":
+            desc.shape, desc.array_size = (w, h, 1), d
+        else:
+            desc.shape, desc.array_size = (w, h, d), 0
+        desc.pitches = (0, 0)
+        desc.num_mip_levels = desc.num_samples = 0
+        return cl.Image(self.context, access | mf.COPY_HOST_PTR, fmt, desc=desc,
+                        hostbuf=a.data), None
 
     def _write_input(self, a, mem):
         cl = self.cl
         if type(a).__name__ == "Buf":
             cl.enqueue_copy(self.queue, mem, a.data)
-        elif type(a).__name__ == "Image":
+        elif type(a).__name__ == "Image" and a.is_output:
+            # (a read-only image keeps its CL_MEM_COPY_HOST_PTR contents; PoCL 3.1's
+            # clEnqueueWriteImage to a 1-D array corrupts its heap)
             image, buf = mem
             if buf is not None:
                 cl.enqueue_copy(self.queue, buf, a.data)
             else:
-                cl.enqueue_copy(self.queue, image, a.data, origin=(0,) * len(a.shape),
-                                region=a.shape)
+                # clEnqueueWriteImage itself: enqueue_copy takes no 1-D image types
+                cl._cl._enqueue_write_image(self.queue, image, (0, 0, 0),
+                                            (tuple(a.shape) + (1, 1))[:3], a.data,
+                                            is_blocking=True)
 
     def run(self, case, source) -> SideResult:
         """Build (cached), set the arguments, launch twice (warm-up, timed),
@@ -235,8 +252,9 @@ class PoclSide:
                 if buf is not None:
                     cl.enqueue_copy(self.queue, host, buf)
                 else:
-                    cl.enqueue_copy(self.queue, host, image, origin=(0,) * len(b.shape),
-                                    region=b.shape)
+                    cl._cl._enqueue_read_image(self.queue, image, (0, 0, 0),
+                                               (tuple(b.shape) + (1, 1))[:3], host,
+                                               is_blocking=True)
             else:
                 cl.enqueue_copy(self.queue, host, bufs[b.name])
             res.outputs[b.name] = host.reshape(-1)
@@ -364,7 +382,7 @@ class PyemuSide:
                         mem = mems[a.name + "/buffer"] if kind == "Image" else mems[a.name]
                         cl.clEnqueueWriteBuffer(self.queue, mem, cl.CL_TRUE, 0,
                                                 a.data.nbytes, a.data)
-                    elif kind == "Image":
+                    elif kind == "Image" and a.is_output:     # read-only ones are as made
                         cl.clEnqueueWriteImage(self.queue, mems[a.name], cl.CL_TRUE, (0, 0, 0),
                                                self._region(a), 0, 0, a.data)
                 with capture_stdout() if case.printf else contextlib.nullcontext() as cap:

@@ -199,20 +199,15 @@ __kernel void store1d_f(__write_only image1d_t im, __global const float4 *v)
     write_imagef(im, x, v[x]);
 }
 
-/* a 1-D buffer image takes no sampler: integer coordinates, in range */
+/* a 1-D buffer image takes no sampler: integer coordinates, in range.  No
+ * image queries: PoCL 3.1's kernel library has none for image1d_buffer_t. */
 __kernel void buffer1d_scale(__read_only image1d_buffer_t src, __write_only image1d_buffer_t dst,
-                             __global float4 *copy, __global int *dims)
+                             __global float4 *copy)
 {
     int x = get_global_id(0);
     float4 v = read_imagef(src, x);
     copy[x] = v;
     write_imagef(dst, x, v * 0.5f);
-    if (x == 0) {
-        dims[0] = get_image_width(src);
-        dims[1] = get_image_width(dst);
-        dims[2] = get_image_channel_data_type(src);
-        dims[3] = get_image_channel_order(src);
-    }
 }
 
 __kernel void buffer1d_ui(__read_only image1d_buffer_t src, __write_only image1d_buffer_t dst)
