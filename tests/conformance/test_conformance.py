@@ -276,6 +276,7 @@ def test_cli_image_outputs_and_pocl_differs(tmp_path):
     rows = {line.split()[0]: line for line in out.splitlines()
             if line.split() and line.split()[0].endswith("left_out")}
     assert " pass " in rows["pocl_wrong_left_out"], out
+    assert "(NumPy only at 1)" in rows["pocl_wrong_left_out"], out
     assert " FAIL " in rows["pyemu_wrong_left_out"] and " FAIL " in rows["pocl_wrong_not_left_out"]
     assert "1 passed, 2 failed" in out
     pyemu_wrong = out[out.index("FAIL pyemu_wrong_left_out"):]
