@@ -153,7 +153,7 @@ POCL_BORDER = ("PoCL 3.1 returns the CLK_ADDRESS_CLAMP border (0, 0, 0, 0) for o
                "without alpha; OpenCL 1.2 8.2 says (0, 0, 0, 1)")
 
 
-def sampled_out(name, kind, t, coords, smp, fmt, dims, in_name="im", c_name="c", layers=None):
+def sampled_out(name, kind, t, coords, smp, fmt, dims, layers=None):
     """The output buffer of a sampling kernel: n rgba values, referenced by
     the 8.2 formula at the case's coordinates (for an array, per layer)."""
     n = len(coords)
