@@ -312,7 +312,12 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
             bad(CL_INVALID_MEM_OBJECT, "is a pointer; the memory object is of another context")
         _store(k, i, _MEM, value)
     else:
-        if size is not None and size != spec.param.size:
+        if spec.type_name == "sampler_t":
+            # a sampler_t takes its cl_sampler: arg_size is sizeof(cl_sampler) (clSetKernelArg)
+            if size is not None and size != MEM_SIZE:
+                bad(CL_INVALID_ARG_SIZE, f"is a sampler: arg_size must be sizeof(cl_sampler) = "
+                    f"{MEM_SIZE}, not {size}")
+        elif size is not None and size != spec.param.size:
             bad(CL_INVALID_ARG_SIZE, f"is {spec.param.size} bytes; arg_size is {size}")
         if hasattr(value, "pyemu_kernel_arg"):     # a cl_sampler: its sampler_t bits (sampler.py)
             value = value.pyemu_kernel_arg()

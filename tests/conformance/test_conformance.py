@@ -6,8 +6,10 @@ selected, with a time limit, so a kernel that hangs or crashes fails its
 case instead of the test session; the child writes a line as each case
 starts and ends, so the case it was in when it died is the one that fails.
 The tests after them check the runner itself: its table and exit status,
-that a wrong result is reported as a failure, the missing-corpus error, and
-the comparators' ulp arithmetic.
+that a wrong result is reported as a failure (in a buffer and in an image),
+that an output's `pocl_differs` elements hold pyemu to the NumPy reference
+alone, the missing-corpus error, the comparators' ulp arithmetic, and the
+NumPy image formulas (imageref.py) on values worked by hand.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CORPUS = conformance.DEFAULT_CORPUS
 CASES = conformance.load_corpus(CORPUS)
-TIME_LIMIT = 1200          # seconds for the whole child run (first builds included)
+TIME_LIMIT = 2400          # seconds for the whole child run (first builds included)
 
 
 def _run(args, timeout=600, path_first=None, env_extra=None, **kw):
@@ -92,9 +94,55 @@ def test_corpus_size_and_coverage():
         "fast_length(", "isunordered(", "signbit(", "any(", "all(", "atomic_inc(",
         "##_cmpxchg(", "atomic_xchg(", "atom_add(", "atom_inc(", "atom_cmpxchg(", "async_work_group_copy(",
         "async_work_group_strided_copy(", "wait_group_events(", "prefetch(", "printf(",
-        "%v4hlf"]
+        "%v4hlf",
+        # images and samplers
+        "image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t", "image2d_array_t",
+        "image3d_t", "__read_only", "read_only ", "__write_only", "sampler_t",
+        "__constant sampler_t", "read_imagef(", "read_imagei(", "read_imageui(",
+        "write_imagef(", "write_imagei(", "write_imageui(", "get_image_width(",
+        "get_image_height(", "get_image_depth(", "get_image_dim(", "get_image_array_size(",
+        "get_image_channel_data_type(", "get_image_channel_order(", "CLK_ADDRESS_NONE",
+        "CLK_ADDRESS_CLAMP_TO_EDGE", "CLK_ADDRESS_CLAMP ", "CLK_ADDRESS_MIRRORED_REPEAT",
+        "CLK_ADDRESS_REPEAT", "CLK_FILTER_LINEAR", "CLK_FILTER_NEAREST",
+        "CLK_NORMALIZED_COORDS_TRUE", "CLK_NORMALIZED_COORDS_FALSE", "CLK_UNORM_INT8", "CLK_R"]
     missing = [r for r in required if r not in sources]
     assert not missing, f"the corpus never uses {missing}"
+
+
+def test_image_cases_cover_every_sampler_and_format():
+    """Every valid (normalized, addressing, filter) sampler is passed to some
+    image case; the common formats and every image type are read; every
+    write built-in writes."""
+    built = [CASES.build(n) for n in CASES.CASES if n.startswith("image")]
+    assert len(built) >= 60
+    samplers, formats, types, written = set(), set(), set(), set()
+    for c in built:
+        for a in c.args:
+            kind = type(a).__name__
+            if kind == "Sampler":
+                samplers.add((a.normalized, a.addressing, a.filter))
+            elif kind == "Image":
+                (written if a.is_output else formats).add(a.format)
+                types.add(a.image_type)
+    for norm in (True, False):
+        for addr in ("NONE", "CLAMP_TO_EDGE", "CLAMP") + (("REPEAT", "MIRRORED_REPEAT")
+                                                          if norm else ()):
+            for filt in ("NEAREST", "LINEAR"):
+                assert (norm, addr, filt) in samplers, (norm, addr, filt)
+    for t in ("CL_FLOAT", "CL_UNORM_INT8", "CL_SNORM_INT8", "CL_UNSIGNED_INT8",
+              "CL_UNSIGNED_INT16", "CL_UNSIGNED_INT32", "CL_SIGNED_INT8", "CL_SIGNED_INT16",
+              "CL_HALF_FLOAT"):
+        assert any(f[1] == t for f in formats), t
+        assert any(f[1] == t for f in written), t
+    for o in ("CL_R", "CL_RGBA", "CL_BGRA"):       # PoCL 3.1 has no CL_RG images
+        assert any(f[0] == o for f in formats), o
+    assert types == {"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t",
+                     "image2d_array_t", "image3d_t"}
+    # where PoCL is left out, the reason is given and there is a reference
+    for c in built:
+        for out in c.outputs():
+            if out.pocl_differs is not None:
+                assert out.pocl_note and out.ref is not None, c.name
 
 
 def test_slide_kernels_are_all_there():
@@ -170,6 +218,74 @@ def test_cli_reports_a_wrong_result_and_exits_1(tmp_path):
     assert "at [77]" in proc.stdout and "pyemu=" in proc.stdout and "PoCL=" in proc.stdout
 
 
+IMAGE_KERNEL = r"""
+__kernel void fill(__write_only image2d_t im)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    uint v = x + 10 * y;
+#ifdef __PYEMU__
+    if (WRONG_ON_PYEMU && x == 3 && y == 1) v = 7;     /* deliberately wrong on pyemu */
+#else
+    if (x == 3 && y == 1) v = 9;                        /* "PoCL's bug" at (3, 1) */
+#endif
+    write_imageui(im, (int2)(x, y), (uint4)(v, 0, 0, 0));
+}
+"""
+
+IMAGE_CASES = r"""
+import numpy as np
+from .compare import Exact
+from .model import REGISTRY, Case, Image, build, case
+
+W, H = 5, 2
+WANT = (np.arange(W)[None, :] + 10 * np.arange(H)[:, None]).astype(np.uint8)[..., None]
+AT_3_1 = (np.arange(W * H) == 1 * W + 3)
+
+
+def _fill(name, options, pocl_differs):
+    def builder(rng):
+        im = Image("im", np.zeros((H, W, 1), np.uint8), ("CL_R", "CL_UNSIGNED_INT8"),
+                   cmp=Exact("uint8 written"), ref=lambda d: WANT)
+        if pocl_differs:
+            im.pocl_differs, im.pocl_note = (lambda d: AT_3_1), "PoCL writes 9 at (3, 1)"
+        return Case(name, "fill.cl", "fill", [im], global_size=(W, H), options=options)
+    builder.__name__ = name
+    case(builder)
+
+
+_fill("pocl_wrong_left_out", "-D WRONG_ON_PYEMU=0", True)
+_fill("pyemu_wrong_left_out", "-D WRONG_ON_PYEMU=1", True)
+_fill("pocl_wrong_not_left_out", "-D WRONG_ON_PYEMU=0", False)
+CASES = list(REGISTRY)
+QUICK = CASES
+"""
+
+
+def test_cli_image_outputs_and_pocl_differs(tmp_path):
+    """An image output is read back and compared element by element; where
+    `pocl_differs` leaves PoCL out, pyemu is still held to the reference."""
+    corpus = tmp_path / "corpus"
+    (corpus / "kernels").mkdir(parents=True)
+    for f in ("__init__.py", "model.py", "compare.py", "bounds.py"):
+        shutil.copy(CORPUS / f, corpus / f)
+    (corpus / "kernels" / "fill.cl").write_text(IMAGE_KERNEL)
+    (corpus / "cases.py").write_text(IMAGE_CASES)
+    proc = _run(["--corpus", str(corpus)])
+    out = proc.stdout
+    assert proc.returncode == 1, out + proc.stderr
+    rows = {line.split()[0]: line for line in out.splitlines()
+            if line.split() and line.split()[0].endswith("left_out")}
+    assert " pass " in rows["pocl_wrong_left_out"], out
+    assert "(NumPy only at 1)" in rows["pocl_wrong_left_out"], out
+    assert " FAIL " in rows["pyemu_wrong_left_out"] and " FAIL " in rows["pocl_wrong_not_left_out"]
+    assert "1 passed, 2 failed" in out
+    pyemu_wrong = out[out.index("FAIL pyemu_wrong_left_out"):]
+    assert "reference: fill() output 'im'" in pyemu_wrong and "at [8]" in pyemu_wrong
+    assert "pyemu=7" in pyemu_wrong and "NumPy=13" in pyemu_wrong
+    pocl_wrong = out[out.index("FAIL pocl_wrong_not_left_out"):]
+    assert "at [8]" in pocl_wrong and "PoCL=9" in pocl_wrong
+
+
 def test_cli_without_pyopencl_fails_every_case(tmp_path):
     fake = tmp_path / "pyopencl"
     fake.mkdir()
@@ -220,3 +336,42 @@ def test_ulp_error_counts_float_steps():
     assert not v.ok and v.index == 1 and v.text() == "1 diff"
     assert compare.Text().pair("b\na\n", "a\nb\n").ok
     assert not compare.Text().pair("a\n", "a\nb\n").ok
+
+
+def test_image_formulas_by_hand():
+    """imageref.py, the references of the image cases, on values worked by
+    hand from OpenCL 1.2 section 8.2 and 8.3."""
+    from importlib import import_module
+    R = import_module(CASES.__name__.rsplit(".", 1)[0] + ".imageref")
+    t = np.zeros((1, 4, 4))          # a 4 x 1 image, texel i = (i, 10 i, 0, 1)
+    t[0, :, 0] = np.arange(4)
+    t[0, :, 1] = 10 * np.arange(4)
+    t[0, :, 3] = 1
+    b = np.array([0, 0, 0, 1.0])
+    y = 0.5 / 1                      # the row's centre, normalized
+    near = lambda s, addr, norm=True: R.sample(t, [[s, y if norm else 0.5]], norm, addr,  # noqa
+                                               "NEAREST", b)[0, 0]
+    assert near(1.1, "REPEAT") == 0 and near(-0.1, "REPEAT") == 3      # 1.1 -> 0.1*4
+    assert near(1.1, "MIRRORED_REPEAT") == 3 and near(-0.3, "MIRRORED_REPEAT") == 1
+    assert near(-0.1, "CLAMP_TO_EDGE") == 0 and near(7.0, "CLAMP_TO_EDGE", False) == 3
+    assert R.sample(t, [[-0.5, 0.5]], False, "CLAMP", "NEAREST", b)[0].tolist() == [0, 0, 0, 1]
+    lin = lambda s, addr, norm=False: R.sample(t, [[s, 0.5]], norm, addr, "LINEAR", b)[0]  # noqa
+    assert lin(1.75, "CLAMP_TO_EDGE")[0] == 1.25      # (1 - 0.25) * 1 + 0.25 * 2
+    assert lin(0.25, "CLAMP")[:2].tolist() == [0.0, 0.0] and lin(0.25, "CLAMP")[3] == 1.0
+    assert lin(0.0, "CLAMP")[3] == 1.0 and lin(-0.5, "CLAMP")[3] == 1.0
+    assert lin(0.25 / 4, "REPEAT", True)[0] == 0.25 * 3 + 0.75 * 0   # wraps to the last texel
+    assert lin(0.25 / 4, "MIRRORED_REPEAT", True)[0] == 0.0         # mirrors onto texel 0
+    assert R.layer([-3, 0.5, 1.5, 2.4, 9], 3).tolist() == [0, 0, 2, 2, 2]
+    assert R.border(("CL_R", "CL_FLOAT")).tolist() == [0, 0, 0, 1]
+    assert R.border(("CL_BGRA", "CL_UNORM_INT8")).tolist() == [0, 0, 0, 0]
+    tx = R.texels(np.array([[10, 20, 30, 40]], np.uint8), ("CL_BGRA", "CL_UNORM_INT8"))
+    np.testing.assert_array_equal(tx, [[30 / 255, 20 / 255, 10 / 255, 40 / 255]])
+    assert R.texels(np.array([[-128]], np.int8), ("CL_R", "CL_SNORM_INT8")).tolist() == \
+        [[-1.0, 0, 0, 1]]
+    st = R.stored(np.array([[0.5 / 255, 1.5 / 255, 1.2, -0.1]], np.float32),
+                  ("CL_RGBA", "CL_UNORM_INT8"))
+    assert st.tolist() == [[0, 2, 255, 0]]            # ties to even, saturated
+    assert R.stored(np.array([[300, -5, 0, 0]]), ("CL_RG", "CL_SIGNED_INT8")).tolist() == \
+        [[127, -5]]
+    assert R.stored(np.array([[-1.5, 0, 0, 0]], np.float32),
+                    ("CL_R", "CL_SNORM_INT8")).tolist() == [[-128]]

@@ -225,6 +225,13 @@ def test_sampler_and_image_kernel_arguments(context, queue, img, code_of):
     clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, 16, out)
     assert out.tolist() == [1.0, 5.0, CL_FLOAT, CL_R]
     assert code_of(clSetKernelArg, k, 1, img) == CL_INVALID_ARG_VALUE
+    # the C form: a sampler_t takes arg_size = sizeof(cl_sampler) (a pointer), not
+    # sizeof(sampler_t) as the kernel sees it (OpenCL 1.2, clSetKernelArg)
+    assert clSetKernelArg(k, 1, 8, s) == CL_SUCCESS
+    clEnqueueNDRangeKernel(queue, k, 1, None, [1], [1])
+    clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, 16, out)
+    assert out[0] == 1.0
+    assert code_of(clSetKernelArg, k, 1, 4, s) == CL_INVALID_ARG_SIZE
     clReleaseSampler(s)
     assert code_of(clSetKernelArg, k, 1, s) == CL_INVALID_SAMPLER
     clReleaseMemObject(buf)

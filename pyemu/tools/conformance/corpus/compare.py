@@ -190,6 +190,9 @@ class Abs(Compare):
     def _tolerance(self, inputs, mode):
         t = self.tol(inputs) if callable(self.tol) else self.tol
         t = _flat(np.asarray(t, np.float64)) if np.ndim(t) else float(t)
+        sel = (inputs or {}).get("_select")
+        if np.ndim(t) and sel is not None and t.size == np.size(sel):
+            t = t[np.asarray(sel, bool).reshape(-1)]    # the elements compared (runner.py)
         return t * (self.pair_factor if mode == "pair" else 1.0)
 
     def _measure(self, got, want, inputs, mode) -> Verdict:

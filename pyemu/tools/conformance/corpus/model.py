@@ -17,6 +17,28 @@ global offset or None).  Arguments:
         passed by value (a float4 is np.float32 x 4).
     Local(name, nbytes)
         a __local pointer argument: clSetKernelArg(kernel, i, nbytes, NULL).
+    Image(name, data, format, image_type="image2d_t", cmp=None, ref=None)
+        an image argument (image1d_t, image1d_buffer_t, image1d_array_t,
+        image2d_t, image2d_array_t, image3d_t), created with a copy of `data`:
+        a NumPy array of the channel type's dtype shaped as the image is
+        stored, slowest first, channels last: (w, c), (h, w, c), (d, h, w, c),
+        (layers, w, c), (layers, h, w, c).  `format` is (order, type) as
+        OpenCL names them: ("CL_RGBA", "CL_UNORM_INT8").  Without `cmp` the
+        image is read-only (CL_MEM_READ_ONLY); with it the kernel writes it
+        (CL_MEM_WRITE_ONLY, `data` its initial contents, so that texels the
+        kernel leaves alone compare too) and it is read back with
+        clEnqueueReadImage and compared like a buffer.
+    Sampler(name, normalized, addressing, filter)
+        a sampler_t argument made by clCreateSampler: addressing one of
+        "NONE", "CLAMP_TO_EDGE", "CLAMP", "REPEAT", "MIRRORED_REPEAT",
+        filter "NEAREST" or "LINEAR".
+
+An output (Buf or Image) may name, with `pocl_differs` (a function of the
+inputs giving a boolean mask over the output), the elements where PoCL is
+known to be wrong or legitimately different (behaviour the specification
+leaves open); `pocl_note` says which and why.  Those elements are not
+compared with PoCL: pyemu is held to the NumPy reference there (a case with
+`pocl_differs` must have `ref`), PoCL to it everywhere else.
 
 Cases are functions of a seeded NumPy Generator (seed: the CRC-32 of the
 case's name), registered with @case, so their inputs are the same on every
@@ -41,6 +63,8 @@ class Buf:
     ref: Optional[Callable[[dict], np.ndarray]] = None
     readonly: bool = False
     mask: Optional[np.ndarray] = None   # compare only these elements
+    pocl_differs: Optional[Callable[[dict], np.ndarray]] = None
+    pocl_note: str = ""
 
     def __post_init__(self):
         self.data = np.ascontiguousarray(self.data).reshape(-1)
@@ -62,6 +86,68 @@ class Local:
     nbytes: int
 
 
+# image type -> (dimensions of the stored box, CL_MEM_OBJECT_* name)
+IMAGE_TYPES = {
+    "image1d_t": (1, "IMAGE1D"), "image1d_buffer_t": (1, "IMAGE1D_BUFFER"),
+    "image1d_array_t": (2, "IMAGE1D_ARRAY"), "image2d_t": (2, "IMAGE2D"),
+    "image2d_array_t": (3, "IMAGE2D_ARRAY"), "image3d_t": (3, "IMAGE3D")}
+CHANNELS = {"CL_R": 1, "CL_RG": 2, "CL_RGBA": 4, "CL_BGRA": 4}
+DTYPES = {"CL_FLOAT": np.float32, "CL_HALF_FLOAT": np.float16,
+          "CL_UNORM_INT8": np.uint8, "CL_SNORM_INT8": np.int8,
+          "CL_UNORM_INT16": np.uint16, "CL_SNORM_INT16": np.int16,
+          "CL_UNSIGNED_INT8": np.uint8, "CL_UNSIGNED_INT16": np.uint16,
+          "CL_UNSIGNED_INT32": np.uint32, "CL_SIGNED_INT8": np.int8,
+          "CL_SIGNED_INT16": np.int16, "CL_SIGNED_INT32": np.int32}
+ADDRESSING = ("NONE", "CLAMP_TO_EDGE", "CLAMP", "REPEAT", "MIRRORED_REPEAT")
+FILTERS = ("NEAREST", "LINEAR")
+
+
+@dataclass
+class Image:
+    name: str
+    data: np.ndarray
+    format: tuple                       # ("CL_RGBA", "CL_FLOAT")
+    image_type: str = "image2d_t"
+    cmp: Optional[Compare] = None
+    ref: Optional[Callable[[dict], np.ndarray]] = None
+    mask: Optional[np.ndarray] = None
+    pocl_differs: Optional[Callable[[dict], np.ndarray]] = None
+    pocl_note: str = ""
+
+    def __post_init__(self):
+        order, ctype = self.format
+        if self.image_type not in IMAGE_TYPES:
+            raise ValueError(f"image {self.name}: no image type {self.image_type}")
+        if order not in CHANNELS or ctype not in DTYPES:
+            raise ValueError(f"image {self.name}: format {self.format} is not in the corpus")
+        self.data = np.ascontiguousarray(self.data, DTYPES[ctype])
+        dims = IMAGE_TYPES[self.image_type][0]
+        if self.data.ndim != dims + 1 or self.data.shape[-1] != CHANNELS[order]:
+            raise ValueError(f"image {self.name}: data of shape {self.data.shape} is not a "
+                             f"{self.image_type} of {CHANNELS[order]} channels")
+
+    @property
+    def shape(self) -> tuple:
+        """The stored box's size, fastest first (width, height, depth or layers)."""
+        return tuple(self.data.shape[:-1][::-1])
+
+    @property
+    def is_output(self) -> bool:
+        return self.cmp is not None
+
+
+@dataclass
+class Sampler:
+    name: str
+    normalized: bool
+    addressing: str                     # one of ADDRESSING
+    filter: str                         # one of FILTERS
+
+    def __post_init__(self):
+        if self.addressing not in ADDRESSING or self.filter not in FILTERS:
+            raise ValueError(f"sampler {self.name}: {self.addressing}, {self.filter}?")
+
+
 @dataclass
 class Case:
     name: str
@@ -81,8 +167,10 @@ class Case:
         """Every argument's initial value by name (what `ref` functions take)."""
         out = {}
         for a in self.args:
-            if isinstance(a, Buf):
+            if isinstance(a, (Buf, Image)):
                 out[a.name] = a.data
+            elif isinstance(a, Sampler):
+                out[a.name] = (a.normalized, a.addressing, a.filter)
             elif isinstance(a, Scalar):
                 out[a.name] = a.value
             elif isinstance(a, Local):
@@ -90,7 +178,7 @@ class Case:
         return out
 
     def outputs(self) -> list:
-        return [a for a in self.args if isinstance(a, Buf) and a.is_output]
+        return [a for a in self.args if isinstance(a, (Buf, Image)) and a.is_output]
 
 
 REGISTRY: dict = {}
