@@ -581,6 +581,7 @@ class _Kernel:
         self.template = self.tmpl is not None
         self.implicit = False     # its barriers are implicit ones (see _implicit)
         self.single = False       # no barrier: one region (see _single)
+        self.uni = None           # uniform.Uniformity of a kernel with barriers
 
     # ---------------------------------------------------------- analysis
 
@@ -597,6 +598,13 @@ class _Kernel:
                 raise Unsupported(f"it uses {why}")
         if any(w.startswith(PREFIX) for w in ids):
             raise Unsupported(f"it uses names that start with {PREFIX}")
+        if not self.implicit and not self.single:
+            # PoCL's implicit loop barriers, as the fiber variant places them
+            from .uniform import Uniformity, with_loop_barriers
+            self.toks, self.g = with_loop_barriers(self.toks, self.files, self.g, BARRIER)
+            toks, (lo, hi) = self.toks, self.g.body
+            self.lo, self.hi = lo, hi
+            self.uni = Uniformity(self.toks, self.files, self.g)
         self._check_brackets()
         self.param_vars = self._parse_params()
         p = S.BodyParser(toks, {v.name for v in self.param_vars})

@@ -131,6 +131,8 @@ def variant(toks: list, files: list, g: S.Group, params: set, barrier: str,
             implicit_site: str, holders: set, runner: str) -> str:
     """The fiber variant of kernel group `g` and its runner `runner` (the name
     the driver calls as the kernel's block function)."""
+    from .uniform import with_loop_barriers
+    toks, g = with_loop_barriers(toks, files, g, barrier, holders)   # as the block function
     tmpl, (plo, phi) = S.kernel_parts(toks, g)
     if tmpl is not None:
         raise Unsupported("a kernel template has no fiber variant")
