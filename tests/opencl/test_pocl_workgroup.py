@@ -43,7 +43,7 @@ CASES = [
     ("ballot", (1, 32, 1, 1), "ballot_1_32_1_1.stdout"),     # cl_khr_subgroup_ballot
 ]
 SORTED = {"print_all_ids"}                     # PoCL's own test sorts it
-ORDER_FREE = {"implicit_barriers", "outerlooppar"}
+ORDER_FREE = set()
 
 RUN = r"""
 import sys
