@@ -328,6 +328,11 @@ def _implicit(toks: list, files: list, g: S.Group, user_funcs: set):
                       "setjmp", "longjmp", "__builtin_setjmp")
            for t in toks[k.lo:k.hi]):
         return None
+    if any(t.text == "pyemu_cl_printf" for t in toks[k.lo:k.hi]):
+        # OpenCL's printf: PoCL, the reference, puts no implicit barrier in
+        # a kernel without barriers, so its work-items print one after
+        # another (CUDA's keep them: a warp prints in lockstep)
+        return None
 
     def candidates(stmts):
         for st in stmts:
