@@ -16,7 +16,12 @@ the way PoCL runs OpenCL work-groups ("work-item loops"):
   gridDim, unmodified parameters, and changed only by increments of loops
   that hold barriers) or *recomputed* (never modified, set from threadIdx and
   uniform values: recomputed in each region);
-* a condition around a barrier is evaluated once; one that is not provably
+* an innermost barrier-free loop with a uniform condition, entered by all
+  threads, gets a barrier at the start and end of its body (PoCL's implicit
+  loop barriers, uniform.py; the fiber variant gets the same ones), so a
+  block runs it iteration by iteration;
+* a condition around a barrier is evaluated once (from thread 0's copies
+  where uniform.py proves it uniform); one that is not provably
   uniform sends the kernel to the fiber path (its variant, variant.py),
   which decides from what really runs whether part of the block reaches a
   barrier (a loop whose trip count differs between threads may hold a

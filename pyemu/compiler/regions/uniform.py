@@ -64,11 +64,13 @@ def _scalar_words(k, d) -> bool:
 
 
 class Uniformity:
-    """Which variables of a kernel (toks, group g) are uniform, which
-    statements run in uniform control flow, and which barrier-free loops
-    take implicit barriers.  `ok` is False when the kernel has something that
-    stops the analysis (return, goto, lambdas, switch around a variable's
-    store...): then nothing is uniform but what blocks._Kernel proves."""
+    """Which variables of a kernel (toks, group g) are uniform (`names`: the
+    token indices of their declarations' names; a name is resolved by scope,
+    so each `for (int i = ...` is its own variable), which statements run in
+    uniform control flow, and which barrier-free loops take implicit barriers
+    (`loops`).  `ok` is False when the kernel has something that stops the
+    analysis (return, goto, a lambda, a local type, a label, a declaration in
+    a condition): then nothing is uniform but what blocks._Kernel proves."""
 
     def __init__(self, toks: list, files: list, g: S.Group, holders: set = frozenset()):
         from .blocks import _BY_VALUE, _PURE, _Kernel
@@ -266,6 +268,10 @@ class Uniformity:
         if not real and not any(t.kind == "id" and t.text in self.holders
                                 for t in toks[self.k.lo:self.k.hi]):
             return                       # PoCL: none in a kernel without barriers
+        if any("auto" in d.words or any(dd.is_ref for dd in d.decls) for d in self.decls):
+            # it could then cross a new barrier, which the block function
+            # declines (blocks._Kernel._classify): keep both paths alike
+            return
         for st in S.walk(self.body):
             if st.kind not in _LOOPS or self._holds(st) or st.flags & {"constexpr"}:
                 continue
