@@ -206,6 +206,13 @@ class Uniformity:
             mod = k._modifies(j, parent)
             if mod == "self" or (mod == "index" and "*" not in cands[at][1].ptr_texts):
                 bad.add(at)
+        for d in self.decls:          # a store through a reference would not be seen
+            for dd in d.decls:
+                if (dd.is_ref or ("auto" in d.words and dd.ptr_texts & {"&", "&&"})) \
+                        and dd.init_kind:
+                    for j in range(*dd.init):
+                        if toks[j].kind == "id" and toks[j].text in self.scopes:
+                            bad.add(self._resolve(toks[j].text, j))
         names = set(cands) - bad
         while True:
             self.names = names
@@ -268,7 +275,7 @@ class Uniformity:
         if not real and not any(t.kind == "id" and t.text in self.holders
                                 for t in toks[self.k.lo:self.k.hi]):
             return                       # PoCL: none in a kernel without barriers
-        if any("auto" in d.words or any(dd.is_ref for dd in d.decls) for d in self.decls):
+        if any("auto" in d.words and not d.is_static for d in self.decls):
             # it could then cross a new barrier, which the block function
             # declines (blocks._Kernel._classify): keep both paths alike
             return
