@@ -2,7 +2,8 @@
 analysis that places them (pyemu/compiler/regions/uniform.py).
 
 An innermost barrier-free loop that every thread enters, with a condition
-that is the same for all threads, gets a barrier at the start and at the end
+that is the same for all threads, and whose body calls a function (printf,
+atomics: where the order shows), gets a barrier at the start and at the end
 of its body, on both paths (the block function's regions, the fiber
 variant's soft barriers): a printf in it prints iteration by iteration, as
 PoCL prints (tests/opencl/test_pocl_workgroup.py runs PoCL's own kernels).
@@ -110,8 +111,8 @@ __global__ void k(int *out, int n, int *p) {
     d = p[0];
     s[t] = *q + d;
     __syncthreads();
-    do { ++a; } while (a < 2);
-    for (e = 0; e < n; e += 2) out[g + t] += e;
+    do { ++a; printf("%d\n", a); } while (a < 2);
+    for (e = 0; e < n; e += 2) out[g + t] += e;     // uniform, but calls nothing
     { int t = 5; out[t] = t; }              // another t, uniform, in its scope
 }"""
     u, names = _uniform_names(src)
@@ -121,18 +122,18 @@ __global__ void k(int *out, int n, int *p) {
     toks = u.toks
     ts = [at for at in u.names if toks[at].text == "t"]
     assert len(ts) == 1 and toks[ts[0] - 1].text == "int" and toks[ts[0] + 2].text == "5"
-    assert [st.kind for st in u.loops] == ["do", "for"]
+    assert [st.kind for st in u.loops] == ["do"]
 
 
 NOT_UNIFORM = {
-    "bound_threadIdx": "for (int i = 0; i < n + (int)threadIdx.x; i++) s[t] += i;",
-    "under_divergent_if": "if (t < 2) { for (int i = 0; i < n; i++) s[t] += i; }",
-    "break": "for (int i = 0; i < n; i++) { if (s[t] > 3) break; s[t] += i; }",
-    "continue": "for (int i = 0; i < n; i++) { if (t == 1) continue; s[t] += i; }",
-    "counter_in_divergent_branch": "int j = 0; if (t) j = 1; while (j < n) { s[t] += j; j++; }",
-    "counter_from_memory": "int j = s[0]; while (j < n) { s[t] += j; j++; }",
-    "not_innermost": "for (int i = 0; i < n; i++) for (int j = 0; j < t; j++) s[t] += i;",
-    "return_in_kernel": "if (n < 0) return; for (int i = 0; i < n; i++) s[t] += i;",
+    "bound_threadIdx": "for (int i = 0; i < n + (int)threadIdx.x; i++) atomicAdd(&s[t], i);",
+    "under_divergent_if": "if (t < 2) { for (int i = 0; i < n; i++) atomicAdd(&s[t], i); }",
+    "break": "for (int i = 0; i < n; i++) { if (s[t] > 3) break; atomicAdd(&s[t], i); }",
+    "continue": "for (int i = 0; i < n; i++) { if (t == 1) continue; atomicAdd(&s[t], i); }",
+    "counter_in_divergent_branch": "int j = 0; if (t) j = 1; while (j < n) { atomicAdd(&s[t], j); j++; }",
+    "counter_from_memory": "int j = s[0]; while (j < n) { atomicAdd(&s[t], j); j++; }",
+    "not_innermost": "for (int i = 0; i < n; i++) for (int j = 0; j < t; j++) atomicAdd(&s[t], i);",
+    "return_in_kernel": "if (n < 0) return; for (int i = 0; i < n; i++) atomicAdd(&s[t], i);",
 }
 
 
@@ -169,6 +170,8 @@ def test_results_unchanged_with_implicit_barriers(managed, force):
     # before the first barrier: the same result on both paths and without
     # block functions
     src = r"""
+__device__ int twice(int x) { return 2 * x; }
+
 __global__ void k(int *out, int n) {
     __shared__ int s[64];
     int t = threadIdx.x;
@@ -176,7 +179,7 @@ __global__ void k(int *out, int n) {
     __syncthreads();
     int acc = 0;
     for (int i = 0; i < n; i++)
-        acc += s[(t + i) % 64] * (i + 1);
+        acc += twice(s[(t + i) % 64]) * (i + 1);
     __syncthreads();
     s[t] = acc;
     __syncthreads();
@@ -187,5 +190,7 @@ __global__ void k(int *out, int n) {
     fn[2, 64](out, np.int32(5))
     cudaDeviceSynchronize()
     t = np.arange(64)
-    acc = sum(((t + i) % 64) * 3 * (i + 1) for i in range(5))
+    acc = sum(2 * ((t + i) % 64) * 3 * (i + 1) for i in range(5))
+    toks, files, g = _kernel(src)
+    assert with_loop_barriers(toks, files, g, _regions.BARRIER)[0] is not toks
     assert np.array_equal(out, np.tile(acc[::-1], 2))

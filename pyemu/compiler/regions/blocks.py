@@ -17,9 +17,10 @@ the way PoCL runs OpenCL work-groups ("work-item loops"):
   that hold barriers) or *recomputed* (never modified, set from threadIdx and
   uniform values: recomputed in each region);
 * an innermost barrier-free loop with a uniform condition, entered by all
-  threads, gets a barrier at the start and end of its body (PoCL's implicit
-  loop barriers, uniform.py; the fiber variant gets the same ones), so a
-  block runs it iteration by iteration;
+  threads, whose body calls a function (printf, atomics), gets a barrier at
+  the start and end of its body (PoCL's implicit loop barriers, uniform.py;
+  the fiber variant gets the same ones), so a block runs it iteration by
+  iteration;
 * a condition around a barrier is evaluated once (from thread 0's copies
   where uniform.py proves it uniform); one that is not provably
   uniform sends the kernel to the fiber path (its variant, variant.py),

@@ -6,8 +6,11 @@ of each innermost barrier-free loop that every work-item of a group enters
 and whose exit condition is the same for all of them; the loop, and any
 branch around it, then holds a barrier, so the work-items of a group run it
 iteration by iteration (a printf in the loop prints iteration 0 of every
-work-item before any iteration 1).  Both of pyemu's paths place the same
-ones: `with_loop_barriers` inserts `pyemu_barrier("<implicit barrier>");`
+work-item before any iteration 1).  pyemu places them in such loops whose
+body calls a function (printf, atomics, device functions: where the order
+of the threads shows); one that only computes stays inside one thread loop,
+which g++ vectorizes better (_pick_loops).  Both of pyemu's paths place the
+same ones: `with_loop_barriers` inserts `pyemu_barrier("<implicit barrier>");`
 into the kernel's tokens before the block function (blocks._Kernel) or the
 fiber variant (variant.py) reads them, so the block function starts regions
 there and the variant has soft barriers there.
@@ -266,9 +269,30 @@ class Uniformity:
         return st.barrier or bool(self.holders) and any(
             t.kind == "id" and t.text in self.holders for t in self.toks[st.lo:st.hi])
 
+    def _calls(self, st: S.Stmt) -> bool:
+        """st calls a function (printf, an atomic, a device function...),
+        whose effects show the order in which threads run it."""
+        from .blocks import _CASTS, _PURE, _TYPEDEFS
+        toks = self.toks
+        plain = S.TYPE_WORDS | S.CV_WORDS | _CASTS | _TYPEDEFS | _PURE | {
+            "sizeof", "alignof", "decltype", "if", "while", "for", "switch", "return",
+            "noexcept", "size_t"}
+        for j in range(st.lo, st.hi):
+            t = toks[j]
+            if t.kind == "id" and (t.text == "pyemu_api" or (
+                    toks[j + 1].text == "(" and t.text not in plain)):
+                return True
+        return False
+
     def _pick_loops(self):
         """PoCL's choice: innermost barrier-free loops entered in uniform
-        control, with a uniform condition and no break or continue."""
+        control, with a uniform condition and no break or continue; of
+        those, pyemu takes the ones whose body calls a function (printf,
+        atomics, ...), where the order of the threads shows.  A loop that
+        only computes keeps running inside one thread loop, where g++
+        vectorizes it (transpose's copy loops ran 1.6x slower as a loop of
+        thread loops); only a race could tell the difference, and both
+        paths make the same choice."""
         toks = self.toks
         real = [st for st in S.walk(self.body) if st.kind == "barrier"
                 and toks[st.cond[0]].text not in (IMPLICIT, WARP_CUT)]
@@ -284,6 +308,8 @@ class Uniformity:
                 continue
             if any(x.kind in _LOOPS for x in S.walk(st.kids)):
                 continue                 # not innermost
+            if not self._calls(st.kids[0]):
+                continue                 # nothing shows the order: vectorize instead
             if self.body_control.get(_key(st)) and self.control.get(_key(st)):
                 self.loops.append(st)
 
