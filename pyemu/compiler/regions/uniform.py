@@ -272,16 +272,26 @@ class Uniformity:
     def _calls(self, st: S.Stmt) -> bool:
         """st calls a function (printf, an atomic, a device function...),
         whose effects show the order in which threads run it."""
-        from .blocks import _CASTS, _PURE, _TYPEDEFS
+        from .blocks import _CASTS, _PURE, _TYPEDEFS, _dim_at, _tctx_at
         toks = self.toks
         plain = S.TYPE_WORDS | S.CV_WORDS | _CASTS | _TYPEDEFS | _PURE | {
             "sizeof", "alignof", "decltype", "if", "while", "for", "switch", "return",
             "noexcept", "size_t"}
-        for j in range(st.lo, st.hi):
+        j = st.lo
+        while j < st.hi:
+            dim = _dim_at(toks, j, st.hi)      # threadIdx.x and the like: no call
+            if dim is not None:
+                j = dim[2]
+                continue
+            ctx = _tctx_at(toks, j, st.hi) if toks[j].text == "(" else None
+            if ctx is not None:
+                j = ctx
+                continue
             t = toks[j]
             if t.kind == "id" and (t.text == "pyemu_api" or (
                     toks[j + 1].text == "(" and t.text not in plain)):
                 return True
+            j += 1
         return False
 
     def _pick_loops(self):
