@@ -279,8 +279,10 @@ __global__ void k(int *out, int n) {
     for (int i = 0; i < 2; i++) total += i;     // opaque loop, yet another i
     out[threadIdx.x] = total * 1000 + i + s[0];
 }"""
-    # `i` is declared twice: the loop's condition is not provably uniform
-    k, _ = both(src, "k", expect_block=False)
+    # each `i` is its own variable (uniform.py resolves names by scope): the
+    # loop's condition is uniform, and the last loop (uniform, innermost,
+    # without a barrier) takes PoCL's implicit loop barriers
+    k, _ = both(src, "k")
     out = managed(np.zeros(64, np.int32))
     k[1, 64](out, np.int32(5))
     cudaDeviceSynchronize()

@@ -231,6 +231,11 @@ __global__ void k(int n) {
 
 
 def test_printf_in_the_loop_keeps_each_threads_order(capsys):
+    # CUDA: the implicit barrier makes every thread print iteration 0 before
+    # any prints iteration 1, which is what a GPU prints for the threads of
+    # one warp (they run the loop in lockstep, each printf for all lanes).
+    # OpenCL's reference, PoCL, puts no implicit barrier in a kernel without
+    # barriers: there work-items print one after another (the next test).
     b = blocks(PRINTF)
     assert b.kernels == {"k": "pyemu_rg_k"}
     fn = SourceModule(PRINTF, options=[ON]).get_function("k")
@@ -254,3 +259,48 @@ def test_printf_in_the_loop_keeps_each_threads_order(capsys):
 def test_no_regions_switch_turns_implicit_barriers_off():
     m = SourceModule(MATMUL, options=["-DT=float", ON, NO_REGIONS])
     assert m.compiled.block_kernels == ()
+
+
+CL_PRINTF = r"""
+__kernel void k(int n) {
+    int acc = get_local_id(0) * 100;
+    for (int i = 0; i < n; i++) {
+        acc += i;
+        printf("t%d i%d acc%d\n", (int)get_local_id(0), i, acc);
+    }
+}"""
+
+CL_RUN = {
+    "pyemu": """
+import numpy as np
+from pyemu.opencl import *
+plat = clGetPlatformIDs()[0]; dev = clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU)[0]
+ctx = clCreateContext(None, [dev]); q = clCreateCommandQueue(ctx, dev, 0)
+prog = clCreateProgramWithSource(ctx, [SRC]); clBuildProgram(prog, [dev], "")
+k = clCreateKernel(prog, "k"); clSetKernelArg(k, 0, np.int32(3))
+clEnqueueNDRangeKernel(q, k, 1, None, (8,), (8,)); clFinish(q)
+""",
+    "pocl": """
+import numpy as np, pyopencl as cl
+ctx = cl.Context([cl.get_platforms()[0].get_devices()[0]]); q = cl.CommandQueue(ctx)
+cl.Program(ctx, SRC).build().k(q, (8,), (8,), np.int32(3)); q.finish()
+""",
+}
+
+
+def test_opencl_printf_in_a_barrier_free_loop_prints_as_pocl(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYEMU_CACHE_DIR=str(tmp_path), PYEMU_NUM_THREADS="1",
+               PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = {}
+    for who, code in CL_RUN.items():
+        r = subprocess.run([sys.executable, "-c", f"SRC = {CL_PRINTF!r}\n" + code],
+                           capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 0, r.stderr[-2000:]
+        out[who] = [ln for ln in r.stdout.splitlines() if ln.startswith("t")]
+    assert out["pyemu"] == out["pocl"]
+    assert out["pocl"][:3] == ["t0 i0 acc0", "t0 i1 acc1", "t0 i2 acc3"] and len(out["pocl"]) == 24

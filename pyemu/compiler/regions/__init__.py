@@ -7,4 +7,6 @@ regions between its barriers, each run as a loop over the block's threads.
     inline.py   device functions that reach a barrier, inlined into the kernel
     variant.py  the fiber variant (soft barriers where the block function
                 starts regions) of a kernel that takes the fiber path
+    uniform.py  which values are uniform, and PoCL's implicit loop barriers,
+                placed alike for both paths
 """

@@ -16,7 +16,13 @@ the way PoCL runs OpenCL work-groups ("work-item loops"):
   gridDim, unmodified parameters, and changed only by increments of loops
   that hold barriers) or *recomputed* (never modified, set from threadIdx and
   uniform values: recomputed in each region);
-* a condition around a barrier is evaluated once; one that is not provably
+* an innermost barrier-free loop with a uniform condition, entered by all
+  threads, whose body calls a function (printf, atomics), gets a barrier at
+  the start and end of its body (PoCL's implicit loop barriers, uniform.py;
+  the fiber variant gets the same ones), so a block runs it iteration by
+  iteration;
+* a condition around a barrier is evaluated once (from thread 0's copies
+  where uniform.py proves it uniform); one that is not provably
   uniform sends the kernel to the fiber path (its variant, variant.py),
   which decides from what really runs whether part of the block reaches a
   barrier (a loop whose trip count differs between threads may hold a
@@ -337,6 +343,11 @@ def _implicit(toks: list, files: list, g: S.Group, user_funcs: set):
                       "setjmp", "longjmp", "__builtin_setjmp")
            for t in toks[k.lo:k.hi]):
         return None
+    if any(t.text == "pyemu_cl_printf" for t in toks[k.lo:k.hi]):
+        # OpenCL's printf: PoCL, the reference, puts no implicit barrier in
+        # a kernel without barriers, so its work-items print one after
+        # another (CUDA's keep them: a warp prints in lockstep)
+        return None
 
     def candidates(stmts):
         for st in stmts:
@@ -586,6 +597,7 @@ class _Kernel:
         self.template = self.tmpl is not None
         self.implicit = False     # its barriers are implicit ones (see _implicit)
         self.single = False       # no barrier: one region (see _single)
+        self.uni = None           # uniform.Uniformity of a kernel with barriers
 
     # ---------------------------------------------------------- analysis
 
@@ -602,6 +614,13 @@ class _Kernel:
                 raise Unsupported(f"it uses {why}")
         if any(w.startswith(PREFIX) for w in ids):
             raise Unsupported(f"it uses names that start with {PREFIX}")
+        if not self.implicit and not self.single:
+            # PoCL's implicit loop barriers, as the fiber variant places them
+            from .uniform import Uniformity, with_loop_barriers
+            self.toks, self.g = with_loop_barriers(self.toks, self.files, self.g, BARRIER)
+            toks, (lo, hi) = self.toks, self.g.body
+            self.lo, self.hi = lo, hi
+            self.uni = Uniformity(self.toks, self.files, self.g)
         self._check_brackets()
         self.param_vars = self._parse_params()
         p = S.BodyParser(toks, {v.name for v in self.param_vars})
@@ -713,9 +732,11 @@ class _Kernel:
             if st.kind == "for" and st.init is not None and st.init.kind == "decl":
                 for dd in st.init.decl.decls:
                     self.vars[dd.name_at] = _Var(dd.name, dd.name_at, st.init.decl, dd, "forinit")
+                    self.scope_end[dd.name_at] = st.hi
             for kid in st.kids:
                 block(kid.kids) if kid.kind == "compound" else block([kid])
 
+        self.scope_end = {}     # a for-init variable's name_at -> the end of its loop
         block(self.body)
         counts = Counter(v.name for v in self.param_vars)
         for d in self.decls:
@@ -723,6 +744,16 @@ class _Kernel:
         if self.tmpl:
             counts.update(self._template_names())
         self.declared = counts
+        # names declared only in for loops' inits (`for (int i = ...` in two
+        # loops): each occurrence names the loop around it (_occurrences)
+        inits = {id(st.init.decl) for st in S.walk(self.body)
+                 if st.kind == "for" and st.init is not None and st.init.kind == "decl"}
+        other = {dd.name for d in self.decls if id(d) not in inits for dd in d.decls}
+        other |= {v.name for v in self.param_vars}
+        if self.tmpl:
+            other |= set(self._template_names())
+        self.loop_names = {dd.name for d in self.decls if id(d) in inits
+                           for dd in d.decls} - other
 
     def _template_names(self) -> list:
         a, b = self.tmpl
@@ -784,6 +815,8 @@ class _Kernel:
             if toks[j - 1].text in (".", "->", "::") or toks[j + 1].text == "::":
                 continue
             vs = cands[t.text]
+            if t.text in self.loop_names:    # the loop whose init declares it, if any
+                vs = [v for v in vs if v.order <= j < self.scope_end.get(v.order, -1)][-1:]
             if j in update_at:
                 for v in vs:
                     v.updates.append(update_at[j])
@@ -855,36 +888,43 @@ class _Kernel:
                 continue
             if v.where == "chunk":
                 v.hoistable = self._hoistable(v)
-        simple = lambda v: (v.kind != "static" and self.declared[v.name] == 1
+        simple = lambda v: (v.kind != "static" and (self.declared[v.name] == 1 or (
+            v.where == "forinit" and v.name in self.loop_names))
                             and not v.d.is_ref and v.d.suffix[0] == v.d.suffix[1])
-        uni = {v.name: v for v in vs if simple(v) and v.crossing and v.mods == 0 and (
+        # by declaration: several loops may declare one name (loop_names)
+        uni = {v.order: v for v in vs if simple(v) and v.crossing and v.mods == 0 and (
             v.where == "param" or (v.hoistable and (v.d.init_kind == "" or (
                 v.d.init_kind == "=" and self.toks[v.d.init[0]].text != "{"))))}
         tnames = set(self._template_names()) if self.tmpl else set()
         changed = True
         while changed:
             changed = False
-            for name, v in list(uni.items()):
-                ok = set(uni) | tnames
+            for at, v in list(uni.items()):
+                ok = {u.name for u in uni.values()} | tnames
                 if v.where != "param" and v.d.init_kind and not self._pure(*v.d.init, ok, False):
-                    del uni[name]
+                    del uni[at]
                     changed = True
                 elif any(r is not None and not self._pure(*r, ok, False) for r in v.updates):
-                    del uni[name]
+                    del uni[at]
+                    changed = True
+                elif v.name in self.loop_names and any(
+                        u.name == v.name and u.order not in uni for u in vs):
+                    del uni[at]          # `ok` is by name: all of that name or none
                     changed = True
         for v in uni.values():
             v.kind = "uniform"
         consts = {v.name for v in uni.values() if not v.updates} | tnames
         # recomputed: crossing variables and the local ones they are computed from
-        rem = {v.name: v for v in vs if v.kind == "private" and simple(v) and v.where != "param"
+        rem = {v.order: v for v in vs if v.kind == "private" and simple(v) and v.where != "param"
+               and self.declared[v.name] == 1
                and v.mods == 0 and not v.updates and v.d.init_kind == "="
                and self.toks[v.d.init[0]].text != "{"}
         changed = True
         while changed:
             changed = False
-            for name, v in list(rem.items()):
-                if not self._pure(*v.d.init, consts | set(rem), True):
-                    del rem[name]
+            for at, v in list(rem.items()):
+                if not self._pure(*v.d.init, consts | {u.name for u in rem.values()}, True):
+                    del rem[at]
                     changed = True
         for v in rem.values():
             v.kind = "remat"

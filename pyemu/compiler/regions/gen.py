@@ -238,7 +238,7 @@ class _Gen(Writer):
                 c = f"{P}c{self.label}"
                 self.raw(f"bool {c} = false; do {{")
                 self.sub(st.kids[0], chain)
-                self.check(st, chain, c, declare=False)
+                self.agreed(st, chain, c, declare=False)
                 self.raw(f"}} while ({c});")
         elif st.kind == "for":
             self.for_loop(st, chain)
@@ -373,8 +373,28 @@ class _Gen(Writer):
             return None
         self.label += 1
         c = f"{P}c{self.label}"
-        self.check(st, chain, c, declare=True)
+        self.agreed(st, chain, c, declare=True)
         return c
+
+    def agreed(self, st: S.Stmt, chain: list, c: str, declare: bool):
+        """c = st's condition, which every thread must agree on: read from
+        thread 0 when uniform.Uniformity proves it uniform (per-thread copies
+        that hold one value; such a kernel has no return, so thread 0 runs),
+        else every thread's evaluation compared (check)."""
+        u = self.k.uni
+        if u is None or not u.cond(st):
+            self.check(st, chain, c, declare)
+            return
+        if declare:
+            self.raw(f"bool {c} = false;")
+        binds = self.bindings(chain, self.k._names(*st.cond))
+        self.raw(f"{{ const unsigned long {P}lin = 0; const unsigned {P}tx = 0, {P}ty = 0, "
+                 f"{P}tz = 0; (void){P}lin; (void){P}tx; (void){P}ty; (void){P}tz; {{")
+        for v in binds:
+            self.bind(v)
+        self.raw(f"{c} = static_cast<bool>((")
+        self.emit(*st.cond, thread=True)
+        self.raw(")); } }")
 
     def check(self, st: S.Stmt, chain: list, c: str, declare: bool):
         n = self.label

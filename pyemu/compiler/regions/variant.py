@@ -12,7 +12,9 @@ The variant is the kernel's body with a *soft barrier* at each place where
 the block function starts a new region: before and after a branch or loop
 that holds a barrier (or calls a function that reaches one), at the start of
 each of its branches and at the start and end of each loop body; the barriers
-the pass itself adds (IMPLICIT_SITE) become soft too.  Its runner, the
+the pass itself adds (IMPLICIT_SITE: PoCL's implicit loop barriers, which
+uniform.with_loop_barriers puts into the tokens exactly as for the block
+function) become soft too.  Its runner, the
 kernel's `pyemu_rg_<name>`, makes the core run the block on fibers with the
 variant as every thread's entry (csrc/block.c, PYEMU_OP_FIBERS); a soft
 barrier waits until no thread of the block can go on, and never reports
@@ -131,6 +133,8 @@ def variant(toks: list, files: list, g: S.Group, params: set, barrier: str,
             implicit_site: str, holders: set, runner: str) -> str:
     """The fiber variant of kernel group `g` and its runner `runner` (the name
     the driver calls as the kernel's block function)."""
+    from .uniform import with_loop_barriers
+    toks, g = with_loop_barriers(toks, files, g, barrier, holders)   # as the block function
     tmpl, (plo, phi) = S.kernel_parts(toks, g)
     if tmpl is not None:
         raise Unsupported("a kernel template has no fiber variant")
