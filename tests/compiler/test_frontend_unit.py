@@ -208,6 +208,22 @@ def test_warp_steps_make_a_warp_unit_and_are_calls_of_their_function():
     assert not any(e.why == "warp-step" for e in m.edits)
 
 
+def test_no_warp_step_for_a_threads_own_volatile_variable():
+    """A store to a thread's own automatic volatile scalar (PoCL's
+    implicit_barriers.cl loop counter) needs no warp step: no other lane
+    sees it.  Shared memory, a reference, an array element or a store
+    through a pointer still get one."""
+    def steps(body):
+        m = fe.parse(HEAD + '# 1 "k.cu"\n__pyemu_global__ void k(volatile int *o) { '
+                     + body + " }\n", "cuda", ROOT)
+        return sum(e.why == "warp-step" for e in m.edits) // 2
+    assert steps("volatile int a = 0; do { ++a; a += 2; a = a * 3; } while (a < 2);") == 0
+    assert steps("__pyemu_shared__ volatile int f; f = 1;") == 1
+    assert steps("__pyemu_shared__ volatile int s[4]; volatile int &r = s[0]; r = 1;") == 1
+    assert steps("volatile int v[2]; v[0] = 1;") == 1
+    assert steps("o[0] = 1; *o += 2;") == 2
+
+
 def test_moved_maps_offsets_through_edits_and_substitutions():
     import re
     text = "ab(cd)ef"

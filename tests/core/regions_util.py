@@ -69,3 +69,14 @@ def path_of(src, name, options=()):
     variant', 'fibers', 'plain loop'), as the compiler calls it."""
     b = blocks(src, options, implicit=True)
     return b.paths[name.split("<")[0]][0]
+
+
+def unit_groups(src, options=()):
+    """(tokens, files, groups) of the preprocessed unit of src, its groups
+    from the front end's function records, as the compiler takes them."""
+    from pyemu.compiler import frontend
+    from pyemu.compiler.regions import syntax as S
+    pre, root = preprocessed(src, options)
+    files = []
+    toks = S.tokenize(pre, files)
+    return toks, files, _regions._groups(toks, frontend.parse(pre, "cuda", root).functions)

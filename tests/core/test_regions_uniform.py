@@ -14,9 +14,8 @@ has a barrier); results never change.
 import numpy as np
 import pytest
 
-from regions_util import NO_REGIONS, blocks, managed, path_of, preprocessed  # noqa: F401  (managed: a fixture)
+from regions_util import NO_REGIONS, blocks, managed, path_of, unit_groups  # noqa: F401  (managed: a fixture)
 from pyemu.compiler.regions import blocks as _regions
-from pyemu.compiler.regions import syntax as S
 from pyemu.compiler.regions.uniform import Uniformity, with_loop_barriers
 from pyemu.cuda import SourceModule, cudaDeviceSynchronize
 
@@ -30,11 +29,8 @@ def force(request, monkeypatch):
 
 def _kernel(src, name="k"):
     """(tokens, files, group) of kernel `name` in the preprocessed unit of src."""
-    pre, _ = preprocessed(src)
-    files = []
-    toks = S.tokenize(pre, files)
-    g = next(g for g in S.scan_unit(toks, "__pyemu_global__") if g.kind == "kernel"
-             and g.name == name)
+    toks, files, groups = unit_groups(src)
+    g = next(g for g in groups if g.kind == "kernel" and g.name == name)
     return toks, files, g
 
 

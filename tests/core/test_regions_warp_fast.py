@@ -276,12 +276,9 @@ def test_a_lane_that_does_not_arrive_fails_as_on_the_fibers(run_cuda, tmp_path, 
 def _cut_text(src: str) -> str:
     """The kernel's body after warpcut.cut, as the compiler reads the unit:
     preprocessed with pyemu's headers, its groups from the front end."""
-    from pyemu.compiler import frontend
-    from regions_util import preprocessed
-    pre, root = preprocessed(src.replace("__pyemu_global__", "__global__"))
-    toks = S.tokenize(pre, [])
-    functions = frontend.parse(pre, "cuda", root).functions
-    g = next(g for g in _regions._groups(toks, functions) if g.kind == "kernel")
+    from regions_util import unit_groups
+    toks, _, groups = unit_groups(src.replace("__pyemu_global__", "__global__"))
+    g = next(g for g in groups if g.kind == "kernel")
     g2, t2 = warpcut.cut(toks, g)
     return " ".join(t.text for t in t2[g2.body[0]:g2.body[1]])
 

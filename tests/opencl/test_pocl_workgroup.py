@@ -8,14 +8,10 @@ PYEMU_REGIONS_STRICT=1 makes fail on any bug of the pass.
 Both paths place PoCL's implicit barriers (regions/uniform.py: at the start
 and end of the body of each innermost barrier-free loop with a uniform
 condition, in kernels with barriers), so outerlooppar and implicit_barriers
-print in PoCL's order.  ORDER_FREE compares each work-item's lines in order
-instead of the interleaving: implicit_barriers' loop counter is a `volatile
-int`, and the front end puts a warp step after each volatile store
-(frontend/parse.py volatile_steps), also after `++a` on a work-item's own
-automatic variable, which no other lane can see; the kernel then runs on
-fibers in the warp form in both modes, without implicit barriers.  With
-stores to a thread's own automatic variables left without warp steps, it
-gives PoCL's exact output both ways (and ORDER_FREE is empty)."""
+print in PoCL's order, exactly, on both paths.  implicit_barriers' loop
+counter is a `volatile int` of the work-item's own: a store to such a
+variable takes no warp step (frontend/parse.py _own_variable: no other lane
+can see it), so the kernel is not sent to the fibers' warp form."""
 import os
 import subprocess
 import sys
@@ -48,7 +44,6 @@ CASES = [
     ("ballot", (1, 32, 1, 1), "ballot_1_32_1_1.stdout"),     # cl_khr_subgroup_ballot
 ]
 SORTED = {"print_all_ids"}                     # PoCL's own test sorts it
-ORDER_FREE = {"implicit_barriers"}     # see above: the front end's warp step
 
 RUN = r"""
 import sys
@@ -99,15 +94,6 @@ def _run(name, launch, force, cache):
     return [ln for ln in r.stdout.splitlines() if ln.strip()], paths
 
 
-def _by_item(lines):
-    """Each work-item's lines in order (an id is the first number after '=' or ':')."""
-    out = {}
-    for ln in lines:
-        out.setdefault(ln.split("=")[1].split()[0] if "=" in ln else
-                       (ln.split("gid:")[1] if "gid:" in ln else ln), []).append(ln)
-    return out
-
-
 @pytest.mark.parametrize("force", ["0", "1"], ids=["picked", "fibers"])
 @pytest.mark.parametrize("name,launch,expected", CASES, ids=[c[0] for c in CASES])
 def test_pocl_workgroup_kernel_gives_expected_output(name, launch, expected, force, tmp_path):
@@ -115,11 +101,7 @@ def test_pocl_workgroup_kernel_gives_expected_output(name, launch, expected, for
     want = [ln for ln in (DATA / expected).read_text().splitlines() if ln.strip()]
     if name in SORTED:
         got, want = sorted(got), sorted(want)
-    if name in ORDER_FREE:
-        assert sorted(got) == sorted(want)
-        assert _by_item(got) == _by_item(want)
-    else:
-        assert got == want, paths
+    assert got == want, paths
     if force == "1" and name not in ("switch_case", "forloops", "for_with_divergent_return",
                                      "print_all_ids", "range_md", "ballot"):
         # a kernel with volatile stores runs on fibers for its warp steps

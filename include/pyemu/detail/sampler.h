@@ -286,8 +286,10 @@ static inline double pyemu_coord(float pyemu_u, long long pyemu_n, bool pyemu_no
 }
 
 /* The sample of image im at (x, y, z) (unused coordinates 0): float results
- * in out->f (float data, normalized reads), integer results in out->i. */
-static inline void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_sampling &pyemu_s,
+ * in out->f (float data, normalized reads), integer results in out->i.
+ * Not inlined: one copy a module, called from every fetch (inlined into each
+ * fetch of each kernel's thread loops, g++ took seconds a kernel). */
+static inline __attribute__((noinline)) void pyemu_sample(const pyemu_image *pyemu_im, const pyemu_sampling &pyemu_s,
                                 float pyemu_u, float pyemu_v, float pyemu_w, pyemu_texel *pyemu_out)
 {
     const long long pyemu_size[3] = {(long long)pyemu_im->width, (long long)pyemu_im->height,

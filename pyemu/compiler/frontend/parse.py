@@ -570,6 +570,29 @@ class _Walk:
             self.m.edits.append(Edit(start, start, "{", "warp-step"))
             self.m.edits.append(Edit(semi + 1, semi + 1, " pyemu_warp_step(); }", "warp-step"))
 
+    def _own_variable(self, lhs) -> bool:
+        """lhs names a thread's own automatic scalar (not __local or
+        __shared__ memory, not a reference, not through a pointer or an
+        index): no other lane sees a store to it, so it needs no warp step."""
+        K = self.K
+        while lhs.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+            ch = list(lhs.get_children())
+            if len(ch) != 1:
+                return False
+            lhs = ch[0]
+        if lhs.kind != K.DECL_REF_EXPR:
+            return False
+        ref = lhs.referenced
+        from clang.cindex import StorageClass
+        return (ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL)
+                and ref.storage_class in (StorageClass.NONE, StorageClass.AUTO,
+                                          StorageClass.REGISTER)
+                and ref.semantic_parent is not None
+                and ref.semantic_parent.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE,
+                                                 K.CXX_METHOD)
+                and not ref.type.get_canonical().kind.name.endswith(("ARRAY", "REFERENCE"))
+                and not self.notes(ref) & {"local", "global", "constant", "shared"})
+
     def stores_volatile(self, expr) -> bool:
         """Does `expr` assign to (=, op=, ++, --) a volatile-qualified lvalue?"""
         K, text = self.K, self.text
@@ -580,7 +603,8 @@ class _Walk:
                 continue
             ch = list(e.get_children())
             if ch and e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
-                                 K.UNARY_OPERATOR) and _volatile(ch[0]):
+                                 K.UNARY_OPERATOR) and _volatile(ch[0]) \
+                    and not self._own_variable(ch[0]):
                 a, b = self.span(e)
                 ca, cb = self.span(ch[0])
                 if e.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
