@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 from pyemu.compiler.regions import blocks as _regions
-from pyemu.compiler.regions import syntax as S
 from pyemu.compiler.regions import warpcut
 from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
                         cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemset)

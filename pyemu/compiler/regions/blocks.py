@@ -54,7 +54,6 @@ import hashlib
 import os
 import re
 import sys
-import warnings
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path

@@ -39,7 +39,6 @@ pyemu_barrier_diverged, would send the kernel to the fiber variant).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 from . import syntax as S
 from .syntax import Tok, Unsupported
