@@ -209,7 +209,7 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
     from . import warpcut as _warpcut
     files: list = []
     try:
-        toks = S.tokenize(pre, files)
+        toks = S.tokenize(pre, files, skip_root=str(internal_root) if internal_root else "")
         groups = _groups(toks, functions)
     except Exception as e:  # Unsupported, or a bug of this pass: no block functions
         why = f"cannot read the unit: {e}"

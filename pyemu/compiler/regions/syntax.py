@@ -53,13 +53,15 @@ def _unescape(s: str) -> str:
 _MARKLINE_RE = re.compile(r'^[ \t]*\#[ \t]*(\d+)[ \t]+"((?:[^"\\\n]|\\.)*)"([ \d]*)$', re.M)
 
 
-def tokenize(pre: str, files: list, skip_system: bool = True) -> list:
+def tokenize(pre: str, files: list, skip_system: bool = True, skip_root: str = "") -> list:
     """Tokens of preprocessed text, each with the file and line it came from.
 
     `files` collects the file names (Tok.file indexes it).  Text from system
-    headers (flag 3 of a line marker) is left out when skip_system, without
-    being scanned; #pragma lines become single 'pragma' tokens; other
-    directives are dropped.
+    headers (flag 3 of a line marker) is left out when skip_system, and text
+    of the files under `skip_root` (pyemu's own headers: the pass works on the
+    user's functions alone, which the front end records), without being
+    scanned; #pragma lines become single 'pragma' tokens; other directives
+    are dropped.
     """
     index = {name: i for i, name in enumerate(files)}
 
@@ -72,12 +74,14 @@ def tokenize(pre: str, files: list, skip_system: bool = True) -> list:
     out, pos, fidx, line, system = [], 0, file_index("<stdin>"), 1, False
     for mk in list(_MARKLINE_RE.finditer(pre)) + [None]:
         end = mk.start() if mk else len(pre)
-        if not (system and skip_system):
+        if not system:
             _scan(pre, pos, end, fidx, line, out)
         if mk is None:
             break
-        fidx, line = file_index(_unescape(mk.group(2))), int(mk.group(1))
-        system = " 3" in mk.group(3)
+        name = _unescape(mk.group(2))
+        fidx, line = file_index(name), int(mk.group(1))
+        system = (skip_system and " 3" in mk.group(3)) or bool(skip_root
+                                                              and name.startswith(skip_root))
         pos = mk.end() + 1
     return out
 
