@@ -25,7 +25,7 @@ static struct {
     pthread_t thread;
     pyemu_worker self;          /* for the timeline: lane = the pool's size */
     int started;
-    pthread_cond_t idle_cv;     /* workers set aside while it copies (pyemu_copyengine_yield) */
+    pthread_cond_t idle_cv;     /* workers set aside while it copies (pyemu_copyengine_wait) */
     int large;                  /* large copies queued or running, under lock */
 } ce = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, {0}, 0,
         PTHREAD_COND_INITIALIZER, 0};
