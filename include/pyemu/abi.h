@@ -111,7 +111,7 @@
 #pragma push_macro("args")
 #undef args
 
-#define PYEMU_ABI_VERSION 5
+#define PYEMU_ABI_VERSION 6
 
 #ifdef __cplusplus
 extern "C" {
@@ -119,8 +119,6 @@ extern "C" {
 
 typedef struct pyemu_uint3 { unsigned int x, y, z; } pyemu_uint3;
 
-/* What the thread that runs now can see: one per worker thread, in static
- * TLS of the core.  Kernels read it through threadIdx, get_local_id(), ... */
 /* The operands and results of a warp collective in a block function
  * (pyemu/compiler/regions/warpcut.py): each thread writes its operands at
  * its linear index (phase 1, in pyemu_warp_op below); the core checks the
@@ -157,6 +155,8 @@ typedef struct pyemu_warp_buf {
     unsigned long fsite;
 } pyemu_warp_buf;
 
+/* What the thread that runs now can see: one per worker thread, in static
+ * TLS of the core.  Kernels read it through threadIdx, get_local_id(), ... */
 typedef struct pyemu_thread_ctx {
     pyemu_uint3 threadIdx;      /* the running thread / work-item, in its block */
     pyemu_uint3 blockIdx;       /* the running block / work-group */
