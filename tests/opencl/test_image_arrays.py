@@ -154,11 +154,16 @@ def _sample(context, queue, prog, pocl, kernel, itype, data, coords, smp):
         theirs_c[:, 1 if itype == CL_MEM_OBJECT_IMAGE1D_ARRAY else 2] /= L
     pc = cl.Buffer(pctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=theirs_c)
     po = cl.Buffer(pctx, mf.WRITE_ONLY, len(coords) * 16)
-    getattr(pprog, kernel)(pq, (len(coords),), None, pim, cl.Sampler(pctx, smp[0],
-                           _PMODE[smp[1]], cl.filter_mode.LINEAR if smp[2] == CL_FILTER_LINEAR
-                           else cl.filter_mode.NEAREST), pc, po)
+    # The sampler is held until the queue is finished: PoCL does not retain a
+    # sampler argument for the enqueued command, and one released as soon as
+    # the call returns left the output unwritten (CI, 2026-12-03).
+    psmp = cl.Sampler(pctx, smp[0], _PMODE[smp[1]], cl.filter_mode.LINEAR
+                      if smp[2] == CL_FILTER_LINEAR else cl.filter_mode.NEAREST)
+    getattr(pprog, kernel)(pq, (len(coords),), None, pim, psmp, pc, po)
     theirs = np.empty((len(coords), 4), np.float32)
     cl.enqueue_copy(pq, theirs, po)
+    pq.finish()
+    del psmp
     im = my_image(context, itype, RGBA_F, W, h, L, data)
     mc = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, coords.nbytes, coords)
     mo = clCreateBuffer(context, 0, len(coords) * 16)
