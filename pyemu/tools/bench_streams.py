@@ -4,10 +4,11 @@ streams_4x    the 4-stream copy/kernel/copy loop of examples/cuda/streams_overla
               against the same work on the default stream; the row's time is
               the 4-stream loop's, its target the serial time / 1.3
               (so it is met at a 1.3x speed-up or more); both checked against NumPy.
-              The serial version's parts are timed too, alone: its copies C
-              (cudaMemcpyAsync host to device, then back) and its kernel K (one
-              launch over the 4 parts, on every worker); the note under the
-              table gives them with the 2-core model's bound (see model_speedup)
+              The serial version's parts are timed too, with events recorded
+              between them: its copies C (cudaMemcpyAsync host to device, and
+              back) and its kernel K (one launch over the 4 parts, on every
+              worker); the note under the table gives them with the 2-core
+              model's bound (see model_speedup)
 event_record  one cudaEventRecord on an idle non-blocking stream (< 5 us)
 stream_sync   one cudaStreamSynchronize of a stream whose work is done (< 20 us)
 
@@ -84,7 +85,8 @@ def _reference(x):
 def streams_4x(cuda, quick: bool, repeat: int) -> dict:
     """Time the 4-stream loop against its serial version.  A dict: ``streams``
     and ``serial`` (median seconds of each), ``h2d``, ``kernel`` and ``d2h``
-    (median seconds of the serial version's three parts, each timed alone),
+    (median seconds of the serial version's three parts, timed with events
+    recorded between them on the default stream),
     ``ok`` and ``why`` (every result checked against NumPy), ``size`` (the
     row's size text) and ``samples`` (the 4-stream loop's times)."""
     n = 1 << (18 if quick else 20)
@@ -95,23 +97,17 @@ def streams_4x(cuda, quick: bool, repeat: int) -> dict:
     h = cuda.cudaMallocHost(ns * size, np.float32)
     di, do = cuda.cudaMalloc(ns * size), cuda.cudaMalloc(ns * size)
     a, b = cuda.cudaEventCreate(), cuda.cudaEventCreate()
+    m1, m2 = cuda.cudaEventCreate(), cuda.cudaEventCreate()   # between the serial parts
     data = np.random.rand(ns * n).astype(np.float32)
     want = _reference(data)
     H2D, D2H = cuda.cudaMemcpyHostToDevice, cuda.cudaMemcpyDeviceToHost
 
-    def h2d():
-        cuda.cudaMemcpyAsync(di, h, ns * size, H2D, 0)
-
-    def kernel():
-        k[(ns * n + 511) // 512, 512](do, di, ns * n)
-
-    def d2h():
-        cuda.cudaMemcpyAsync(h, do, ns * size, D2H, 0)
-
     def serial():
-        h2d()
-        kernel()
-        d2h()
+        cuda.cudaMemcpyAsync(di, h, ns * size, H2D, 0)
+        cuda.cudaEventRecord(m1, 0)
+        k[(ns * n + 511) // 512, 512](do, di, ns * n)
+        cuda.cudaEventRecord(m2, 0)
+        cuda.cudaMemcpyAsync(h, do, ns * size, D2H, 0)
 
     def streams():
         for i in range(ns):
@@ -120,36 +116,34 @@ def streams_4x(cuda, quick: bool, repeat: int) -> dict:
             cuda.cudaMemcpyAsync(h[i * n:], do + i * size, size, D2H, st[i])
 
     def timed(fn):
+        h[:] = data
         cuda.cudaEventRecord(a, 0)
         fn()
         cuda.cudaEventRecord(b, 0)
         cuda.cudaEventSynchronize(b)
-        return cuda.cudaEventElapsedTime(a, b) / 1e3
-
-    def whole(fn):
-        h[:] = data
-        t = timed(fn)
-        return t, bool(np.allclose(h, want, rtol=1e-5))
+        return cuda.cudaEventElapsedTime(a, b) / 1e3, bool(np.allclose(h, want, rtol=1e-5))
 
     times = {"serial": [], "streams": [], "h2d": [], "kernel": [], "d2h": []}
     ok = True
     try:
-        whole(serial)
-        whole(streams)                   # warm-up: first touch of every page
-        for _ in range(max(repeat, 1)):  # interleaved, so a passing load hits all
-            for name, fn in (("serial", serial), ("streams", streams)):
-                t, o = whole(fn)
-                times[name].append(t)
-                ok = ok and o
-            h[:] = data                  # the serial version's parts, one by one
-            for name, fn in (("h2d", h2d), ("kernel", kernel), ("d2h", d2h)):
-                times[name].append(timed(fn))
-            ok = ok and bool(np.allclose(h, want, rtol=1e-5))
+        timed(serial)
+        timed(streams)                   # warm-up: first touch of every page
+        for _ in range(max(repeat, 1)):  # interleaved, so a passing load hits both
+            t, o = timed(serial)
+            times["serial"].append(t)
+            # the serial version's parts, from the events recorded between them
+            times["h2d"].append(cuda.cudaEventElapsedTime(a, m1) / 1e3)
+            times["kernel"].append(cuda.cudaEventElapsedTime(m1, m2) / 1e3)
+            times["d2h"].append(cuda.cudaEventElapsedTime(m2, b) / 1e3)
+            ok = ok and o
+            t, o = timed(streams)
+            times["streams"].append(t)
+            ok = ok and o
     finally:
         for s in st:
             cuda.cudaStreamDestroy(s)
-        cuda.cudaEventDestroy(a)
-        cuda.cudaEventDestroy(b)
+        for e in (a, b, m1, m2):
+            cuda.cudaEventDestroy(e)
         cuda.cudaFreeHost(h)
         cuda.cudaFree(di)
         cuda.cudaFree(do)
@@ -162,7 +156,7 @@ def streams_4x(cuda, quick: bool, repeat: int) -> dict:
 def streams_note(m: dict) -> str:
     """The line under the table that says why streams_4x's ratio is what it is."""
     kernel, copies = m["kernel"], m["h2d"] + m["d2h"]
-    return (f"serial, alone: copies C {copies * 1e3:.2f} ms (H2D {m['h2d'] * 1e3:.2f}, "
+    return (f"serial: copies C {copies * 1e3:.2f} ms (H2D {m['h2d'] * 1e3:.2f}, "
             f"D2H {m['d2h'] * 1e3:.2f}), kernel K {kernel * 1e3:.2f} ms (C/K "
             f"{copies / kernel:.2f}); a 2-core model's bound for {NSTREAMS} streams, "
             f"max(C, K + C/2 + C/{2 * NSTREAMS}): {model_speedup(kernel, copies):.2f}x")
