@@ -11,7 +11,8 @@
  * nothing to wait for runs on the thread that enqueues it: engine.c, submit).
  * Commands here run in the order they became ready, one at a time.  While
  * a large copy is queued or runs, a worker that would share a core with
- * this thread steps aside (pyemu_copyengine_busy).
+ * this thread steps aside (pyemu_copyengine_busy), and this thread stays on
+ * a core that the workers that keep running stay off (pin_here).
  */
 #include "core.h"
 
