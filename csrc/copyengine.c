@@ -11,7 +11,8 @@
  * nothing to wait for runs on the thread that enqueues it: engine.c, submit).
  * Commands here run in the order they became ready, one at a time.  While
  * a large copy is queued or runs, a worker that would share a core with
- * this thread steps aside (pyemu_copyengine_busy).
+ * this thread steps aside (pyemu_copyengine_busy), and this thread stays on
+ * a core that the workers that keep running stay off (pin_here).
  */
 #include "core.h"
 
@@ -27,8 +28,9 @@ static struct {
     int started;
     pthread_cond_t idle_cv;     /* workers set aside while it copies (pyemu_copyengine_wait) */
     int large;                  /* large copies queued or running, under lock */
+    int pinned;                 /* this thread on one core, the kept workers off it */
 } ce = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, {0}, 0,
-        PTHREAD_COND_INITIALIZER, 0};
+        PTHREAD_COND_INITIALIZER, 0, 0};
 
 /* ce.large, read without the lock by the workers */
 static atomic_int large_busy;
@@ -36,6 +38,25 @@ static atomic_int large_busy;
 static int is_large(const pyemu_cmd *cmd)
 {
     return cmd->nitems > 0 && cmd->u.copy.size >= PYEMU_NT_COPY_MIN;
+}
+
+/* A run of large copies begins: this thread goes to a core of its own, the
+ * process's last, and the workers that keep running stay off it, until the
+ * run ends (pool.c: pyemu_pool_place_copy_engine says why).  Always the same
+ * core, so that the workers are not moved about from one run to the next.
+ * This thread's alone. */
+static void pin_here(void)
+{
+    if (pyemu_pool_place_copy_engine(pyemu_pool_last_cpu()) == 0)
+        ce.pinned = 1;
+}
+
+static void unpin(void)
+{
+    if (ce.pinned) {
+        ce.pinned = 0;
+        pyemu_pool_place_copy_engine(-1);
+    }
 }
 
 static void *copy_engine_main(void *arg)
@@ -58,6 +79,8 @@ static void *copy_engine_main(void *arg)
         if (!ce.head)
             ce.tail = NULL;
         pthread_mutex_unlock(&ce.lock);
+        if (!ce.pinned && is_large(cmd))
+            pin_here();
         if (atomic_exchange(&cmd->started, 1) == 0)
             cmd->t_start = pyemu_clock_ns();
         for (uint64_t i = 0; i < cmd->nitems; i++)
@@ -69,11 +92,14 @@ static void *copy_engine_main(void *arg)
         pyemu_cmd_release(cmd); /* the copy engine's reference */
         if (large) {
             pthread_mutex_lock(&ce.lock);
-            if (--ce.large == 0) { /* the workers set aside get their core back */
+            const int last = --ce.large == 0;
+            if (last) { /* the workers set aside get their core back */
                 atomic_store_explicit(&large_busy, 0, memory_order_release);
                 pthread_cond_broadcast(&ce.idle_cv);
             }
             pthread_mutex_unlock(&ce.lock);
+            if (last)
+                unpin();
         }
     }
     return NULL;

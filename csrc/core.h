@@ -222,6 +222,11 @@ void pyemu_pool_submit(pyemu_cmd *cmd);     /* engine lock held */
 int pyemu_pool_size(void);
 pyemu_worker *pyemu_pool_worker(int index);
 size_t pyemu_pool_stack_size(void);
+/* the copy engine's thread, while it copies: it stays on core `cpu` and the
+ * workers that keep running beside it stay off it (-1: all of them back on
+ * every core); 0 when it placed them */
+int pyemu_pool_place_copy_engine(int cpu);
+int pyemu_pool_last_cpu(void);              /* the process's last core (-1: none known) */
 
 /* ---- the copy engine (csrc/copyengine.c) ---- */
 /* copies of this size or more go to the copy engine, written with

@@ -44,8 +44,10 @@ static struct {
     size_t stack_size;
     int started;
     int keep;                   /* workers that keep running while the copy engine copies */
+    cpu_set_t cpus;             /* the process's cores when the pool started */
+    int ncpus;                  /* how many */
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0,
-          0};
+          0, {{0}}, 0};
 
 /* how urgent a command is: its stream's priority (0: CUDA's least, and every
  * OpenCL queue's) */
@@ -310,12 +312,47 @@ static void *worker_main(void *arg)
  * least one). */
 static int pool_keep(int nworkers)
 {
-    cpu_set_t set;
-    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
-                                                              : sysconf(_SC_NPROCESSORS_ONLN);
+    pool.ncpus = sched_getaffinity(0, sizeof pool.cpus, &pool.cpus) == 0 ? CPU_COUNT(&pool.cpus)
+                                                                          : 0;
+    long cores = pool.ncpus ? pool.ncpus : sysconf(_SC_NPROCESSORS_ONLN);
     if (cores <= 0 || nworkers < cores)
         return nworkers;
     return cores > 1 ? (int)cores - 1 : 1;
+}
+
+/* The step-aside frees a core's worth of time for the copy engine, but the
+ * scheduler places the threads: with no core idle (another process on one
+ * of the two), a worker woken for a kernel is put on the core of the thread
+ * that woke it, the copy engine's, and the two run by turns of the
+ * scheduler's slices while the other core runs the other process (the
+ * 4-stream loop then gains nothing: a trace shows copies and kernels one
+ * after the other).  So while the copy engine copies, it stays on one core
+ * and the workers that keep running stay off that core; only when those
+ * workers take every other core (pool.keep < nworkers), and never with a
+ * single core.  The copy engine's thread calls this. */
+int pyemu_pool_last_cpu(void)
+{
+    for (int c = CPU_SETSIZE - 1; pool.ncpus > 0 && c >= 0; c--)
+        if (CPU_ISSET(c, &pool.cpus))
+            return c;
+    return -1;
+}
+
+int pyemu_pool_place_copy_engine(int cpu)
+{
+    if (pool.keep >= pool.nworkers || pool.ncpus < 2 || cpu >= CPU_SETSIZE ||
+        (cpu >= 0 && !CPU_ISSET(cpu, &pool.cpus)))
+        return -1;
+    cpu_set_t rest = pool.cpus, one;
+    CPU_ZERO(&one);
+    if (cpu >= 0) {
+        CPU_CLR(cpu, &rest);
+        CPU_SET(cpu, &one);
+    }
+    for (int i = 0; i < pool.keep; i++)
+        pthread_setaffinity_np(pool.workers[i].thread, sizeof rest, &rest);
+    pthread_setaffinity_np(pthread_self(), sizeof one, cpu >= 0 ? &one : &pool.cpus);
+    return 0;
 }
 
 int pyemu_pool_start(int nworkers, size_t stack_size)

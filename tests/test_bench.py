@@ -336,3 +336,43 @@ def test_compile_times_an_uncached_and_a_cached_build(capsys, monkeypatch):
     assert bench.main(["--compile", "--repeat", "1", "--no-pocl"]) == 1
     row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("vector_add")]
     assert len(row) == 1 and "error:" in row[0] and "no g++" in row[0] and " ms" not in row[0]
+
+
+def test_streams_model_bound():
+    """max(C, K + C/2 + C/8) for 4 streams on 2 cores, against the serial K + C."""
+    from pyemu.tools.bench_streams import model_speedup
+    assert model_speedup(1.0, 1.0) == pytest.approx(2 / 1.625)       # K = C: 1.23x
+    assert model_speedup(1.0, 1.5) == pytest.approx(2.5 / 1.9375)    # C = 1.5 K: 1.29x
+    assert model_speedup(1.0, 2.0) == pytest.approx(3 / 2.25)        # C = 2 K: 1.33x
+    assert model_speedup(1.0, 8 / 3) == pytest.approx(11 / 8)        # the most: 1.375x
+    assert model_speedup(1.0, 4.0) == pytest.approx(5 / 4)           # copy-bound: (K + C) / C
+    assert model_speedup(2.0, 1.0, nstreams=1) == 1.0                # one stream: no overlap
+    assert model_speedup(0.0, 1.0) == 1.0
+
+
+def test_quick_streams_row_notes_its_serial_parts(quick_rows):
+    row = next(r for r in quick_rows if r.name == "streams_4x")
+    assert row.pyemu.status == bench.OK, _describe(row)
+    assert row.note.startswith("serial: copies C ") and "kernel K " in row.note
+    assert "2-core model" in row.note
+    text = bench.format_table(quick_rows)
+    assert f"streams_4x: {row.note}" in text.splitlines()
+
+
+def test_streams_parts_add_up_to_the_serial_run():
+    """The serial version's parts come from events recorded between its steps."""
+    import pyemu.cuda as cuda
+    from pyemu.tools.bench_streams import streams_4x
+    m = streams_4x(cuda, quick=True, repeat=1)   # one sample: the medians are the samples
+    assert m["ok"], m["why"]
+    assert min(m["h2d"], m["kernel"], m["d2h"], m["streams"]) > 0
+    assert m["h2d"] + m["kernel"] + m["d2h"] == pytest.approx(m["serial"], rel=1e-6)
+
+
+def test_streams_row_with_a_wrong_result_is_fail_without_a_note(monkeypatch):
+    from pyemu.tools import bench_streams
+    monkeypatch.setattr(bench_streams, "_reference", lambda x: x + 1)   # not MyKernel's
+    env = bench.Environment(pyemu=bench.PyemuBackend(), pocl=None, pocl_why="test")
+    row = bench.run_case("streams_4x", env, quick=True, repeat=1)
+    assert row.pyemu.status == bench.FAIL and row.pyemu.detail == "a result differs from NumPy"
+    assert row.note == "" and row.met is False

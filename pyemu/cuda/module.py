@@ -23,6 +23,7 @@ from ._memory import DevicePointer, device_address, is_device_address
 from ._types import as_dim3, cudaFuncAttribute, cudaFuncAttributes, dim3
 from .runtime import default_queue
 from .devices import same_device as _same_device
+from .stream import cudaStream_t
 from .stream import queue_of as _stream_queue
 
 
@@ -118,11 +119,14 @@ class Function:
             E.fail(E.cudaErrorInvalidValue, "launch as kernel[grid, block], kernel[grid, block, "
                    "sharedBytes] or kernel[grid, block, sharedBytes, stream]", "kernel launch")
         launch = _Launch(self, *config).call
-        # configurations of ints, tuples and dim3s on the default stream are
-        # kept; a dim3 by its values (it can change after the launch), under a
-        # key that a configuration with a dim3 of those values finds again
-        # (dim3 hashes and compares as its (x, y, z) tuple)
-        if (len(config) < 4 or config[3] is None or type(config[3]) is int and config[3] == 0) and all(
+        # configurations of ints, tuples and dim3s on the default stream or on
+        # a cudaStream_t (by identity: the call looks its queue up each time,
+        # so a destroyed stream still fails) are kept; a dim3 by its values
+        # (it can change after the launch), under a key that a configuration
+        # with a dim3 of those values finds again (dim3 hashes and compares
+        # as its (x, y, z) tuple)
+        if (len(config) < 4 or config[3] is None or type(config[3]) is int and config[3] == 0
+                or type(config[3]) is cudaStream_t) and all(
                 type(c) is int or type(c) is tuple or type(c) is dim3 for c in config[:3]):
             key = tuple((c.x, c.y, c.z) if type(c) is dim3 else c for c in config)
             self._launches.remember(key, launch)

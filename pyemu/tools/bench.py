@@ -129,6 +129,7 @@ class Result:
     quick: bool = False
     opencl: Side = field(default_factory=Side)
     numpy: Side = field(default_factory=Side)
+    note: str = ""      # a line under the table about this row (streams_4x: its parts)
 
     @property
     def pyemu_only(self) -> bool:
@@ -588,7 +589,8 @@ def machine_line(env: Environment | None = None) -> str:
 
 
 def notes(rows: Sequence[Result], env: Environment | None = None) -> list[str]:
-    """The lines under the table: why PoCL is n/a, errors, wrong results."""
+    """The lines under the table: why PoCL is n/a, errors, wrong results, and
+    the rows' own notes."""
     out = []
     seen = set()
     if env is not None and env.pyemu is None and env.pyemu_why:
@@ -609,6 +611,7 @@ def notes(rows: Sequence[Result], env: Environment | None = None) -> list[str]:
                     continue
                 seen.add(key)
                 out.append(f"{r.name}: {label} {side.status}: {side.detail}")
+    out.extend(f"{r.name}: {r.note}" for r in rows if r.note)
     return out
 
 

@@ -59,6 +59,38 @@ def test_cuda_storm_through_kept_configurations():
         cudaFree(p)
 
 
+
+def test_cuda_configuration_on_a_stream_is_kept_and_its_stream_checked_at_each_call():
+    from pyemu.cuda import CudaError, cudaErrorInvalidResourceHandle, cudaStreamCreate, \
+        cudaStreamDestroy, cudaStreamSynchronize
+    k = SourceModule(CU).get_function("addTo")
+    n = 64
+    d = [cudaMalloc(4 * n) for _ in range(3)]
+    for p, v in zip(d, (np.full(n, 2, np.float32), np.ones(n, np.float32),
+                        np.zeros(n, np.float32))):
+        cudaMemcpy(p, v, 4 * n, cudaMemcpyHostToDevice)
+    s, t = cudaStreamCreate(), cudaStreamCreate()
+    for _ in range(10):          # two configurations: the streams are part of the key
+        k[1, 64, 0, s](d[0], d[1], d[2], n)
+        k[1, 64, 0, t](d[0], d[1], d[2], n)
+        cudaStreamSynchronize(s)
+        cudaStreamSynchronize(t)
+    assert len(k._launches) == 2 and k[1, 64, 0, s] is k[1, 64, 0, s]
+    out = np.empty(n, np.float32)
+    cudaMemcpy(out, d[2], 4 * n, cudaMemcpyDeviceToHost)
+    np.testing.assert_array_equal(out, np.full(n, 60, np.float32))
+    kept = k[1, 64, 0, s]
+    cudaStreamDestroy(s)
+    try:
+        kept(d[0], d[1], d[2], n)
+    except CudaError as exc:
+        assert exc.code == cudaErrorInvalidResourceHandle
+    else:
+        raise AssertionError("a kept launch on a destroyed stream was enqueued")
+    cudaStreamDestroy(t)
+    for p in d:
+        cudaFree(p)
+
 def test_opencl_packed_state_follows_set_arg():
     ctx, q, prog = _cl()
     a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64)

@@ -203,3 +203,79 @@ def test_while_a_large_copy_runs_the_workers_leave_its_core_to_the_copy_engine()
     for p in (out, when, who, d):
         cudaFree(p)
     cudaFreeHost(h)
+
+
+WHO = r"""
+#include <unistd.h>
+#include <sys/syscall.h>
+// which thread ran each block; a block lasts 0.2 ms, so that every worker takes some
+__global__ void who(int *tid) {
+    if (threadIdx.x == 0) {
+        usleep(200);
+        tid[blockIdx.x] = (int)syscall(SYS_gettid);
+    }
+}
+"""
+
+
+def test_while_large_copies_run_the_kept_workers_stay_off_the_copy_engines_core():
+    """With no core idle the scheduler would put a worker woken for a kernel
+    on the copy engine's core (the waker's), and the two would run by turns:
+    while large copies run, the copy engine stays on the process's last core
+    and the workers that keep running (all but one core's worth) stay off
+    it; after the copies every worker may run anywhere again."""
+    import os
+    from pyemu.runtime.core import lib
+    who = SourceModule(WHO).get_function("who")
+    nblocks = 512
+    tids_d = cudaMalloc(4 * nblocks)
+    tids = np.empty(nblocks, np.int32)
+    workers = lib.pyemu_num_workers()
+    seen = set()
+    for _ in range(20):                           # until every worker ran a block
+        who[nblocks, 32](tids_d)
+        cudaMemcpy(tids, tids_d, 4 * nblocks, cudaMemcpyDeviceToHost)
+        seen |= set(tids.tolist())
+        if len(seen) == workers:
+            break
+    worker_tids = sorted(seen)
+    assert len(worker_tids) == workers, (worker_tids, workers)
+    cpus = os.sched_getaffinity(0)
+    keep = workers if workers < len(cpus) else max(len(cpus) - 1, 1)
+    placed = keep < workers and len(cpus) >= 2
+    off_last = cpus - {max(cpus)}
+
+    def kept_off_last():
+        return sum(os.sched_getaffinity(t) == off_last for t in worker_tids)
+
+    s = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+    n, copies = 16 << 20, 8                       # 8 copies of 64 MiB: tens of ms
+    h = cudaMallocHost(4 * n, np.float32)
+    h[:] = np.arange(n, dtype=np.float32)
+    d = cudaMalloc(4 * n)
+    done = cudaEventCreate()
+    for _ in range(copies):
+        cudaMemcpyAsync(d, h, 4 * n, cudaMemcpyHostToDevice, s)
+    cudaEventRecord(done, s)
+    most = 0
+    while cudaEventQuery(done) == cudaErrorNotReady:
+        most = max(most, kept_off_last())
+    cudaStreamSynchronize(s)
+    if placed:
+        # every worker the kernel used that keeps running: at most `keep`, and
+        # at least one unless the poll missed every copy (8 of them)
+        assert 1 <= most <= keep, (most, keep, worker_tids)
+    else:
+        assert most == 0
+    end = time.monotonic() + 5
+    while any(os.sched_getaffinity(t) != cpus for t in worker_tids) and time.monotonic() < end:
+        time.sleep(0.001)                         # the copy engine lets go after the last copy
+    assert all(os.sched_getaffinity(t) == cpus for t in worker_tids)
+    back = np.empty(n, np.float32)
+    cudaMemcpy(back, d, 4 * n, cudaMemcpyDeviceToHost)
+    np.testing.assert_array_equal(back, h)
+    cudaStreamDestroy(s)
+    cudaEventDestroy(done)
+    cudaFreeHost(h)
+    cudaFree(d)
+    cudaFree(tids_d)
