@@ -180,3 +180,42 @@ def test_other_cooperative_groups_keep_the_warp_form(src):
     else:
         out, want = _block_sum(mod)
         np.testing.assert_array_equal(out, want)
+
+
+# the block's sync in a lambda and in a method of the user's class: what reaches the
+# barrier there keeps the unit's kernels off block functions, as for __syncthreads()
+OUTSIDE = HEAD + r"""
+struct Stage {
+    cg::thread_block b;
+    __device__ void run(int *s, const int *in) { s[threadIdx.x] = in[threadIdx.x]; b.sync(); }
+};
+__global__ void in_lambda(int *out, const int *in) {
+    cg::thread_block cta = cg::this_thread_block();
+    __shared__ int s[64];
+    auto load = [&]() { s[threadIdx.x] = in[threadIdx.x]; cta.sync(); };
+    load();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}
+__global__ void in_method(int *out, const int *in) {
+    __shared__ int s[64];
+    Stage st{cg::this_thread_block()};
+    st.run(s, in);
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["in_lambda", "in_method"])
+def test_block_sync_in_lambda_or_method(name):
+    path, why = kernel_paths(OUTSIDE, "cuda")[name]
+    assert path != "block function" and "reaches __syncthreads()" in why, (path, why)
+    x = np.arange(64, dtype=np.int32)
+    d_i, d_o = cudaMalloc(x.nbytes), cudaMalloc(x.nbytes)
+    cudaMemcpy(d_i, x, x.nbytes, cudaMemcpyHostToDevice)
+    SourceModule(OUTSIDE).get_function(name)[(1,), (64,)](d_o, d_i)
+    cudaDeviceSynchronize()
+    out = np.zeros_like(x)
+    cudaMemcpy(out, d_o, out.nbytes, cudaMemcpyDeviceToHost)
+    cudaFree(d_i)
+    cudaFree(d_o)
+    np.testing.assert_array_equal(out, x[::-1])
