@@ -14,14 +14,17 @@ without a block function takes fibers too (correct, slower).
 
 The front end (frontend/parse.py) decides it from the syntax tree: user
 code (a user file, not pyemu's headers) that calls or names a function
-is_collective() accepts, names the cooperative_groups namespace, or gets
+is_collective() accepts, uses cooperative groups for more than the block
+(anything of the namespace but thread_block, this_thread_block() and the
+block's sync, whose calls become __syncthreads(); or any template in a unit
+that names the namespace: its calls stay unresolved), or gets
 implicit warp steps (pyemu_warp_step(), after stores through volatile
 lvalues) sets Model.uses_warps; one that calls an atomic takes_lock()
 accepts sets Model.takes_locks.
 """
 from __future__ import annotations
 
-VERSION = 4   # in the cache key: change it when the test changes
+VERSION = 5   # in the cache key: change it when the test changes
 
 REASON = ("the unit uses warp collectives and the kernel has no block function: "
           "it runs on fibers")

@@ -90,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "the path its blocks take (block function, fiber variant, fibers) "
                         "and why")
     p.add_argument("options", nargs="*", metavar="OPTION",
-                   help="compiler options for --kernel (-D..., -I...)")
+                   help="compiler options for --kernel, after -- (so that argparse "
+                        "does not read them: --kernel k.cu -- -DN=4 -Iinclude)")
     p.set_defaults(run=info.run, parser=p)
 
     for name, (summary, run) in DELEGATED.items():

@@ -116,7 +116,8 @@ HEAD = '# 1 "/nonexistent/pyemu/include/pyemu/abi.h"\n' \
        "void pyemu_barrier(const char *site);\n" \
        "unsigned __shfl_down_sync(unsigned m, unsigned v, unsigned d);\n" \
        "int atomicCAS(int *p, int c, int v);\n" \
-       "namespace cooperative_groups { struct thread_block {}; }\n"
+       "namespace cooperative_groups { struct thread_block { static void sync() {} };\n" \
+       "struct thread_group { void sync() const {} }; }\n"
 
 
 def _records(text, dialect="cuda"):
@@ -177,9 +178,11 @@ def test_calls_are_resolved_by_clang_overloads_and_specializations():
 
 
 def test_warp_collectives_and_lock_atomics_are_facts_of_the_tree():
-    """uses_warps: a call of a collective, or the cooperative_groups
-    namespace, in user code; the same names in a string, or in pyemu's
-    headers, do not count.  takes_locks: a call of atomicCAS."""
+    """uses_warps: a call of a collective, or of cooperative_groups other
+    than the block's own (thread_block, this_thread_block, its sync), in user
+    code; the same names in a string, or in pyemu's headers, do not count.
+    The block's sync becomes the barrier (an edit), which the function calls.
+    takes_locks: a call of atomicCAS."""
     base = '# 1 "k.cu"\n__pyemu_global__ void k(unsigned *o) { %s }\n'
     m = fe.parse(HEAD + base % 'const char *s = "__shfl_down_sync(atomicCAS("; o[0] = s[0];',
                  "cuda", ROOT)
@@ -187,7 +190,16 @@ def test_warp_collectives_and_lock_atomics_are_facts_of_the_tree():
     m = fe.parse(HEAD + base % "o[0] = __shfl_down_sync(~0u, o[1], 1);", "cuda", ROOT)
     assert m.uses_warps and not m.takes_locks
     m = fe.parse(HEAD + base % "cooperative_groups::thread_block b; (void)b;", "cuda", ROOT)
-    assert m.uses_warps
+    assert not m.uses_warps
+    m = fe.parse(HEAD + base % "cooperative_groups::thread_group g; g.sync();", "cuda", ROOT)
+    assert m.uses_warps and not [e for e in m.edits if e.why == "cg-sync"]
+    text = HEAD + base % "cooperative_groups::thread_block b; b.sync(); o[0] = 1;"
+    m = fe.parse(text, "cuda", ROOT)
+    assert not m.uses_warps
+    (e,) = [e for e in m.edits if e.why == "cg-sync"]
+    assert text[e.start:e.end] == "b.sync()" and e.text == 'pyemu_barrier("k.cu:1#cg1")', e
+    (k,) = [f for f in m.functions if f.kind == "kernel"]
+    assert "pyemu_barrier" in k.callees
     m = fe.parse(HEAD + base % "atomicCAS((int *)o, 0, 1);", "cuda", ROOT)
     assert m.takes_locks and not m.uses_warps
 

@@ -152,6 +152,9 @@ class _Walk:
         self.smem_id = 1
         self.vector_names = set()   # typedefs of vector types in function bodies
         self.functions = []         # [Function fields, calls, callees] (see record)
+        # cooperative groups (see cg_reference): named at all; something of them
+        # other than the block's own calls; thread_block syncs referenced, rewritten
+        self.cg = {"named": False, "other": False, "syncs": 0, "rewritten": 0}
         _init_holders(self.K)
 
     # ------------------------------------------------------------ helpers
@@ -211,6 +214,12 @@ class _Walk:
             if self.user(c):
                 self.decl(c, [], ())
         self.m.kernels = list(self.kernels.values())
+        cg = self.cg
+        if cg["named"] and (cg["other"] or cg["syncs"] != cg["rewritten"]):
+            # collectives of tiles, grids, groups, or code this cannot follow
+            # (templates): the unit runs cooperative groups as the header has them
+            self.m.uses_warps = True
+            self.m.edits = [e for e in self.m.edits if e.why != "cg-sync"]
         if self.m.takes_locks:      # no warp steps (volatile_steps says why)
             self.m.edits = [e for e in self.m.edits if e.why != "warp-step"]
         else:
@@ -315,9 +324,13 @@ class _Walk:
                 self.named(node.spelling, "name:" + node.spelling, fn)
         else:
             targets = [node.referenced]
+        if kind == K.CALL_EXPR:
+            self.cg_sync_call(node, fn)
         for r in targets:
             if r is None or r.kind not in _FUNCTIONS:
                 continue
+            if kind != K.CALL_EXPR:
+                self.cg_reference(r)
             self.named(r.spelling, r.get_usr(), fn)
             t = lib.clang_getSpecializedCursorTemplate(r)    # f<int>: the template f too
             if t is not None:
@@ -331,6 +344,41 @@ class _Walk:
         if fn is not None:
             fn[-2].add(key)
             fn[-1].add(name)
+
+    def cg_reference(self, r) -> None:
+        """A function or type of namespace cooperative_groups that user code
+        names: what a block does on its own (this_thread_block(), class
+        thread_block: sync, thread_rank, size, group_index, ...; sync(g) of a
+        thread_block) keeps the unit's kernels off the warp form; anything
+        else (tiles, coalesced groups, grids, reduce, thread_group) is a warp
+        collective as before (warps.py)."""
+        what = _cg_kind(r, self.K)
+        if what is None:
+            return
+        self.cg["named"] = True
+        if what == "sync":
+            self.cg["syncs"] += 1
+        elif what != "block":
+            self.cg["other"] = True
+
+    def cg_sync_call(self, call, fn) -> None:
+        """`cg::sync(b)` or `b.sync()` for a thread_block b (a variable, or
+        this_thread_block()): the call becomes __syncthreads()'s expansion, so
+        that the regions pass sees the barrier (it does not read pyemu's
+        headers) and the function that holds it reaches one."""
+        r = call.referenced
+        if r is None or _cg_kind(r, self.K) != "sync":
+            return
+        kids = [k for k in call.get_children()]
+        if not kids or not all(_simple_block(k, self.K) for k in kids):
+            return
+        start, end = self.span(call)
+        self.cg["rewritten"] += 1
+        site = f"{self.where(call)}#cg{self.cg['rewritten']}".replace("\\", "/").replace('"', "'")
+        self.m.edits.append(Edit(start, end, f'pyemu_barrier("{site}")', "cg-sync"))
+        if fn is not None:
+            fn[-2].add("pyemu_barrier")
+            fn[-1].add("pyemu_barrier")
 
     def kernel(self, c, ns: list) -> str:
         qual = "::".join(ns + [c.spelling])
@@ -406,7 +454,9 @@ class _Walk:
                 self.reference(node, kind, fn)
             elif kind == K.NAMESPACE_REF:
                 if node.spelling == _warps.COOPERATIVE:
-                    self.m.uses_warps = True
+                    self.cg["named"] = True
+            elif kind in (K.TYPE_REF, K.TEMPLATE_REF):
+                self.cg_reference(node.referenced)
             elif kind == K.DECL_STMT:
                 if self.local_decl(node, kern):
                     continue
@@ -418,6 +468,8 @@ class _Walk:
                 self.vector_select(node)
             elif kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and node is not c:
                 kern = None
+            if kind in _TEMPLATES:
+                self.cg["other"] = True     # templates: calls clang leaves unresolved
             children = list(node.get_children())
             if node is c and fkind is not None:
                 fn = self.record(c, children, fkind, ns, heads)
@@ -648,6 +700,67 @@ def _statements(K, kind, children: list) -> list:
     return children[-1:]           # the body of a loop, a case or a label
 
 
+_TEMPLATES = set()      # cursor kinds of templates (their dependent calls stay unresolved)
+_CG_BLOCK_FUNCTIONS = {"this_thread_block"}
+
+
+def _cg_kind(r, K):
+    """None: `r` is not of namespace cooperative_groups; "sync": the
+    thread_block's sync (its method, or cg::sync(const thread_block &));
+    "block": another part of class thread_block, or this_thread_block();
+    "other": anything else there."""
+    if r is None:
+        return None
+    chain, p = [], r
+    while p is not None and p.kind != K.TRANSLATION_UNIT:
+        chain.append(p)
+        p = p.semantic_parent
+    spaces = [c for c in chain if c.kind == K.NAMESPACE]
+    if not spaces or spaces[-1].spelling != _warps.COOPERATIVE:
+        return None
+    if len(spaces) != 1:
+        return "other"
+    owner = r.semantic_parent
+    if owner is not None and owner.kind in (K.CLASS_DECL, K.STRUCT_DECL):
+        if owner.spelling != "thread_block":
+            return "other"
+        return "sync" if r.spelling == "sync" else "block"
+    if r.kind in (K.CLASS_DECL, K.STRUCT_DECL):
+        return "block" if r.spelling == "thread_block" else "other"
+    if r.kind == K.FUNCTION_DECL and r.spelling == "sync":
+        args = list(r.get_arguments())
+        t = args[0].type.get_pointee().get_canonical() if len(args) == 1 else None
+        if t is not None and t.spelling.replace("const ", "").strip() == \
+                "cooperative_groups::thread_block":
+            return "sync"
+        return "other"
+    if r.kind == K.FUNCTION_DECL and r.spelling in _CG_BLOCK_FUNCTIONS \
+            and not list(r.get_arguments()):
+        return "block"
+    return "other"
+
+
+def _simple_block(e, K) -> bool:
+    """An operand of a thread_block sync that can be dropped: a name (of the
+    variable, the function, with its namespace), this_thread_block(), a
+    thread_block's copy, through implicit conversions."""
+    kids = list(e.get_children())
+    if e.kind == K.UNEXPOSED_EXPR:
+        return len(kids) == 1 and _simple_block(kids[0], K)
+    if e.kind == K.MEMBER_REF_EXPR:         # b.sync: b (none: this, inside the class)
+        return all(_simple_block(k, K) for k in kids)
+    if e.kind == K.DECL_REF_EXPR:
+        return all(k.kind in (K.NAMESPACE_REF, K.TYPE_REF, K.TEMPLATE_REF) for k in kids)
+    if e.kind in (K.NAMESPACE_REF, K.TYPE_REF):
+        return True
+    if e.kind == K.CALL_EXPR:
+        r = e.referenced
+        return (r is not None and _cg_kind(r, K) == "block"
+                and (r.kind == K.CONSTRUCTOR or r.spelling == "this_thread_block")
+                and all(_simple_block(k, K) for k in kids))
+    return False
+
+
 _STMT_HOLDERS = set()
 _FUNCTIONS = set()      # cursor kinds of functions (a call's or a name's target)
 _REFERENCES = set()     # cursor kinds that call or name a function
@@ -655,6 +768,8 @@ _REFERENCES = set()     # cursor kinds that call or name a function
 
 def _init_holders(K) -> None:
     if not _STMT_HOLDERS:
+        _TEMPLATES.update({K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE,
+                           K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION})
         _FUNCTIONS.update({K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR,
                            K.DESTRUCTOR, K.CONVERSION_FUNCTION})
         _REFERENCES.update({K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR,
