@@ -436,8 +436,9 @@ static inline void pyemu_warp_block_done(unsigned int pyemu_p)
 /* A predicated if of a block function (pyemu/compiler/regions/gen.py): the
  * flags f[0..n) of the block's threads (each 0 or 1).  pyemu_warp_pred_span
  * narrows [*lo, *hi) to the smallest range holding every flag equal to v,
- * so the branch's thread loops run over that range only (they still test
- * the flags); pyemu_warp_pred_whole says whether the flags of each warp
+ * so the branch's thread loops run over that range only (testing the flags
+ * unless pyemu_warp_pred_dense says that every flag there is v: `if (warp
+ * == 0)`, `if (tid < 32)`); pyemu_warp_pred_whole says whether the flags of each warp
  * (32 threads by linear index, the last one partial) are all equal, so that
  * a warp either takes the branch whole or not at all.  Whole words of 8
  * flags at a time where they can. */
@@ -463,6 +464,14 @@ static inline void pyemu_warp_pred_span(const unsigned char *pyemu_f, unsigned i
         pyemu_b--;
     *pyemu_lo = pyemu_a;
     *pyemu_hi = pyemu_b;
+}
+static inline int pyemu_warp_pred_dense(const unsigned char *pyemu_f, unsigned int pyemu_lo,
+                                        unsigned int pyemu_hi, unsigned char pyemu_v)
+{
+    unsigned int pyemu_k = 0;
+    for (unsigned int pyemu_i = pyemu_lo; pyemu_i < pyemu_hi; pyemu_i++)
+        pyemu_k += pyemu_f[pyemu_i] == pyemu_v;
+    return pyemu_k == pyemu_hi - pyemu_lo;
 }
 static inline int pyemu_warp_pred_whole(const unsigned char *pyemu_f, unsigned int pyemu_n)
 {

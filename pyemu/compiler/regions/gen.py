@@ -285,8 +285,9 @@ class _Gen(Writer):
         predicated if leaves out, keep it).  Each branch's thread loops run
         over the smallest range of linear indices holding its threads
         (abi.h's pyemu_warp_pred_span: `if (warp == 0)`, `if (tid < 32)`
-        run over one warp), still testing the flags, so any condition gives
-        the right threads; and where every warp's flags agree
+        run over one warp), testing the flags unless every thread there takes
+        the branch (pyemu_warp_pred_dense), so any condition gives the right
+        threads; and where every warp's flags agree
         (pyemu_warp_pred_whole), the fast form's shuffles inside skip their
         arrival marks and checks (mark()): each warp arrives whole or not at all."""
         self.label += 1
@@ -301,7 +302,8 @@ class _Gen(Writer):
         self.raw(f"const bool {f}u = pyemu_warp_pred_whole({f}, {P}n);")
         for n in range(len(st.kids)):
             self.raw(f"unsigned {f}a{n}, {f}b{n}; pyemu_warp_pred_span({f}, {P}n, {1 - n}, "
-                     f"&{f}a{n}, &{f}b{n});")
+                     f"&{f}a{n}, &{f}b{n}); const bool {f}d{n} = pyemu_warp_pred_dense({f}, "
+                     f"{f}a{n}, {f}b{n}, {1 - n});")
         for n, kid in enumerate(st.kids):
             self.preds.append((f, n == 1))
             self.raw("{")
@@ -472,7 +474,7 @@ class _Gen(Writer):
             if self.k.implicit:   # as run_block does: g++ may sink them where nothing reads them
                 return f"{P}c.threadIdx.{c} = {P}t{c};"
             return f"{P}vt->{c} = {P}t{c};"
-        def row(lo: str, hi: str, lin: str, what):
+        def row(lo: str, hi: str, lin: str, what, step: int = 1):
             if self.preds:      # the row's part of the predicated ifs' ranges (predicated)
                 spans = [(f"{f}a{int(neg)}", f"{f}b{int(neg)}") for f, neg in self.preds]
                 self.raw(f"{{ unsigned long {P}pa = {spans[0][0]}, {P}pb = {spans[0][1]};")
@@ -483,13 +485,17 @@ class _Gen(Writer):
                          f"{P}ra = {P}pa - {P}row < {P}rb ? (unsigned)({P}pa - {P}row) : {P}rb; "
                          f"if ({P}pb < {P}row + {P}rb) "
                          f"{P}rb = {P}pb > {P}row + {P}ra ? (unsigned)({P}pb - {P}row) : {P}ra;")
+                if step > 1:    # the first of lo's stride at or after the range's start
+                    self.raw(f"{P}ra = {lo} + ({P}ra - {lo} + {step - 1}u) / {step}u * {step}u;")
                 lo, hi, lin = f"{P}ra", f"{P}rb", f"{P}row + {P}ra"
+            inc = (f"++{P}tx, ++{P}lin" if step == 1 else
+                   f"{P}tx += {step}u, {P}lin += {step}u")
             self.raw(f"{{ unsigned long {P}lin = {lin}; for (unsigned {P}tx = {lo}; {P}tx < {hi}; "
-                     f"++{P}tx, ++{P}lin) {{ {index('x')}")
+                     f"{inc}) {{ {index('x')}")
             if self.has_return:
                 self.raw(f"if ({P}ex[{P}lin]) continue;")
             for f, neg in self.preds:
-                self.raw(f"if ({'' if neg else '!'}{f}[{P}lin]) continue;")
+                self.raw(f"if (!{f}d{int(neg)} && {'' if neg else '!'}{f}[{P}lin]) continue;")
             self.raw("{")
             for v in binds:
                 self.bind(v)
@@ -505,7 +511,7 @@ class _Gen(Writer):
             self.raw("{")
             _ranges.open_loop(self, plan, chain, n, index)
             self.raw(f"if ({P}rg{n}) ")
-            row(f"{P}xlo", f"{P}xhi", f"{P}row + {P}xlo", ranged)
+            row(f"{P}xlo", f"{P}xhi", f"{P}row + {P}xlo", ranged, _ranges.step(plan))
             self.raw("else ")
         else:
             self.raw(f"{{ for (unsigned {P}tz = 0; {P}tz < {P}bdz; ++{P}tz) {{ {index('z')} "
@@ -615,12 +621,76 @@ class _Gen(Writer):
             self.emit(*d.init, thread=True)
             self.raw((")" if d.init_kind == "(" else "}") + ";")
 
+    def fission(self, stmts: list, chain: list):
+        """Where to split a region `S...; if (c) B` in two thread loops: at
+        the if, when S only computes the threads' own variables and the if
+        alone runs over ranges (ranges.py: `v = x; if (lane == 0) s[w] = v;`
+        then runs B for each warp's lane 0 only), else None.
+
+        S may only read and write variables of the kernel's own (parameters,
+        per-thread copies, recomputed and uniform values; no __shared__ or
+        static one, no array element, no pointer, no call), so no thread's S
+        reads or writes what another's S or B does, and running every
+        thread's S before any thread's B gives what the single loop gives.
+        S declares no variable that lives in the region only (it would not
+        reach the second loop)."""
+        live = [j for j, st in enumerate(stmts) if st.kind not in ("empty", "pragma")]
+        if len(live) < 2:
+            return None
+        last = stmts[live[-1]]
+        if last.kind != "if" or len(last.kids) != 1 or last.flags or last.barrier:
+            return None
+        k, toks = self.k, self.toks
+        scope = dict(chain[-1])
+        allowed = S.TYPE_WORDS | S.CV_WORDS | _CASTS | {"sizeof"}
+        for st in stmts[:live[-1]]:
+            if st.kind in ("empty", "pragma"):
+                continue
+            if st.kind not in ("expr", "decl"):
+                return None
+            if st.kind == "decl":
+                if st.decl.is_static:
+                    return None
+                for dd in st.decl.decls:
+                    v = k.vars.get(dd.name_at)
+                    if v is None or v.kind not in ("private", "remat", "uniform") or dd.is_ref:
+                        return None
+                    scope[v.name] = v
+            if self.may_fault([(st.lo, st.hi)]) is not None:
+                return None
+            j = st.lo
+            while j < st.hi:
+                dim = _dim_at(toks, j, st.hi)
+                if dim is not None:
+                    j = dim[2]
+                    continue
+                t = toks[j]
+                if t.text in ("[", "->", ".", "asm", "__asm__", "this", "&&") or (
+                        t.text == "&" and not _value_end(toks[j - 1])):
+                    return None
+                if t.kind == "id" and t.text not in allowed:
+                    v = scope.get(t.text) or self.lookup(chain, t.text)
+                    if v is None or v.kind not in ("private", "remat", "uniform", "local") or (
+                            v.decl is not None and v.decl.is_static) or (
+                            v.d is not None and "&" in v.d.ptr_texts):
+                        return None
+                j += 1
+        if _ranges.plan(self, [last], chain[:-1] + [scope], False) is None:
+            return None
+        return live[-1]
+
     def region(self, stmts: list, chain: list):
-        """Statements between barriers: hoisted declarations, then a thread loop."""
+        """Statements between barriers: hoisted declarations, then a thread
+        loop (two where fission() splits them)."""
         k, scope = self.k, chain[-1]
         stmts = list(stmts)
         while stmts and stmts[-1].kind == "pragma":
             stmts.pop()
+        split = self.fission(stmts, chain)
+        if split is not None:
+            self.region(stmts[:split], chain)
+            self.region(stmts[split:], chain)
+            return
         pre, items, own, inside = [], [], [], set()
         for st in stmts:
             if st.kind != "decl":
