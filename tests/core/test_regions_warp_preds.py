@@ -91,9 +91,18 @@ __global__ void racy(int *o, const int *in) {
   s[t] = in[t];
   if (t % 32 == 0) o[t] = s[t + 1];
 }
+// S assigns a variable of a class type (an operator of the user's): one loop
+struct Tally { int n; __device__ Tally &operator+=(int x) { n += x; return *this; } };
+__global__ void classy(int *o, const int *in) {
+  unsigned t = threadIdx.x, lane = t % 32;
+  Tally c = {in[t]};
+  __syncthreads();
+  c += 2;
+  if (lane == 0) o[t] = c.n;
+}
 """
 
-KERNELS = {"ranges", "general", "strided", "racy"}
+KERNELS = {"ranges", "general", "strided", "racy", "classy"}
 BLOCKS = [(64, 1), (96, 1), (48, 1), (16, 6), (32, 4)]
 IDS = ["64", "96", "48", "16x6", "32x4"]
 
@@ -172,6 +181,13 @@ def test_a_region_writing_shared_memory_keeps_one_loop(mod):
     assert np.array_equal(got, np.where(np.arange(n) % 32 == 0, -1, 0))
 
 
+def test_a_region_assigning_a_class_keeps_one_loop(mod):
+    n = 96
+    v = np.arange(n, dtype=np.int32) * 5
+    (got,) = _launch(mod, "classy", [(n, np.int32)], [v], n)
+    assert np.array_equal(got, np.where(np.arange(n) % 32 == 0, v + 2, 0))
+
+
 def test_the_forms_are_used_where_they_apply():
     pre, root = preprocessed(SRC)
     text = _regions.generate(pre, "__pyemu_global__", root, implicit=True, warp=True).text
@@ -180,7 +196,8 @@ def test_the_forms_are_used_where_they_apply():
         assert f"pyemu_rg_tx += {c}u" in body, c
     assert body.count("pyemu_rg_tx += 32u") == 2                 # lane and tl; not 2 * x, !=
     racy = text[text.index("pyemu_rg_racy"):]
-    assert "pyemu_rg_tx += 32u" not in racy
+    assert "pyemu_rg_racy" in text and "pyemu_rg_classy" in text
+    assert "pyemu_rg_tx += 32u" not in racy          # racy and classy
     ranges = text[text.index("pyemu_rg_ranges"):text.index("pyemu_rg_general")]
     # each branch over its span; the marks and their check only where a warp
     # is taken in part (not here: every cut's check is conditional)

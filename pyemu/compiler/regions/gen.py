@@ -628,8 +628,9 @@ class _Gen(Writer):
         then runs B for each warp's lane 0 only), else None.
 
         S may only read and write variables of the kernel's own (parameters,
-        per-thread copies, recomputed and uniform values; no __shared__ or
-        static one, no array element, no pointer, no call), so no thread's S
+        per-thread copies, recomputed and uniform values, of arithmetic or
+        pointer types; no __shared__ or static one, no array element, no
+        access through a pointer, no call), so no thread's S
         reads or writes what another's S or B does, and running every
         thread's S before any thread's B gives what the single loop gives.
         S declares no variable that lives in the region only (it would not
@@ -670,9 +671,13 @@ class _Gen(Writer):
                     return None
                 if t.kind == "id" and t.text not in allowed:
                     v = scope.get(t.text) or self.lookup(chain, t.text)
-                    if v is None or v.kind not in ("private", "remat", "uniform", "local") or (
-                            v.decl is not None and v.decl.is_static) or (
-                            v.d is not None and "&" in v.d.ptr_texts):
+                    if v is None or v.kind not in ("private", "remat", "uniform", "local") or \
+                            v.decl is None or v.d is None or v.decl.is_static or \
+                            "&" in v.d.ptr_texts or "&&" in v.d.ptr_texts:
+                        return None
+                    # a pointer, or an arithmetic type: no operator of a class
+                    if "*" not in v.d.ptr_texts and not _ranges._plain(
+                            toks, v.decl.spec, _ranges._PLAIN_WORDS | {"volatile"}):
                         return None
                 j += 1
         if _ranges.plan(self, [last], chain[:-1] + [scope], False) is None:
