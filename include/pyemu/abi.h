@@ -433,6 +433,61 @@ static inline void pyemu_warp_block_done(unsigned int pyemu_p)
     if (pyemu_p == 3u)
         pyemu_warp_fast_buf = pyemu_c->warp_buf;
 }
+/* A predicated if of a block function (pyemu/compiler/regions/gen.py): the
+ * flags f[0..n) of the block's threads (each 0 or 1).  pyemu_warp_pred_span
+ * narrows [*lo, *hi) to the smallest range holding every flag equal to v,
+ * so the branch's thread loops run over that range only (testing the flags
+ * unless pyemu_warp_pred_dense says that every flag there is v: `if (warp
+ * == 0)`, `if (tid < 32)`); pyemu_warp_pred_whole says whether the flags of each warp
+ * (32 threads by linear index, the last one partial) are all equal, so that
+ * a warp either takes the branch whole or not at all.  Whole words of 8
+ * flags at a time where they can. */
+static inline unsigned long long pyemu_warp_word8(const unsigned char *pyemu_p)
+{
+    unsigned long long pyemu_w;
+    __builtin_memcpy(&pyemu_w, pyemu_p, sizeof pyemu_w);
+    return pyemu_w;
+}
+static inline void pyemu_warp_pred_span(const unsigned char *pyemu_f, unsigned int pyemu_n,
+                                        unsigned char pyemu_v, unsigned int *pyemu_lo,
+                                        unsigned int *pyemu_hi)
+{
+    const unsigned long long pyemu_other = pyemu_v ? 0ull : 0x0101010101010101ull;
+    unsigned int pyemu_a = 0, pyemu_b = pyemu_n;
+    while (pyemu_a + 8u <= pyemu_b && pyemu_warp_word8(pyemu_f + pyemu_a) == pyemu_other)
+        pyemu_a += 8u;
+    while (pyemu_a < pyemu_b && pyemu_f[pyemu_a] != pyemu_v)
+        pyemu_a++;
+    while (pyemu_b >= pyemu_a + 8u && pyemu_warp_word8(pyemu_f + pyemu_b - 8u) == pyemu_other)
+        pyemu_b -= 8u;
+    while (pyemu_b > pyemu_a && pyemu_f[pyemu_b - 1u] != pyemu_v)
+        pyemu_b--;
+    *pyemu_lo = pyemu_a;
+    *pyemu_hi = pyemu_b;
+}
+static inline int pyemu_warp_pred_dense(const unsigned char *pyemu_f, unsigned int pyemu_lo,
+                                        unsigned int pyemu_hi, unsigned char pyemu_v)
+{
+    unsigned int pyemu_k = 0;
+    for (unsigned int pyemu_i = pyemu_lo; pyemu_i < pyemu_hi; pyemu_i++)
+        pyemu_k += pyemu_f[pyemu_i] == pyemu_v;
+    return pyemu_k == pyemu_hi - pyemu_lo;
+}
+static inline int pyemu_warp_pred_whole(const unsigned char *pyemu_f, unsigned int pyemu_n)
+{
+    unsigned long long pyemu_bad = 0;
+    unsigned int pyemu_w = 0;
+    for (; pyemu_w + 32u <= pyemu_n; pyemu_w += 32u) {
+        const unsigned long long pyemu_x = pyemu_f[pyemu_w] * 0x0101010101010101ull;
+        pyemu_bad |= (pyemu_warp_word8(pyemu_f + pyemu_w) ^ pyemu_x)
+                   | (pyemu_warp_word8(pyemu_f + pyemu_w + 8u) ^ pyemu_x)
+                   | (pyemu_warp_word8(pyemu_f + pyemu_w + 16u) ^ pyemu_x)
+                   | (pyemu_warp_word8(pyemu_f + pyemu_w + 24u) ^ pyemu_x);
+    }
+    for (unsigned int pyemu_i = pyemu_w; pyemu_i < pyemu_n; pyemu_i++)
+        pyemu_bad |= (unsigned long long)(pyemu_f[pyemu_i] ^ pyemu_f[pyemu_w]);
+    return pyemu_bad == 0;
+}
 static inline unsigned int pyemu_warp_active(void) { return pyemu_api->warp_active(); }
 static inline void pyemu_warp_step(void)
 {

@@ -33,6 +33,15 @@ static inline unsigned pyemu_sg_wg_size(void)
 }
 static inline uint get_sub_group_local_id(void) { return pyemu_sg_linear() & 31u; }
 static inline uint get_sub_group_id(void) { return pyemu_sg_linear() >> 5; }
+/* The two as the work-item functions are (cl_workitem.h): expressions of the
+ * work-item's indices, which the block functions (pyemu/compiler/regions/)
+ * read as such: `lane == 0` runs every 32nd work-item there (ranges.py),
+ * and a variable set from them is recomputed, not copied per work-item. */
+#define PYEMU_SG_LINEAR                                                        \
+    ((pyemu_tctx.threadIdx).x +                                                \
+     (pyemu_tctx.blockDim).x * ((pyemu_tctx.threadIdx).y + (pyemu_tctx.blockDim).y * (pyemu_tctx.threadIdx).z))
+#define get_sub_group_local_id() (PYEMU_SG_LINEAR & 31u)
+#define get_sub_group_id() (PYEMU_SG_LINEAR >> 5)
 static inline uint get_num_sub_groups(void) { return (pyemu_sg_wg_size() + 31u) >> 5; }
 static inline uint get_enqueued_num_sub_groups(void) { return get_num_sub_groups(); }
 static inline uint get_max_sub_group_size(void) { return pyemu_sg_wg_size() < 32u ? pyemu_sg_wg_size() : 32u; }

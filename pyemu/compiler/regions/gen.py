@@ -13,7 +13,7 @@ from . import ranges as _ranges
 from . import syntax as S
 from .blocks import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
                      _value_end, _Var)
-from .warpcut import WARP_SITE
+from .warpcut import EXITS, MARK, WARP_SITE
 from .writer import Writer, cstr as _cstr
 
 MAX_THREADS = 1024   # PYEMU_MAX_THREADS_PER_BLOCK (csrc/pyemu_core.h): a block's threads at most
@@ -32,6 +32,7 @@ class _Gen(Writer):
         self.label = 0            # numbers labels and condition variables
         self.cur_label = None     # the label a `return` jumps to (inside a region)
         self.has_return = any(st.kind == "return" for st in S.walk(k.body))
+        self.exits = any(t.kind == "id" and t.text in EXITS for t in k.toks[k.lo:k.hi])
         self.ints = intidx.int_spans(k, _dim_at)   # index polynomials computed in int
         self.guards: set = set()                  # ... under these conditions
         self.preds: list = []     # (flags, negated): a predicated if's threads (predicated)
@@ -68,6 +69,8 @@ class _Gen(Writer):
                 continue
             if t.text in ("__func__", "__FUNCTION__"):
                 self.tok(t, _cstr(self.k.g.name))
+            elif t.kind == "gen" and t.text == MARK:
+                self.tok(t, f"({self.mark()})")
             elif t.text == "return" and thread:
                 self.tok(t, f"{{ {P}ex[{P}lin] = 1; ++{P}nexit; goto {P}l{self.cur_label}; }}")
                 j += 2
@@ -190,7 +193,14 @@ class _Gen(Writer):
 
     def skeleton(self, st: S.Stmt, chain: list):
         if st.kind == "barrier" and self.toks[st.cond[0]].text == WARP_SITE:
-            self.raw("pyemu_warp_block_done(0u);")   # a warp collective's cut (warpcut.py)
+            # a warp collective's cut (warpcut.py): nothing for a fast-form
+            # shuffle that every lane reaches, the marks' check where its
+            # lanes marked their arrival, else the core computes it
+            kind = getattr(self.toks[st.cond[0]], "cut", None)
+            if kind == "marked":
+                self.raw(f"if ({self.mark()}) pyemu_warp_block_done(0u);")
+            elif kind != "whole":
+                self.raw("pyemu_warp_block_done(0u);")
             return
         if st.kind == "barrier":
             if self.has_return:
@@ -245,6 +255,15 @@ class _Gen(Writer):
         else:
             raise Unsupported(f"a barrier inside {st.kind}")
 
+    def mark(self) -> str:
+        """Whether a fast-form shuffle here must mark its lanes' arrival
+        (warpcut.py): the kernel may exit (return, break, ...), or an
+        enclosing predicated if leaves some warp in part."""
+        if self.exits:
+            return "true"
+        whole = [f"{f}u" for f, _ in self.preds]
+        return f"!({' && '.join(whole)})" if whole else "false"
+
     def predicable(self, st: S.Stmt, chain: list) -> bool:
         """An if whose condition is not uniform and which holds only warp
         collectives' cuts (no barrier), in one branch: its threads can be
@@ -260,16 +279,31 @@ class _Gen(Writer):
 
     def predicated(self, st: S.Stmt, chain: list):
         """`if (c) A else B` with cuts inside: each thread's c into flags, then
-        A's regions for the threads whose flag is set, B's for the others."""
+        A's regions for the threads whose flag is set, B's for the others.
+
+        The flags start at 0 (threads that exited, or that an enclosing
+        predicated if leaves out, keep it).  Each branch's thread loops run
+        over the smallest range of linear indices holding its threads
+        (abi.h's pyemu_warp_pred_span: `if (warp == 0)`, `if (tid < 32)`
+        run over one warp), testing the flags unless every thread there takes
+        the branch (pyemu_warp_pred_dense), so any condition gives the right
+        threads; and where every warp's flags agree
+        (pyemu_warp_pred_whole), the fast form's shuffles inside skip their
+        arrival marks and checks (mark()): each warp arrives whole or not at all."""
         self.label += 1
         f = f"{P}pr{self.label}"
-        self.raw(f"{{ unsigned char {f}[{MAX_THREADS}];")
+        self.raw(f"{{ unsigned char {f}[{MAX_THREADS}]; __builtin_memset({f}, 0, {P}n);")
 
         def body():
             self.raw(f"{f}[{P}lin] = static_cast<bool>((")
             self.emit(*st.cond, thread=True)
             self.raw("));")
         self.thread_loop(chain, [st.cond], body)
+        self.raw(f"const bool {f}u = pyemu_warp_pred_whole({f}, {P}n);")
+        for n in range(len(st.kids)):
+            self.raw(f"unsigned {f}a{n}, {f}b{n}; pyemu_warp_pred_span({f}, {P}n, {1 - n}, "
+                     f"&{f}a{n}, &{f}b{n}); const bool {f}d{n} = pyemu_warp_pred_dense({f}, "
+                     f"{f}a{n}, {f}b{n}, {1 - n});")
         for n, kid in enumerate(st.kids):
             self.preds.append((f, n == 1))
             self.raw("{")
@@ -440,13 +474,28 @@ class _Gen(Writer):
             if self.k.implicit:   # as run_block does: g++ may sink them where nothing reads them
                 return f"{P}c.threadIdx.{c} = {P}t{c};"
             return f"{P}vt->{c} = {P}t{c};"
-        def row(lo: str, hi: str, lin: str, what):
+        def row(lo: str, hi: str, lin: str, what, step: int = 1):
+            if self.preds:      # the row's part of the predicated ifs' ranges (predicated)
+                spans = [(f"{f}a{int(neg)}", f"{f}b{int(neg)}") for f, neg in self.preds]
+                self.raw(f"{{ unsigned long {P}pa = {spans[0][0]}, {P}pb = {spans[0][1]};")
+                for a, b in spans[1:]:
+                    self.raw(f"if ({a} > {P}pa) {P}pa = {a}; if ({b} < {P}pb) {P}pb = {b};")
+                self.raw(f"unsigned {P}ra = {lo}, {P}rb = {hi}; "
+                         f"if ({P}pa > {P}row && {P}pa - {P}row > {P}ra) "
+                         f"{P}ra = {P}pa - {P}row < {P}rb ? (unsigned)({P}pa - {P}row) : {P}rb; "
+                         f"if ({P}pb < {P}row + {P}rb) "
+                         f"{P}rb = {P}pb > {P}row + {P}ra ? (unsigned)({P}pb - {P}row) : {P}ra;")
+                if step > 1:    # the first of lo's stride at or after the range's start
+                    self.raw(f"{P}ra = {lo} + ({P}ra - {lo} + {step - 1}u) / {step}u * {step}u;")
+                lo, hi, lin = f"{P}ra", f"{P}rb", f"{P}row + {P}ra"
+            inc = (f"++{P}tx, ++{P}lin" if step == 1 else
+                   f"{P}tx += {step}u, {P}lin += {step}u")
             self.raw(f"{{ unsigned long {P}lin = {lin}; for (unsigned {P}tx = {lo}; {P}tx < {hi}; "
-                     f"++{P}tx, ++{P}lin) {{ {index('x')}")
+                     f"{inc}) {{ {index('x')}")
             if self.has_return:
                 self.raw(f"if ({P}ex[{P}lin]) continue;")
             for f, neg in self.preds:
-                self.raw(f"if ({'' if neg else '!'}{f}[{P}lin]) continue;")
+                self.raw(f"if (!{f}d{int(neg)} && {'' if neg else '!'}{f}[{P}lin]) continue;")
             self.raw("{")
             for v in binds:
                 self.bind(v)
@@ -454,7 +503,7 @@ class _Gen(Writer):
             self.raw("}")
             if label:
                 self.raw(f"{P}l{self.cur_label}: ;")
-            self.raw("} }")
+            self.raw("} }" + ("}" if self.preds else ""))
 
         if plan is not None:
             self.label += 1
@@ -462,7 +511,7 @@ class _Gen(Writer):
             self.raw("{")
             _ranges.open_loop(self, plan, chain, n, index)
             self.raw(f"if ({P}rg{n}) ")
-            row(f"{P}xlo", f"{P}xhi", f"{P}row + {P}xlo", ranged)
+            row(f"{P}xlo", f"{P}xhi", f"{P}row + {P}xlo", ranged, _ranges.step(plan))
             self.raw("else ")
         else:
             self.raw(f"{{ for (unsigned {P}tz = 0; {P}tz < {P}bdz; ++{P}tz) {{ {index('z')} "
@@ -572,12 +621,81 @@ class _Gen(Writer):
             self.emit(*d.init, thread=True)
             self.raw((")" if d.init_kind == "(" else "}") + ";")
 
+    def fission(self, stmts: list, chain: list):
+        """Where to split a region `S...; if (c) B` in two thread loops: at
+        the if, when S only computes the threads' own variables and the if
+        alone runs over ranges (ranges.py: `v = x; if (lane == 0) s[w] = v;`
+        then runs B for each warp's lane 0 only), else None.
+
+        S may only read and write variables of the kernel's own (parameters,
+        per-thread copies, recomputed and uniform values, of arithmetic or
+        pointer types; no __shared__ or static one, no array element, no
+        access through a pointer, no call), so no thread's S
+        reads or writes what another's S or B does, and running every
+        thread's S before any thread's B gives what the single loop gives.
+        S declares no variable that lives in the region only (it would not
+        reach the second loop)."""
+        live = [j for j, st in enumerate(stmts) if st.kind not in ("empty", "pragma")]
+        if len(live) < 2:
+            return None
+        last = stmts[live[-1]]
+        if last.kind != "if" or len(last.kids) != 1 or last.flags or last.barrier:
+            return None
+        k, toks = self.k, self.toks
+        scope = dict(chain[-1])
+        allowed = S.TYPE_WORDS | S.CV_WORDS | _CASTS | {"sizeof"}
+        for st in stmts[:live[-1]]:
+            if st.kind in ("empty", "pragma"):
+                continue
+            if st.kind not in ("expr", "decl"):
+                return None
+            if st.kind == "decl":
+                if st.decl.is_static:
+                    return None
+                for dd in st.decl.decls:
+                    v = k.vars.get(dd.name_at)
+                    if v is None or v.kind not in ("private", "remat", "uniform") or dd.is_ref:
+                        return None
+                    scope[v.name] = v
+            if self.may_fault([(st.lo, st.hi)]) is not None:
+                return None
+            j = st.lo
+            while j < st.hi:
+                dim = _dim_at(toks, j, st.hi)
+                if dim is not None:
+                    j = dim[2]
+                    continue
+                t = toks[j]
+                if t.text in ("[", "->", ".", "asm", "__asm__", "this", "&&") or (
+                        t.text == "&" and not _value_end(toks[j - 1])):
+                    return None
+                if t.kind == "id" and t.text not in allowed:
+                    v = scope.get(t.text) or self.lookup(chain, t.text)
+                    if v is None or v.kind not in ("private", "remat", "uniform", "local") or \
+                            v.decl is None or v.d is None or v.decl.is_static or \
+                            "&" in v.d.ptr_texts or "&&" in v.d.ptr_texts:
+                        return None
+                    # a pointer, or an arithmetic type: no operator of a class
+                    if "*" not in v.d.ptr_texts and not _ranges._plain(
+                            toks, v.decl.spec, _ranges._PLAIN_WORDS | {"volatile"}):
+                        return None
+                j += 1
+        if _ranges.plan(self, [last], chain[:-1] + [scope], False) is None:
+            return None
+        return live[-1]
+
     def region(self, stmts: list, chain: list):
-        """Statements between barriers: hoisted declarations, then a thread loop."""
+        """Statements between barriers: hoisted declarations, then a thread
+        loop (two where fission() splits them)."""
         k, scope = self.k, chain[-1]
         stmts = list(stmts)
         while stmts and stmts[-1].kind == "pragma":
             stmts.pop()
+        split = self.fission(stmts, chain)
+        if split is not None:
+            self.region(stmts[:split], chain)
+            self.region(stmts[split:], chain)
+            return
         pre, items, own, inside = [], [], [], set()
         for st in stmts:
             if st.kind != "decl":

@@ -29,7 +29,16 @@ u` on a suffix, whatever the types, the sign of u or its overflow.  The ends
 are found by bisection on the condition itself, evaluated exactly as the
 thread would (same declarations, same types): one evaluation per conjunct
 when the whole row passes, about log2(blockDim.x) on the row where the range
-ends.  `!=`, `==`, `||` and anything else keep the `if`; so does a block
+ends.  One conjunct may instead be `lane == u` (or `u == lane`), where lane is
+`x % C` or `x & (C - 1)` (C a positive integer literal, a power of 2 for
+`&`), written out or as an index variable set to it, and x an index
+polynomial whose threadIdx.x term is threadIdx.x itself (`threadIdx.x %
+32`, `(blockIdx.x * blockDim.x + threadIdx.x) & 31`): x grows by one from
+one thread of the row to the next, so lane repeats with period C, and the
+threads for which `lane == u` holds are every C-th of the row from the
+first.  The region probes at most C threads of the row for that first one
+(the condition itself again) and runs the body at it and every C-th after.
+`!=`, `||` and anything else keep the `if`; so does a block
 whose guard fails, or a condition on a class type (the region's loop with
 the `if` is written too, and the block picks one at run time).
 """
@@ -65,6 +74,7 @@ class Conjunct:
     uniform: tuple
     op: str = "<"             # index op uniform
     index: tuple = ()         # tokens of the index side
+    stride: int = 0           # C of `lane == u` (lane = x % C), else 0: a range
 
 
 @dataclass
@@ -87,7 +97,7 @@ def plan(gen, items: list, chain: list, ret: bool) -> Optional[Plan]:
     if st.kids[0].kind in ("decl", "pragma", "label"):
         return None
     k, toks = gen.k, gen.toks
-    index_vars = {}
+    index_vars, inits = {}, {}
     for d in decls:
         if d.kind != "decl" or not _plain(toks, d.decl.spec, _PLAIN_WORDS):
             return None
@@ -98,6 +108,8 @@ def plan(gen, items: list, chain: list, ret: bool) -> Optional[Plan]:
             if dd.init_kind != "=" or toks[dd.init[0]].text == "{" or dd.ptr_texts \
                     or dd.suffix[0] != dd.suffix[1] or _divides(toks, *dd.init):
                 return None
+            if _plain(toks, d.decl.spec, _INDEX_WORDS):
+                inits[dd.name] = dd.init
             if not k._pure(*dd.init, gen.uniform_names(chain) | set(index_vars) | _remat(gen, chain),
                            True):
                 return None
@@ -108,11 +120,14 @@ def plan(gen, items: list, chain: list, ret: bool) -> Optional[Plan]:
                 index_vars[dd.name] = None
     conjuncts = []
     for lo, hi in S.split_top(toks, *st.cond, "&&"):
-        c = _conjunct(gen, chain, lo, hi, index_vars)
+        c = _conjunct(gen, chain, lo, hi, index_vars, inits)
         if c is None:
             return None
         conjuncts.append(c)
-    return Plan(decls, st, conjuncts)
+    if sum(1 for c in conjuncts if c.stride) > 1:
+        return None
+    # the strided conjunct last: open_loop narrows the ranges first
+    return Plan(decls, st, sorted(conjuncts, key=lambda c: c.stride != 0))
 
 
 def _plain(toks: list, spec: tuple, allowed: set) -> bool:
@@ -121,8 +136,20 @@ def _plain(toks: list, spec: tuple, allowed: set) -> bool:
 
 
 def _divides(toks: list, lo: int, hi: int) -> bool:
-    """True when toks[lo:hi] may divide (a fault the skipped threads would miss)."""
-    return any(toks[j].text in ("/", "%") for j in range(lo, hi))
+    """True when toks[lo:hi] may divide (a fault the skipped threads would
+    miss): a / or % by anything but a positive integer literal."""
+    return any(toks[j].text in ("/", "%") and not (
+        j + 1 < hi and (_literal(toks[j + 1]) or 0) > 0 and (
+            j + 2 == hi or toks[j + 2].text in (")", ";", ",", "+", "-", "*", "/", "%", "&",
+                                                "|", "^", "<", ">", "<=", ">=", "==", "!=",
+                                                "&&", "||", "?", ":", "]", "<<", ">>")))
+        for j in range(lo, hi))
+
+
+def _literal(tok) -> Optional[int]:
+    """The value of a decimal integer literal token (suffixes allowed), else None."""
+    m = intidx._LIT.match(tok.text) if tok.kind == "num" else None
+    return int(m.group(1)) if m else None
 
 
 def _remat(gen, chain: list) -> set:
@@ -154,9 +181,96 @@ def _strip(toks: list, lo: int, hi: int) -> tuple:
     return lo, hi
 
 
-def _conjunct(gen, chain: list, lo: int, hi: int, index_vars: dict) -> Optional[Conjunct]:
+def _unit_x(node) -> bool:
+    """True when polynomial `node` is threadIdx.x plus terms without it."""
+    def terms(n):
+        return terms(n[1]) + terms(n[2]) if n[0] == "+" else [n]
+
+    def has_x(n):
+        return (n[0] == "dim" and n[1] == "threadIdx" and n[2] == "x") or (
+            n[0] in "+*" and (has_x(n[1]) or has_x(n[2])))
+    xs = [t for t in terms(node) if has_x(t)]
+    return len(xs) == 1 and xs[0] == ("dim", "threadIdx", "x")
+
+
+def _lane(gen, chain: list, lo: int, hi: int, index_vars: dict, inits: dict,
+          named: bool = True):
+    """(Poly, C) when toks[lo:hi] is a lane of period C along the row (the
+    module's doc), else None."""
     toks = gen.toks
     lo, hi = _strip(toks, lo, hi)
+    if hi - lo == 1 and toks[lo].kind == "id" and named:
+        name = toks[lo].text
+        if name in inits:
+            return _lane(gen, chain, *inits[name], index_vars, inits, False)
+        v = gen.lookup(chain, name)
+        if v is None or v.kind != "remat" or v.subst or not _plain(toks, v.decl.spec, _INDEX_WORDS) \
+                or v.d.ptr_texts or gen.k.declared[v.name] != 1:
+            return None
+        return _lane(gen, chain, *v.d.init, index_vars, inits, False)
+    ops, depth = [], 0
+    for j in range(lo, hi):
+        w = toks[j].text
+        if w in ("(", "[", "{"):
+            depth += 1
+        elif w in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0 and w in ("%", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=", "&&",
+                                  "||", "?", ":", "=", ",", "<<", ">>", "/", "-"):
+            ops.append(j)
+    if len(ops) != 1 or ops[0] + 2 != hi or toks[ops[0]].text not in ("%", "&"):
+        return None
+    at = ops[0]
+    c = _literal(toks[at + 1])
+    if toks[at].text == "&":
+        c = c + 1 if c is not None and c & (c + 1) == 0 else None
+    elif not _factor(toks, lo, at):
+        return None     # x % C: x one factor (% binds tighter than +)
+    if not c or c > 1024:
+        return None
+    a, b = _strip(toks, lo, at)
+    poly = None
+    if b - a == 1 and toks[a].kind == "id":
+        name = toks[a].text
+        if name in index_vars:
+            poly = index_vars[name]
+        else:
+            v = gen.lookup(chain, name)
+            poly = _index_remat(gen, v) if v is not None else None
+    else:
+        poly = intidx.parse(toks, a, b, _dim_at)
+    if poly is None or not _unit_x(poly.node):
+        return None
+    return poly, c
+
+
+def _factor(toks: list, lo: int, hi: int) -> bool:
+    """True when toks[lo:hi] is one name, threadIdx.x and the like, or (...)."""
+    if hi - lo == 1:
+        return toks[lo].kind == "id"
+    d = _dim_at(toks, lo, hi)
+    if d is not None:
+        return d[2] == hi
+    try:
+        return toks[lo].text == "(" and S.match(toks, lo, hi) == hi - 1
+    except S.Unsupported:
+        return False
+
+
+def _conjunct(gen, chain: list, lo: int, hi: int, index_vars: dict,
+              inits: dict) -> Optional[Conjunct]:
+    toks = gen.toks
+    lo, hi = _strip(toks, lo, hi)
+    eq = [j for j, d in _top(toks, lo, hi) if toks[j].text == "=="]
+    if len(eq) == 1:
+        at = eq[0]
+        for (a, b), (x, y) in (((lo, at), (at + 1, hi)), ((at + 1, hi), (lo, at))):
+            if x >= y or a >= b or not gen.uniform((x, y), chain) or _divides(toks, x, y):
+                continue
+            found = _lane(gen, chain, a, b, index_vars, inits)
+            if found is not None:
+                return Conjunct(lo, hi, False, found[0], (x, y), "==", (a, b), found[1])
+        return None
     ops, depth = [], 0
     for j in range(lo, hi):
         w = toks[j].text
@@ -191,6 +305,24 @@ def _conjunct(gen, chain: list, lo: int, hi: int, index_vars: dict) -> Optional[
     return None
 
 
+def _top(toks: list, lo: int, hi: int):
+    """(index, depth) of the tokens at depth 0 of toks[lo:hi]."""
+    depth = 0
+    for j in range(lo, hi):
+        w = toks[j].text
+        if w in ("(", "[", "{"):
+            depth += 1
+        elif w in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0:
+            yield j, 0
+
+
+def step(pl: Plan) -> int:
+    """How far apart the threads of a row that run the body are (C, or 1)."""
+    return max([c.stride for c in pl.conjuncts] + [1])
+
+
 def open_loop(gen, pl: Plan, chain: list, n: int, index) -> None:
     """Writes the row loops' heads and the search for the row's range
     [xlo, xhi); `n` numbers the names, `index(c)` the thread index stores."""
@@ -203,6 +335,16 @@ def open_loop(gen, pl: Plan, chain: list, n: int, index) -> None:
             f"const unsigned long {P}row = ((unsigned long){P}tz * {P}bdy + {P}ty) * {P}bdx;")
     gen.raw(f"if ({P}rg{n}) {{")
     for c in pl.conjuncts:
+        if c.stride:
+            # the first thread of [xlo, xhi) where it holds, among C at most
+            gen.raw(f"{{ const unsigned {P}se = {P}xlo >= {P}xhi ? {P}xlo : "
+                    f"{P}xhi - {P}xlo > {c.stride}u ? "
+                    f"{P}xlo + {c.stride}u : {P}xhi; unsigned {P}sf = {P}xhi; "
+                    f"for (unsigned {P}sk = {P}xlo; {P}sk < {P}se; ++{P}sk) {{ bool {P}v;")
+            _probe(gen, pl, chain, c, f"{P}sk", head=f"{P}v = static_cast<bool>(", whole=True,
+                   tail=");")
+            gen.raw(f"if ({P}v) {{ {P}sf = {P}sk; break; }} }} {P}xlo = {P}sf; }}")
+            continue
         # the first thread where the conjunct is false (prefix) or true
         # (suffix), in [a, b]: first the end that settles a full row, then
         # the linear estimate from the index at threads 0 and 1 and its left
@@ -232,10 +374,11 @@ def open_loop(gen, pl: Plan, chain: list, n: int, index) -> None:
 
 
 def _probe(gen, pl: Plan, chain: list, c: Conjunct, at: str, head: str = "", mid: str = "",
-           tail: str = "", when: str = "") -> None:
+           tail: str = "", when: str = "", whole: bool = False) -> None:
     """One evaluation of conjunct `c` as thread `at` of the row would make
     it, narrowing [a, b); with `head`, the index value instead (head, the
-    index side, mid, the uniform side, tail)."""
+    index side, mid, the uniform side, tail), or with `whole` the conjunct's
+    value (head, the conjunct, tail)."""
     if when:
         gen.raw(f"if ({when})")
     gen.raw(f"{{ const unsigned {P}tx = {at};")
@@ -244,6 +387,11 @@ def _probe(gen, pl: Plan, chain: list, c: Conjunct, at: str, head: str = "", mid
         gen.bind(v)
     for d in pl.decls:
         gen.emit(d.lo, d.hi, thread=True)
+    if whole:
+        gen.raw(head)
+        gen.emit(c.lo, c.hi, thread=True)
+        gen.raw(tail + " }")
+        return
     if head:
         gen.raw(head)
         gen.emit(*c.index, thread=True)

@@ -80,7 +80,22 @@ FAST = {"__shfl_sync": (0, 1, "int", "pyemu_wt_shfl"),
         "sub_group_shuffle_xor": (3, 0, "unsigned", "pyemu_wt_sg"),
         "sub_group_broadcast": (0, 0, "unsigned", "pyemu_wt_bc")}
 SLOTS = 1056        # PYEMU_WARP_FAST_SLOTS (abi.h)
-_EXITS = {"return", "break", "continue", "goto", "co_return", "throw", "longjmp"}
+EXITS = {"return", "break", "continue", "goto", "co_return", "throw", "longjmp"}
+# the block function's name for whether a marked site's lanes mark their
+# arrival now (gen.py writes its condition there: _Gen.mark)
+MARK = P + "mark"
+
+
+class CutTok(Tok):
+    """The string token of a cut, with what gen.py writes there: `cut` is
+    "whole" (a fast-form shuffle every lane reaches: nothing), "marked" (a
+    fast-form one whose lanes mark their arrival: the marks' check) or None
+    (the core computes the collective)."""
+    __slots__ = ("cut",)
+
+    def __init__(self, kind, text, file, line, cut=None):
+        super().__init__(kind, text, file, line)
+        self.cut = cut
 
 
 def is_collective(name: str) -> bool:
@@ -116,7 +131,7 @@ def cut(toks: list, g: S.Group):
                               f"{toks[j].line}")
     # the sites every thread of the block reaches: no early exit in the
     # kernel, no branch around them (loops around a cut are uniform, blocks.py)
-    exits = any(t.kind == "id" and t.text in _EXITS for t in toks[lo:hi])
+    exits = any(t.kind == "id" and t.text in EXITS for t in toks[lo:hi])
     branched = set()
 
     def under_branch(sts, inside):
@@ -143,10 +158,11 @@ def cut(toks: list, g: S.Group):
         def phased(p):
             return [mk("op", "("), mk("id", "pyemu_warp_phase"), mk("op", "("), mk("num", p),
                     mk("op", ")"), mk("op", ",")] + list(toks[a:b]) + [mk("op", ")")]
-        cut_toks = [mk("id", "pyemu_barrier"), mk("op", "("), mk("str", WARP_SITE), mk("op", ")"),
-                    mk("op", ";")]
         whole = not exits and st.lo not in branched
         fast = None if at.text in own else _fast(toks, st, a, b, whole, locals_, mk, nfast % 2)
+        site = CutTok("str", WARP_SITE, at.file, at.line,
+                      None if fast is None else "whole" if whole else "marked")
+        cut_toks = [mk("id", "pyemu_barrier"), mk("op", "("), site, mk("op", ")"), mk("op", ";")]
         if fast is not None:
             nfast += 1
             record, value = fast
@@ -281,8 +297,9 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk,
         arg = T("( static_cast < unsigned > (") + buf + T(f"fa [ {lin} ] ) & 31u )")
     if not whole:
         # the call site, as the general form's __builtin_FILE/LINE name it
-        # (the block functions are preprocessed: __FILE__ follows their line markers)
-        record += buf + T(f"fin [ {lin} ] = static_cast < unsigned > ( reinterpret_cast < "
+        # (the block functions are preprocessed: __FILE__ follows their line
+        # markers), where the block function says the lanes mark (MARK)
+        record += T(f"if ( {MARK} )") + buf + T(f"fin [ {lin} ] = static_cast < unsigned > ( reinterpret_cast < "
                           "unsigned long > (") + \
             [mk("str", f'"{op} {toks[a].line} "'), mk("id", "__FILE__")] + \
             T(") - reinterpret_cast < unsigned long > ( & pyemu_warp_fast_anchor ) ) ;")
@@ -298,8 +315,11 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk,
         got = head + T(f"pyemu_wF [ ( {lin} & ~ ( unsigned long ) {W} ) | ( pyemu_wa & {W} ) ] ;") + T("} )")
     else:
         src = {1: f"{lin} - pyemu_wa", 2: f"{lin} + pyemu_wa", 3: f"{lin} ^ pyemu_wa"}[op]
-        lane = f"( static_cast < unsigned > ( {lin} ) & 31u )"   # in 32 bits: cheaper vectors
-        seg = f"( static_cast < unsigned > ( {lin} ) & {W} )"
+        # the lane in 32 bits, from the row loop's own counter (lin is the
+        # row's start plus it): cheaper vectors than lin's 64
+        lin32 = f"( static_cast < unsigned > ( {P}row ) + {P}tx )"
+        lane = f"( {lin32} & 31u )"
+        seg = f"( {lin32} & {W} )"
         cond = {1: f"{seg} >= pyemu_wa",                       # not below the segment
                 2: f"{seg} + pyemu_wa <= {W}",                 # not past the segment
                 3: f"( {lane} ^ pyemu_wa ) <= ( {lane} | {W} )"}[op]
