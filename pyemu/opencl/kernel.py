@@ -24,8 +24,10 @@ from ._base import CLObject, as_int, check, info, release, retain
 from ._errors import (CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,
                       CL_INVALID_DEVICE, CL_INVALID_KERNEL,
                       CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_NAME, CL_INVALID_MEM_OBJECT,
-                      CL_INVALID_VALUE, CL_KERNEL_ARG_INFO_NOT_AVAILABLE, fail)
+                      CL_INVALID_VALUE, CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                      CL_OUT_OF_RESOURCES, fail)
 from .memory import cl_mem
+from .platform import MAX_CONSTANT_ARGS, MAX_CONSTANT_BUFFER_SIZE
 from .program import KernelEntry, require_built, check_program
 
 MEM_SIZE = ctypes.sizeof(ctypes.c_void_p)       # sizeof(cl_mem)
@@ -430,8 +432,9 @@ def clReleaseKernel(kernel):
 
 def pack_args(k, call) -> ArgState:
     """k's packed argument state, once every argument is set and every memory
-    object it names is alive; CL_INVALID_KERNEL_ARGS / CL_INVALID_MEM_OBJECT
-    otherwise."""
+    object it names is alive, within the device's constant memory
+    (constant_limits); CL_INVALID_KERNEL_ARGS / CL_INVALID_MEM_OBJECT /
+    CL_OUT_OF_RESOURCES otherwise."""
     st = k.state
     if st.unset:
         spec = k.specs[min(st.unset)]
@@ -441,7 +444,40 @@ def pack_args(k, call) -> ArgState:
             i = next(j for j, v in st.mem_at.items() if v is m)
             fail(CL_INVALID_MEM_OBJECT, f"{k.specs[i].where(k.name)}: its memory object was "
                  "released", call)
+    constant_limits(k, call)
     return st
+
+
+def constant_limits(k, call) -> None:
+    """clEnqueueNDRangeKernel's (and clEnqueueTask's) CL_OUT_OF_RESOURCES for
+    constant memory, "insufficient resources needed to execute the kernel":
+    more __constant pointer arguments than CL_DEVICE_MAX_CONSTANT_ARGS, or
+    the buffers set for them (each argument counted, as the spec counts
+    each argument) plus the program-scope __constant variables over
+    CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE.  Nothing is enqueued then."""
+    consts = [s for s in k.specs if s.what == _MEM and s.address == "constant"]
+    if not consts:
+        return
+    if len(consts) > MAX_CONSTANT_ARGS:
+        spec = consts[MAX_CONSTANT_ARGS]
+        fail(CL_OUT_OF_RESOURCES, f"{k.name} has {len(consts)} __constant pointer arguments; "
+             f"CL_DEVICE_MAX_CONSTANT_ARGS is {MAX_CONSTANT_ARGS} ({spec.where(k.name)} is one "
+             "too many)", call)
+    total = program = k.program.constant_bytes
+    mem_at = k.state.mem_at
+    for spec in consts:
+        m = mem_at.get(spec.index)
+        if m is None:
+            continue
+        total += m.size
+        if total > MAX_CONSTANT_BUFFER_SIZE:
+            sizes = ", ".join(f"{s.info.get('name', s.index)} {mem_at[s.index].size}"
+                              for s in consts if s.index in mem_at)
+            fail(CL_OUT_OF_RESOURCES, f"{spec.where(k.name)}: its buffer of {m.size} bytes "
+                 f"takes the kernel's constant memory to {total} bytes, over "
+                 f"CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE ({MAX_CONSTANT_BUFFER_SIZE}): the "
+                 f"__constant buffers are {sizes} bytes and the program-scope __constant "
+                 f"variables {program} bytes", call)
 
 
 __all__ = ["cl_kernel", "LocalMemory", "clCreateKernel", "clCreateKernelsInProgram",
