@@ -24,6 +24,7 @@ from ._base import CLObject, as_int, check, info, release, retain
 from ._errors import (CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,
                       CL_INVALID_DEVICE, CL_INVALID_KERNEL,
                       CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_NAME, CL_INVALID_MEM_OBJECT,
+                      CL_INVALID_SAMPLER,
                       CL_INVALID_VALUE, CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
                       CL_OUT_OF_RESOURCES, fail)
 from .memory import cl_mem
@@ -315,13 +316,21 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
         _store(k, i, _MEM, value)
     else:
         if spec.type_name == "sampler_t":
-            # a sampler_t takes its cl_sampler: arg_size is sizeof(cl_sampler) (clSetKernelArg)
+            # a sampler_t takes its cl_sampler: arg_size is sizeof(cl_sampler), and
+            # anything but a valid sampler object is CL_INVALID_SAMPLER (clSetKernelArg)
             if size is not None and size != MEM_SIZE:
                 bad(CL_INVALID_ARG_SIZE, f"is a sampler: arg_size must be sizeof(cl_sampler) = "
                     f"{MEM_SIZE}, not {size}")
+            if not hasattr(value, "pyemu_kernel_arg"):
+                got = "NULL" if value is None else type(value).__name__
+                bad(CL_INVALID_SAMPLER, f"is a sampler_t; got {got}, not a cl_sampler "
+                    "(clCreateSampler)")
         elif size is not None and size != spec.param.size:
             bad(CL_INVALID_ARG_SIZE, f"is {spec.param.size} bytes; arg_size is {size}")
         if hasattr(value, "pyemu_kernel_arg"):     # a cl_sampler: its sampler_t bits (sampler.py)
+            if spec.type_name != "sampler_t":
+                bad(VALUE, f"is a value of type {spec.type_name}; a cl_sampler goes to a "
+                    "sampler_t argument only")
             value = value.pyemu_kernel_arg()
         if isinstance(value, (cl_mem, LocalMemory)) or value is None:
             what = "a memory object" if isinstance(value, cl_mem) else \

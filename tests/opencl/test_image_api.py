@@ -224,7 +224,15 @@ def test_sampler_and_image_kernel_arguments(context, queue, img, code_of):
     out = np.zeros(4, np.float32)
     clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, 16, out)
     assert out.tolist() == [1.0, 5.0, CL_FLOAT, CL_R]
-    assert code_of(clSetKernelArg, k, 1, img) == CL_INVALID_ARG_VALUE
+    # a sampler_t takes a valid sampler object, else CL_INVALID_SAMPLER (OpenCL 3.0,
+    # clSetKernelArg: "for an argument declared to be of type sampler_t when the
+    # specified arg_value is not a valid sampler object"), the argument left as it was
+    assert code_of(clSetKernelArg, k, 1, img) == CL_INVALID_SAMPLER
+    assert code_of(clSetKernelArg, k, 1, None) == CL_INVALID_SAMPLER
+    assert code_of(clSetKernelArg, k, 1, 0x14) == CL_INVALID_SAMPLER
+    assert code_of(clSetKernelArg, k, 1, 8, img) == CL_INVALID_SAMPLER
+    # and a sampler is no value of another type
+    assert code_of(clSetKernelArg, k, 2, s) == CL_INVALID_MEM_OBJECT
     # the C form: a sampler_t takes arg_size = sizeof(cl_sampler) (a pointer), not
     # sizeof(sampler_t) as the kernel sees it (OpenCL 1.2, clSetKernelArg)
     assert clSetKernelArg(k, 1, 8, s) == CL_SUCCESS

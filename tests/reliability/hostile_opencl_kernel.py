@@ -232,6 +232,19 @@ CASES = [
       "cl.clReleaseMemObject(a); cl.clReleaseKernel(k); cl.clFinish(q)", "ok"),
     C("clEnqueueTask_unset_argument", "cl.clEnqueueTask(q, kernel(CLK))", -52),
     C("clEnqueueTask_not_a_queue", KA + "cl.clEnqueueTask(ctx, k)", -36),
+    # ---- sampler_t arguments take a valid cl_sampler (CL_INVALID_SAMPLER), nothing else does
+    C("clSetKernelArg_buffer_to_a_sampler",
+      "k = kernel('__kernel void k(__read_only image2d_t im, sampler_t s, __global float *o) "
+      "{ o[0] = read_imagef(im, s, (int2)(0, 0)).x; }')\n"
+      "cl.clSetKernelArg(k, 1, buf(16))", -41),
+    C("clSetKernelArg_released_sampler",
+      "k = kernel('__kernel void k(__read_only image2d_t im, sampler_t s, __global float *o) "
+      "{ o[0] = read_imagef(im, s, (int2)(0, 0)).x; }')\n"
+      "s = cl.clCreateSampler(ctx, False, cl.CL_ADDRESS_NONE, cl.CL_FILTER_NEAREST)\n"
+      "cl.clReleaseSampler(s); cl.clSetKernelArg(k, 1, s)", -41),
+    C("clSetKernelArg_sampler_to_a_char",
+      T + "s = cl.clCreateSampler(ctx, False, cl.CL_ADDRESS_NONE, cl.CL_FILTER_NEAREST)\n"
+      "cl.clSetKernelArg(k, 1, s)", -50),
     # ---- constant memory: CL_DEVICE_MAX_CONSTANT_ARGS (8) and _BUFFER_SIZE (64 KiB) at
     # the enqueue (CL_OUT_OF_RESOURCES), program-scope __constant data at the build
     C("clEnqueueNDRangeKernel_nine_constant_args",
