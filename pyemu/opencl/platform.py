@@ -29,7 +29,7 @@ except Exception:  # pragma: no cover - not installed
     PYEMU_VERSION = "0.1.0"
 
 _V = K.CL_MAKE_VERSION
-EXTENSIONS = ("cl_khr_byte_addressable_store", "cl_khr_fp64",
+EXTENSIONS = ("cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_3d_image_writes",
               "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
               "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
               "cl_khr_subgroups", "cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
