@@ -438,3 +438,25 @@ def test_ldg_and_cache_hinted_loads_and_stores():
     np.testing.assert_allclose(o, want, rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(od, 4 * d * 0.5, rtol=1e-7)
     assert oi.tolist() == np.stack([p[:, 0], p[:, 1] * 2], axis=1).reshape(-1).tolist()
+
+
+@pytest.mark.parametrize("body", ["c[0] = o[0];", "c[1] += o[0];", "n++;", "--n;", "s.b = o[0];",
+                                  "(c)[2] = 1.0f;"])
+def test_a_kernel_that_writes_constant_memory_does_not_compile(body):
+    """As nvcc: __constant__ memory is written from the host (cudaMemcpyToSymbol) only."""
+    from pyemu.compiler import CompileError
+    src = ("struct S { float a, b; };\n__constant__ float c[4];\n__constant__ int n;\n"
+           f"__constant__ S s;\n__global__ void k(float *o) {{ {body} }}")
+    with pytest.raises(CompileError) as e:
+        SourceModule(src)
+    assert "kernel.cu:5: error: a __constant__ variable" in str(e.value)
+    assert "cannot be written in device code" in str(e.value)
+
+
+def test_writes_that_are_not_to_constant_memory_compile():
+    """Reads, a comparison, the pointee of a __constant__ pointer, a local that
+    shadows a __constant__ name."""
+    m = SourceModule("__constant__ float c[4];\n__constant__ float *p;\n"
+                     "__global__ void k(float *o) { o[0] = c[1]; o[1] = c[0] == o[2]; "
+                     "if (o[3] > 1e30f) p[0] = o[0]; float c[2]; c[0] = o[0]; o[1] = c[0]; }")
+    assert m.get_global("c").size == 16

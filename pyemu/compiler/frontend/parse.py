@@ -152,6 +152,8 @@ class _Walk:
         self.smem_id = 1
         self.const_starts = set()   # where an OpenCL __constant declaration got its section
         self.const_done = set()     # where one got `const` (constant_const)
+        self.assignments = (self.K.BINARY_OPERATOR, self.K.COMPOUND_ASSIGNMENT_OPERATOR,
+                            self.K.UNARY_OPERATOR)
         self.vector_names = set()   # typedefs of vector types in function bodies
         self.functions = []         # [Function fields, calls, callees] (see record)
         _init_holders(self.K)
@@ -422,6 +424,8 @@ class _Walk:
                     continue
             elif opencl and kind == K.PARM_DECL:
                 self.constant_const(node)
+            elif not opencl and kind in self.assignments:
+                self.constant_write(node, kind)
             elif opencl and kind == K.TYPEDEF_DECL and _is_vector(node.underlying_typedef_type):
                 self.vector_names.add(node.spelling)
             elif opencl and kind == K.CSTYLE_CAST_EXPR and _is_vector(node.type):
@@ -480,6 +484,52 @@ class _Walk:
             for v in var:
                 self.constant_const(v)
         return False
+
+    def constant_write(self, node, kind) -> None:
+        """CUDA: an assignment, compound assignment, ++ or -- whose target is
+        (an element or member of) a __constant__ variable is an error, as
+        nvcc's: constant memory is written from the host only
+        (cudaMemcpyToSymbol).  A __constant__ pointer's pointee is other
+        memory: writing through it is no write to constant memory."""
+        ch = list(node.get_children())
+        if not ch:
+            return
+        if kind == self.K.BINARY_OPERATOR:
+            if len(ch) != 2:
+                return
+            between = self.tokens(ch[0].extent.end.offset, ch[1].extent.start.offset)
+            if not between or between[0][0] != "=":
+                return
+        elif kind == self.K.UNARY_OPERATOR:
+            toks = self.tokens(*self.span(node))
+            if not toks or not ({toks[0][0], toks[-1][0]} & {"++", "--"}):
+                return
+        target, through = ch[0], False
+        K = self.K
+        while True:
+            if target.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+                pass
+            elif target.kind in (K.ARRAY_SUBSCRIPT_EXPR, K.MEMBER_REF_EXPR):
+                through = True
+            else:
+                break
+            sub = next(iter(target.get_children()), None)
+            if sub is None:
+                return
+            target = sub
+        if target.kind != K.DECL_REF_EXPR or target.referenced is None:
+            return
+        var = target.referenced
+        if var.kind != K.VAR_DECL:
+            return
+        a, b = self.span(var)
+        if "constant" not in self.notes(var) and 'section("pyemu_const.' not in self.text[a:b]:
+            return
+        if through and var.type.get_canonical().kind == self.ci.TypeKind.POINTER:
+            return          # the pointee of a __constant__ pointer
+        self.m.errors.append((self.where(node), f"a __constant__ variable ('{var.spelling}') "
+                              "cannot be written in device code: constant memory is set from "
+                              "the host (cudaMemcpyToSymbol)"))
 
     def const_pointee(self, p) -> str:
         """The canonical type of __constant pointer parameter `p` once
