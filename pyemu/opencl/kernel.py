@@ -454,7 +454,38 @@ def pack_args(k, call) -> ArgState:
             fail(CL_INVALID_MEM_OBJECT, f"{k.specs[i].where(k.name)}: its memory object was "
                  "released", call)
     constant_limits(k, call)
+    image_limits(k, call)
     return st
+
+
+_IMAGE_TYPES = frozenset({"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t",
+                          "image2d_array_t", "image3d_t"})
+
+
+def image_limits(k, call) -> None:
+    """clEnqueueNDRangeKernel's CL_OUT_OF_RESOURCES examples for images: more
+    read-only image arguments than CL_DEVICE_MAX_READ_IMAGE_ARGS, write-only
+    ones than CL_DEVICE_MAX_WRITE_IMAGE_ARGS, sampler_t arguments than
+    CL_DEVICE_MAX_SAMPLERS."""
+    counts = k.entry.__dict__.get("image_counts")
+    if counts is None:
+        reads = [s for s in k.specs if s.type_name in _IMAGE_TYPES
+                 and s.info.get("access", "none") in ("read_only", "none")]
+        writes = [s for s in k.specs if s.type_name in _IMAGE_TYPES
+                  and s.info.get("access") == "write_only"]
+        samplers = [s for s in k.specs if s.type_name == "sampler_t"]
+        counts = k.entry.image_counts = (reads, writes, samplers)
+    if not any(counts):
+        return
+    from .image import MAX_READ_IMAGE_ARGS, MAX_SAMPLERS, MAX_WRITE_IMAGE_ARGS
+    for found, limit, what, name in zip(
+            counts, (MAX_READ_IMAGE_ARGS, MAX_WRITE_IMAGE_ARGS, MAX_SAMPLERS),
+            ("read-only image", "write-only image", "sampler_t"),
+            ("CL_DEVICE_MAX_READ_IMAGE_ARGS", "CL_DEVICE_MAX_WRITE_IMAGE_ARGS",
+             "CL_DEVICE_MAX_SAMPLERS")):
+        if len(found) > limit:
+            fail(CL_OUT_OF_RESOURCES, f"{k.name} has {len(found)} {what} arguments; {name} is "
+                 f"{limit} ({found[limit].where(k.name)} is one too many)", call)
 
 
 def constant_limits(k, call) -> None:

@@ -243,3 +243,46 @@ def test_sampler_and_image_kernel_arguments(context, queue, img, code_of):
     clReleaseSampler(s)
     assert code_of(clSetKernelArg, k, 1, s) == CL_INVALID_SAMPLER
     clReleaseMemObject(buf)
+
+
+def _many(context, n, param, use):
+    args = ", ".join(param.format(i=i) for i in range(n))
+    body = " ".join(use.format(i=i) for i in range(n))
+    p = clCreateProgramWithSource(context, [f"__kernel void k(__global float *o, {args}) "
+                                            f"{{ o[0] = 0; {body} }}"])
+    clBuildProgram(p)
+    return clCreateKernel(p, "k")
+
+
+@pytest.mark.parametrize("what, param, use, limit_name", [
+    ("write-only image", "__write_only image2d_t w{i}",
+     "write_imagef(w{i}, (int2)(0, 0), (float4)(o[0]));", "CL_DEVICE_MAX_WRITE_IMAGE_ARGS"),
+    ("sampler_t", "sampler_t s{i}", "o[0] += (float)(s{i} == 0);", "CL_DEVICE_MAX_SAMPLERS"),
+])
+def test_image_and_sampler_argument_limits(context, queue, device, what, param, use, limit_name):
+    """clEnqueueNDRangeKernel: CL_OUT_OF_RESOURCES for more write-only image
+    arguments than CL_DEVICE_MAX_WRITE_IMAGE_ARGS, or sampler arguments than
+    CL_DEVICE_MAX_SAMPLERS (the spec's examples)."""
+    limit = clGetDeviceInfo(device, getattr(__import__("pyemu.opencl", fromlist=["x"]),
+                                            limit_name))
+    assert limit == 32
+    o = clCreateBuffer(context, CL_MEM_READ_WRITE, 4)
+    # the limit itself runs (samplers: a kernel of 32 write-only images is slow to build)
+    for n in ((limit, limit + 1) if what == "sampler_t" else (limit + 1,)):
+        k = _many(context, n, param, use)
+        clSetKernelArg(k, 0, o)
+        for i in range(n):
+            if what == "sampler_t":
+                clSetKernelArg(k, 1 + i, clCreateSampler(context, CL_FALSE, CL_ADDRESS_NONE,
+                                                         CL_FILTER_NEAREST))
+            else:
+                clSetKernelArg(k, 1 + i, clCreateImage(context, CL_MEM_WRITE_ONLY, F32_R,
+                                                       desc2d(1, 1)))
+        if n == limit:
+            clEnqueueNDRangeKernel(queue, k, 1, None, [1], [1])
+            clFinish(queue)
+            continue
+        with pytest.raises(CLError) as e:
+            clEnqueueNDRangeKernel(queue, k, 1, None, [1], [1])
+        assert e.value.code == CL_OUT_OF_RESOURCES
+        assert f"k has {n} {what} arguments; {limit_name} is {limit}" in str(e.value)
