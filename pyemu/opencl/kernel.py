@@ -441,8 +441,8 @@ def clReleaseKernel(kernel):
 
 def pack_args(k, call) -> ArgState:
     """k's packed argument state, once every argument is set and every memory
-    object it names is alive, within the device's constant memory
-    (constant_limits); CL_INVALID_KERNEL_ARGS / CL_INVALID_MEM_OBJECT /
+    object it names is alive, within the device's constant memory and image
+    limits (constant_limits, image_limits); CL_INVALID_KERNEL_ARGS / CL_INVALID_MEM_OBJECT /
     CL_OUT_OF_RESOURCES otherwise."""
     st = k.state
     if st.unset:
@@ -467,7 +467,7 @@ def image_limits(k, call) -> None:
     read-only image arguments than CL_DEVICE_MAX_READ_IMAGE_ARGS, write-only
     ones than CL_DEVICE_MAX_WRITE_IMAGE_ARGS, sampler_t arguments than
     CL_DEVICE_MAX_SAMPLERS."""
-    counts = k.entry.__dict__.get("image_counts")
+    counts = k.entry.image_counts
     if counts is None:
         reads = [s for s in k.specs if s.type_name in _IMAGE_TYPES
                  and s.info.get("access", "none") in ("read_only", "none")]

@@ -44,6 +44,7 @@ class KernelEntry:
         self.attributes = kinfo.get("attributes", "")
         self.specs = None           # the arguments' conversion rules (pyemu.opencl.kernel)
         self.bytes_struct = None    # packs one bytes value per argument into the buffer
+        self.image_counts = None    # its image and sampler arguments (kernel.image_limits)
 
 
 def _default_info(desc: KernelDesc) -> dict:

@@ -490,20 +490,11 @@ class _Walk:
         (an element or member of) a __constant__ variable is an error, as
         nvcc's: constant memory is written from the host only
         (cudaMemcpyToSymbol).  A __constant__ pointer's pointee is other
-        memory: writing through it is no write to constant memory."""
+        memory: writing through it is no write to constant memory.  The
+        operator's tokens are read only when the target is such a variable."""
         ch = list(node.get_children())
-        if not ch:
+        if not ch or (kind == self.K.BINARY_OPERATOR and len(ch) != 2):
             return
-        if kind == self.K.BINARY_OPERATOR:
-            if len(ch) != 2:
-                return
-            between = self.tokens(ch[0].extent.end.offset, ch[1].extent.start.offset)
-            if not between or between[0][0] != "=":
-                return
-        elif kind == self.K.UNARY_OPERATOR:
-            toks = self.tokens(*self.span(node))
-            if not toks or not ({toks[0][0], toks[-1][0]} & {"++", "--"}):
-                return
         target, through = ch[0], False
         K = self.K
         while True:
@@ -517,16 +508,24 @@ class _Walk:
             if sub is None:
                 return
             target = sub
-        if target.kind != K.DECL_REF_EXPR or target.referenced is None:
+        if target.kind != K.DECL_REF_EXPR:
             return
         var = target.referenced
-        if var.kind != K.VAR_DECL:
+        if var is None or var.kind != K.VAR_DECL:
             return
         a, b = self.span(var)
         if "constant" not in self.notes(var) and 'section("pyemu_const.' not in self.text[a:b]:
             return
         if through and var.type.get_canonical().kind == self.ci.TypeKind.POINTER:
             return          # the pointee of a __constant__ pointer
+        if kind == K.BINARY_OPERATOR:
+            between = self.tokens(ch[0].extent.end.offset, ch[1].extent.start.offset)
+            if not between or between[0][0] != "=":
+                return
+        elif kind == K.UNARY_OPERATOR:
+            toks = self.tokens(*self.span(node))
+            if not toks or not ({toks[0][0], toks[-1][0]} & {"++", "--"}):
+                return
         self.m.errors.append((self.where(node), f"a __constant__ variable ('{var.spelling}') "
                               "cannot be written in device code: constant memory is set from "
                               "the host (cudaMemcpyToSymbol)"))
