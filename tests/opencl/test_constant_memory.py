@@ -198,3 +198,24 @@ def test_reads_of_constant_memory_in_every_form(context, queue):
         CL_KERNEL_ARG_ADDRESS_CONSTANT
     assert clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_NAME) == "float*"
     assert clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_TYPE_NAME) == "float4*"
+
+
+def test_local_pointers_to_constant_memory(context, queue):
+    """__constant pointers declared in a kernel or a helper (several in one
+    declaration), from an argument and from a program-scope array."""
+    src = """
+    __constant float tab[4] = {1, 2, 3, 4};
+    float pick(__constant float *t, int i) { __constant float *u = t + 1; return u[i]; }
+    __kernel void k(__global float *o, __constant float *c) {
+        __constant float *q = c + 1, *r = tab;
+        int i = get_global_id(0);
+        o[i] = q[0] + r[i] + pick(tab, i % 3) + pick(c, 0);
+    }"""
+    k = clCreateKernel(build(context, src), "k")
+    o = clCreateBuffer(context, CL_MEM_WRITE_ONLY, 16)
+    clSetKernelArg(k, 0, o)
+    clSetKernelArg(k, 1, buffer_of(context, np.array([10, 20, 30, 40], np.float32)))
+    clEnqueueNDRangeKernel(queue, k, 1, None, [4], [4])
+    tab = np.array([1, 2, 3, 4], np.float32)
+    want = [20 + tab[i] + tab[1 + i % 3] + 20 for i in range(4)]
+    assert read(queue, o, 4, np.float32).tolist() == want

@@ -483,6 +483,9 @@ class _Walk:
             self.m.edits.append(Edit(start, start, "static ", "constant"))
             for v in var:
                 self.constant_const(v)
+        elif "constant" in notes:
+            for v in var:       # a local pointer to constant memory: to const
+                self.constant_const(v)
         return False
 
     def constant_write(self, node, kind) -> None:
