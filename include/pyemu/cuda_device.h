@@ -36,6 +36,7 @@
 #include "detail/cuda_builtins.h"     /* threadIdx, __syncthreads, printf, assert */
 #include "detail/cuda_math.h"         /* the math library and fast intrinsics */
 #include "detail/cuda_atomics.h"      /* atomicAdd and friends */
+#include "detail/cuda_ldst.h"         /* __ldg and the cache-hinted loads and stores */
 #include "detail/cuda_texture.h"      /* texture and surface objects (detail/sampler.h) */
 #include "detail/cuda_warp.h"         /* __shfl_sync, __ballot_sync, __syncwarp, ... */
 #pragma pop_macro("depth")

@@ -24,8 +24,11 @@ from ._base import CLObject, as_int, check, info, release, retain
 from ._errors import (CL_INVALID_ARG_INDEX, CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE,
                       CL_INVALID_DEVICE, CL_INVALID_KERNEL,
                       CL_INVALID_KERNEL_ARGS, CL_INVALID_KERNEL_NAME, CL_INVALID_MEM_OBJECT,
-                      CL_INVALID_VALUE, CL_KERNEL_ARG_INFO_NOT_AVAILABLE, fail)
+                      CL_INVALID_SAMPLER,
+                      CL_INVALID_VALUE, CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                      CL_OUT_OF_RESOURCES, fail)
 from .memory import cl_mem
+from .platform import MAX_CONSTANT_ARGS, MAX_CONSTANT_BUFFER_SIZE
 from .program import KernelEntry, require_built, check_program
 
 MEM_SIZE = ctypes.sizeof(ctypes.c_void_p)       # sizeof(cl_mem)
@@ -313,13 +316,21 @@ def clSetKernelArg(kernel, arg_index, arg_size_or_value=_NOT_GIVEN, arg_value=_N
         _store(k, i, _MEM, value)
     else:
         if spec.type_name == "sampler_t":
-            # a sampler_t takes its cl_sampler: arg_size is sizeof(cl_sampler) (clSetKernelArg)
+            # a sampler_t takes its cl_sampler: arg_size is sizeof(cl_sampler), and
+            # anything but a valid sampler object is CL_INVALID_SAMPLER (clSetKernelArg)
             if size is not None and size != MEM_SIZE:
                 bad(CL_INVALID_ARG_SIZE, f"is a sampler: arg_size must be sizeof(cl_sampler) = "
                     f"{MEM_SIZE}, not {size}")
+            if not hasattr(value, "pyemu_kernel_arg"):
+                got = "NULL" if value is None else type(value).__name__
+                bad(CL_INVALID_SAMPLER, f"is a sampler_t; got {got}, not a cl_sampler "
+                    "(clCreateSampler)")
         elif size is not None and size != spec.param.size:
             bad(CL_INVALID_ARG_SIZE, f"is {spec.param.size} bytes; arg_size is {size}")
         if hasattr(value, "pyemu_kernel_arg"):     # a cl_sampler: its sampler_t bits (sampler.py)
+            if spec.type_name != "sampler_t":
+                bad(VALUE, f"is a value of type {spec.type_name}; a cl_sampler goes to a "
+                    "sampler_t argument only")
             value = value.pyemu_kernel_arg()
         if isinstance(value, (cl_mem, LocalMemory)) or value is None:
             what = "a memory object" if isinstance(value, cl_mem) else \
@@ -430,8 +441,9 @@ def clReleaseKernel(kernel):
 
 def pack_args(k, call) -> ArgState:
     """k's packed argument state, once every argument is set and every memory
-    object it names is alive; CL_INVALID_KERNEL_ARGS / CL_INVALID_MEM_OBJECT
-    otherwise."""
+    object it names is alive, within the device's constant memory and image
+    limits (constant_limits, image_limits); CL_INVALID_KERNEL_ARGS / CL_INVALID_MEM_OBJECT /
+    CL_OUT_OF_RESOURCES otherwise."""
     st = k.state
     if st.unset:
         spec = k.specs[min(st.unset)]
@@ -441,7 +453,71 @@ def pack_args(k, call) -> ArgState:
             i = next(j for j, v in st.mem_at.items() if v is m)
             fail(CL_INVALID_MEM_OBJECT, f"{k.specs[i].where(k.name)}: its memory object was "
                  "released", call)
+    constant_limits(k, call)
+    image_limits(k, call)
     return st
+
+
+_IMAGE_TYPES = frozenset({"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t",
+                          "image2d_array_t", "image3d_t"})
+
+
+def image_limits(k, call) -> None:
+    """clEnqueueNDRangeKernel's CL_OUT_OF_RESOURCES examples for images: more
+    read-only image arguments than CL_DEVICE_MAX_READ_IMAGE_ARGS, write-only
+    ones than CL_DEVICE_MAX_WRITE_IMAGE_ARGS, sampler_t arguments than
+    CL_DEVICE_MAX_SAMPLERS."""
+    counts = k.entry.image_counts
+    if counts is None:
+        reads = [s for s in k.specs if s.type_name in _IMAGE_TYPES
+                 and s.info.get("access", "none") in ("read_only", "none")]
+        writes = [s for s in k.specs if s.type_name in _IMAGE_TYPES
+                  and s.info.get("access") == "write_only"]
+        samplers = [s for s in k.specs if s.type_name == "sampler_t"]
+        counts = k.entry.image_counts = (reads, writes, samplers)
+    if not any(counts):
+        return
+    from .image import MAX_READ_IMAGE_ARGS, MAX_SAMPLERS, MAX_WRITE_IMAGE_ARGS
+    for found, limit, what, name in zip(
+            counts, (MAX_READ_IMAGE_ARGS, MAX_WRITE_IMAGE_ARGS, MAX_SAMPLERS),
+            ("read-only image", "write-only image", "sampler_t"),
+            ("CL_DEVICE_MAX_READ_IMAGE_ARGS", "CL_DEVICE_MAX_WRITE_IMAGE_ARGS",
+             "CL_DEVICE_MAX_SAMPLERS")):
+        if len(found) > limit:
+            fail(CL_OUT_OF_RESOURCES, f"{k.name} has {len(found)} {what} arguments; {name} is "
+                 f"{limit} ({found[limit].where(k.name)} is one too many)", call)
+
+
+def constant_limits(k, call) -> None:
+    """clEnqueueNDRangeKernel's (and clEnqueueTask's) CL_OUT_OF_RESOURCES for
+    constant memory, "insufficient resources needed to execute the kernel":
+    more __constant pointer arguments than CL_DEVICE_MAX_CONSTANT_ARGS, or
+    the buffers set for them (each argument counted, as the spec counts
+    each argument) plus the program-scope __constant variables over
+    CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE.  Nothing is enqueued then."""
+    consts = [s for s in k.specs if s.what == _MEM and s.address == "constant"]
+    if not consts:
+        return
+    if len(consts) > MAX_CONSTANT_ARGS:
+        spec = consts[MAX_CONSTANT_ARGS]
+        fail(CL_OUT_OF_RESOURCES, f"{k.name} has {len(consts)} __constant pointer arguments; "
+             f"CL_DEVICE_MAX_CONSTANT_ARGS is {MAX_CONSTANT_ARGS} ({spec.where(k.name)} is one "
+             "too many)", call)
+    total = program = k.program.constant_bytes
+    mem_at = k.state.mem_at
+    for spec in consts:
+        m = mem_at.get(spec.index)
+        if m is None:
+            continue
+        total += m.size
+        if total > MAX_CONSTANT_BUFFER_SIZE:
+            sizes = ", ".join(f"{s.info.get('name', s.index)} {mem_at[s.index].size}"
+                              for s in consts if s.index in mem_at)
+            fail(CL_OUT_OF_RESOURCES, f"{spec.where(k.name)}: its buffer of {m.size} bytes "
+                 f"takes the kernel's constant memory to {total} bytes, over "
+                 f"CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE ({MAX_CONSTANT_BUFFER_SIZE}): the "
+                 f"__constant buffers are {sizes} bytes and the program-scope __constant "
+                 f"variables {program} bytes", call)
 
 
 __all__ = ["cl_kernel", "LocalMemory", "clCreateKernel", "clCreateKernelsInProgram",

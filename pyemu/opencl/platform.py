@@ -29,14 +29,18 @@ except Exception:  # pragma: no cover - not installed
     PYEMU_VERSION = "0.1.0"
 
 _V = K.CL_MAKE_VERSION
-EXTENSIONS = ("cl_khr_byte_addressable_store", "cl_khr_fp64",
+EXTENSIONS = ("cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_3d_image_writes",
               "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
               "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
               "cl_khr_subgroups", "cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
               "cl_khr_subgroup_shuffle_relative")   # sub-groups of 32 (detail/cl_subgroup.h)
 MEM_BASE_ADDR_ALIGN_BITS = 1024     # sub-buffer origins are multiples of 128 bytes
 MAX_PARAMETER_SIZE = 4352
+# the constant memory of a launch: program-scope __constant variables and the
+# buffers of __constant arguments, 64 KiB as on a GPU (pyemu/opencl/kernel.py's
+# constant_limits enforces both at the enqueue, csrc/symbols.c at the build)
 MAX_CONSTANT_BUFFER_SIZE = 65536
+MAX_CONSTANT_ARGS = 8
 
 
 class cl_platform_id(CLObject):
@@ -192,7 +196,7 @@ def _device_table():
         D.CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: lambda: _cache_bytes(),
         D.CL_DEVICE_GLOBAL_MEM_SIZE: _mem_total,
         D.CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: lambda: MAX_CONSTANT_BUFFER_SIZE,
-        D.CL_DEVICE_MAX_CONSTANT_ARGS: lambda: 8,
+        D.CL_DEVICE_MAX_CONSTANT_ARGS: lambda: MAX_CONSTANT_ARGS,
         D.CL_DEVICE_LOCAL_MEM_TYPE: lambda: K.CL_LOCAL,
         D.CL_DEVICE_LOCAL_MEM_SIZE: lambda: lib.PYEMU_MAX_SHARED_PER_BLOCK,
         D.CL_DEVICE_ERROR_CORRECTION_SUPPORT: lambda: False,

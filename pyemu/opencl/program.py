@@ -15,17 +15,18 @@ clCreateProgramWithBinary, clCompileProgram and clLinkProgram are not there.
 """
 from __future__ import annotations
 
+import re
 import shlex
 
 from .. import compiler
-from ..runtime.core import CoreError
+from ..runtime.core import CoreError, ffi, lib
 from ..runtime.kernel import PARAM_POINTER, KernelDesc, Loaded
 from . import _constants as K
 from ._base import CLObject, check, info, release, retain
 from ._errors import (CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS, CL_INVALID_DEVICE,
                       CL_INVALID_OPERATION, CL_INVALID_PROGRAM, CL_INVALID_PROGRAM_EXECUTABLE,
                       CL_INVALID_VALUE, CL_OUT_OF_HOST_MEMORY, fail)
-from .platform import check_context, cl_device_id
+from .platform import MAX_CONSTANT_BUFFER_SIZE, check_context, cl_device_id
 
 SOURCE_NAME = "program.cl"     # the file name the build log gives the source
 
@@ -43,6 +44,7 @@ class KernelEntry:
         self.attributes = kinfo.get("attributes", "")
         self.specs = None           # the arguments' conversion rules (pyemu.opencl.kernel)
         self.bytes_struct = None    # packs one bytes value per argument into the buffer
+        self.image_counts = None    # its image and sampler arguments (kernel.image_limits)
 
 
 def _default_info(desc: KernelDesc) -> dict:
@@ -75,6 +77,7 @@ class cl_program(CLObject):
         self.binary = None          # CL_PROGRAM_BINARIES' bytes, read when built
         self.loaded = None
         self.kernels = {}           # name -> KernelEntry, in source order
+        self.constant_bytes = 0     # its program-scope __constant variables take
         self.live_kernels = 0       # kernel objects not released yet
         self._building = False
 
@@ -178,6 +181,39 @@ def _load(program, compiled):
     return loaded, {n: entries[n] for n in compiled.kernel_names if n in entries}
 
 
+def constant_bytes(loaded) -> int:
+    """The bytes a loaded module's program-scope __constant variables take
+    (the core flags them PYEMU_SYM_CONSTANT: the front end puts each in a
+    pyemu_const section, pyemu/compiler/frontend/parse.py)."""
+    count = ffi.new("unsigned int *")
+    if lib.pyemu_module_symbol_count(loaded.handle, count):
+        return 0
+    view = ffi.new("pyemu_symbol_view *")
+    total = 0
+    for i in range(count[0]):
+        if lib.pyemu_module_symbol(loaded.handle, i, view) == 0 and \
+                view.flags & lib.PYEMU_SYM_CONSTANT:
+            total += int(view.size)
+    return total
+
+
+# the core's refusal of a module over its 64 KiB of constant data (csrc/symbols.c)
+_CONST_LIMIT_RE = re.compile(r"the module's __constant__ variables take (\d+) bytes; "
+                             r"a module may have at most \d+ \(64 KiB, as on a GPU\): (.*)",
+                             re.S)
+
+
+def _module_error(exc) -> str:
+    """The build log's line of a module the core does not load; the constant
+    limit in OpenCL's terms, naming the variables."""
+    m = _CONST_LIMIT_RE.search(str(exc))
+    if m is None:
+        return f"error: {exc}"
+    return (f"error: the program-scope __constant variables take {m.group(1)} bytes; "
+            f"CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE is {MAX_CONSTANT_BUFFER_SIZE}: "
+            f"{m.group(2).strip()}")
+
+
 def clBuildProgram(program, device_list=None, options=None, pfn_notify=None, user_data=None):
     """clBuildProgram(program, device_list=None, options=None, pfn_notify=None,
     user_data=None): compile and load the program for its device.
@@ -237,9 +273,10 @@ def _build(p, opts):
             return CL_INVALID_BUILD_OPTIONS, p.log.strip()
         return CL_BUILD_PROGRAM_FAILURE, "the build log says:\n" + p.log.rstrip()
     except CoreError as exc:        # the module does not load
-        p.log = f"error: {exc}\n"
+        p.log = _module_error(exc) + "\n"
         return CL_BUILD_PROGRAM_FAILURE, p.log.strip()
     p.compiled, p.loaded, p.kernels = compiled, loaded, kernels
+    p.constant_bytes = constant_bytes(loaded)
     p.binary = _read_binary(compiled.path)
     p.arg_info = "-cl-kernel-arg-info" in words
     p.log = compiled.log

@@ -66,7 +66,8 @@ MEMORY = Table("memory", "Memory spaces", (
     Term("global (device) memory", "global memory",
          "cudaMalloc / clCreateBuffer; visible to every thread and the copy engine"),
     Term("constant memory", "constant memory",
-         "read-only in kernels; __constant__ variables / __constant pointers and program constants"),
+         "read-only in kernels, 64 KiB in all: __constant__ variables / __constant pointers "
+         "(8 a kernel) and program constants"),
     Term("shared memory", "local memory",
          "per block / work-group; the same word means per-thread memory in CUDA (next row)"),
     Term("local memory (per-thread spills)", "private memory",

@@ -134,8 +134,20 @@ def test_image_cases_cover_every_sampler_and_format():
               "CL_HALF_FLOAT"):
         assert any(f[1] == t for f in formats), t
         assert any(f[1] == t for f in written), t
-    for o in ("CL_R", "CL_RGBA", "CL_BGRA"):       # PoCL 3.1 has no CL_RG images
+    for o in ("CL_R", "CL_RG", "CL_RGBA", "CL_BGRA"):
         assert any(f[0] == o for f in formats), o
+        assert any(f[0] == o for f in written), o
+    # 3-D images are written too (cl_khr_3d_image_writes)
+    written3d = {a.format[1] for c in built for a in c.args
+                 if type(a).__name__ == "Image" and a.is_output and a.image_type == "image3d_t"}
+    assert {"CL_FLOAT", "CL_UNORM_INT8", "CL_HALF_FLOAT", "CL_SIGNED_INT16",
+            "CL_UNSIGNED_INT8"} <= written3d
+    # a case PoCL cannot run (PoCL 3.1 has no CL_RG) says why, and each output has a reference
+    skipped = [c for c in built if c.pocl_skip]
+    assert skipped and all(any(a.format[0] == "CL_RG" for a in c.args
+                               if type(a).__name__ == "Image") for c in skipped)
+    for c in skipped:
+        assert all(out.ref is not None for out in c.outputs()), c.name
     assert types == {"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t",
                      "image2d_array_t", "image3d_t"}
     # where PoCL is left out, the reason is given and there is a reference
@@ -284,6 +296,47 @@ def test_cli_image_outputs_and_pocl_differs(tmp_path):
     assert "pyemu=7" in pyemu_wrong and "NumPy=13" in pyemu_wrong
     pocl_wrong = out[out.index("FAIL pocl_wrong_not_left_out"):]
     assert "at [8]" in pocl_wrong and "PoCL=9" in pocl_wrong
+
+
+SKIP_CASES = IMAGE_CASES.replace("""_fill("pocl_wrong_left_out", "-D WRONG_ON_PYEMU=0", True)
+_fill("pyemu_wrong_left_out", "-D WRONG_ON_PYEMU=1", True)
+_fill("pocl_wrong_not_left_out", "-D WRONG_ON_PYEMU=0", False)""", """
+def _skip(name, options):
+    def builder(rng):
+        im = Image("im", np.zeros((H, W, 1), np.uint8), ("CL_R", "CL_UNSIGNED_INT8"),
+                   cmp=Exact("uint8 written"), ref=lambda d: WANT)
+        return Case(name, "fill.cl", "fill", [im], global_size=(W, H), options=options,
+                    pocl_skip="PoCL writes 9 at (3, 1)")
+    builder.__name__ = name
+    case(builder)
+
+
+_skip("pyemu_right_pocl_skipped", "-D WRONG_ON_PYEMU=0")
+_skip("pyemu_wrong_pocl_skipped", "-D WRONG_ON_PYEMU=1")""")
+
+
+def test_cli_pocl_skip_holds_pyemu_to_the_reference(tmp_path):
+    """A case with `pocl_skip` runs on pyemu alone against its NumPy
+    reference (a wrong pyemu result fails it); --pocl-only passes over it."""
+    corpus = tmp_path / "corpus"
+    (corpus / "kernels").mkdir(parents=True)
+    for f in ("__init__.py", "model.py", "compare.py", "bounds.py"):
+        shutil.copy(CORPUS / f, corpus / f)
+    (corpus / "kernels" / "fill.cl").write_text(IMAGE_KERNEL)
+    (corpus / "cases.py").write_text(SKIP_CASES)
+    proc = _run(["--corpus", str(corpus)])
+    out = proc.stdout
+    assert proc.returncode == 1, out + proc.stderr
+    rows = {line.split()[0]: line for line in out.splitlines()
+            if line.split() and line.split()[0].endswith("_skipped")}
+    assert " pass " in rows["pyemu_right_pocl_skipped"], out
+    assert "(NumPy only: PoCL writes 9 at (3, 1))" in rows["pyemu_right_pocl_skipped"]
+    assert " FAIL " in rows["pyemu_wrong_pocl_skipped"]
+    wrong = out[out.index("FAIL pyemu_wrong_pocl_skipped"):]
+    assert "pyemu=7" in wrong and "NumPy=13" in wrong and "PoCL=" not in wrong
+    proc = _run(["--corpus", str(corpus), "--pocl-only"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 passed, 0 failed" in proc.stdout
 
 
 def test_cli_without_pyopencl_fails_every_case(tmp_path):

@@ -393,3 +393,70 @@ __global__ void get(float *out) { out[0] = tvar<float>; }
     finally:
         cudaFree(d)
     assert out.tolist() == [3.0, 9.0]
+
+
+LDG = r"""
+__constant__ float scale[2];
+__global__ void k(const float * __restrict__ a, const float4 * __restrict__ v,
+                  const double *d, const int2 *p, float *o, double *od, int *oi) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    o[i] = __ldg(&a[i]) * __ldg(&scale[i % 2]) + __ldg(v + i).y + __ldcg(a + i) + __ldcs(a + i);
+    od[i] = __ldg(d + i) + __ldca(d + i) + __ldlu(d + i) + __ldcv(d + i);
+    int2 q = __ldg(p + i);
+    __stcg(oi + 2 * i, q.x);
+    __stwt(oi + 2 * i + 1, q.y * 2.0);         /* converted to int, as CUDA's overload does */
+    __stcs(o + i, __ldg(o + i) + 1.0f);
+    __stwb(od + i, od[i] * 0.5f);
+}"""
+
+
+def test_ldg_and_cache_hinted_loads_and_stores():
+    """__ldg (const __restrict__ pointers, __constant__ memory), the
+    cache-hinted loads and stores: the plain element, for scalars and vectors."""
+    n = 64
+    rng = np.random.default_rng(12)
+    a = rng.uniform(-2, 2, n).astype(np.float32)
+    v = rng.uniform(-2, 2, (n, 4)).astype(np.float32)
+    d = rng.uniform(-2, 2, n)
+    p = rng.integers(-1000, 1000, (n, 2)).astype(np.int32)
+    sc = np.array([0.5, -3.0], np.float32)
+    m = SourceModule(LDG)
+    cudaMemcpyToSymbol(m.get_global("scale"), sc, 8)
+    bufs = [cudaMalloc(x.nbytes) for x in (a, v, d, p)]
+    outs = [cudaMalloc(4 * n), cudaMalloc(8 * n), cudaMalloc(8 * n)]
+    try:
+        for b, x in zip(bufs, (a, v, d, p)):
+            cudaMemcpy(b, x, x.nbytes, cudaMemcpyHostToDevice)
+        m.get_function("k")[2, 32](*bufs, *outs)
+        o, od, oi = np.empty(n, np.float32), np.empty(n), np.empty(2 * n, np.int32)
+        for h, b in zip((o, od, oi), outs):
+            cudaMemcpy(h, b, h.nbytes, cudaMemcpyDeviceToHost)
+    finally:
+        for b in bufs + outs:
+            cudaFree(b)
+    want = a * sc[np.arange(n) % 2] + v[:, 1] + a + a + np.float32(1)
+    np.testing.assert_allclose(o, want, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(od, 4 * d * 0.5, rtol=1e-7)
+    assert oi.tolist() == np.stack([p[:, 0], p[:, 1] * 2], axis=1).reshape(-1).tolist()
+
+
+@pytest.mark.parametrize("body", ["c[0] = o[0];", "c[1] += o[0];", "n++;", "--n;", "s.b = o[0];",
+                                  "(c)[2] = 1.0f;"])
+def test_a_kernel_that_writes_constant_memory_does_not_compile(body):
+    """As nvcc: __constant__ memory is written from the host (cudaMemcpyToSymbol) only."""
+    from pyemu.compiler import CompileError
+    src = ("struct S { float a, b; };\n__constant__ float c[4];\n__constant__ int n;\n"
+           f"__constant__ S s;\n__global__ void k(float *o) {{ {body} }}")
+    with pytest.raises(CompileError) as e:
+        SourceModule(src)
+    assert "kernel.cu:5: error: a __constant__ variable" in str(e.value)
+    assert "cannot be written in device code" in str(e.value)
+
+
+def test_writes_that_are_not_to_constant_memory_compile():
+    """Reads, a comparison, the pointee of a __constant__ pointer, a local that
+    shadows a __constant__ name."""
+    m = SourceModule("__constant__ float c[4];\n__constant__ float *p;\n"
+                     "__global__ void k(float *o) { o[0] = c[1]; o[1] = c[0] == o[2]; "
+                     "if (o[3] > 1e30f) p[0] = o[0]; float c[2]; c[0] = o[0]; o[1] = c[0]; }")
+    assert m.get_global("c").size == 16

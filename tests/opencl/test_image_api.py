@@ -224,7 +224,15 @@ def test_sampler_and_image_kernel_arguments(context, queue, img, code_of):
     out = np.zeros(4, np.float32)
     clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, 16, out)
     assert out.tolist() == [1.0, 5.0, CL_FLOAT, CL_R]
-    assert code_of(clSetKernelArg, k, 1, img) == CL_INVALID_ARG_VALUE
+    # a sampler_t takes a valid sampler object, else CL_INVALID_SAMPLER (OpenCL 3.0,
+    # clSetKernelArg: "for an argument declared to be of type sampler_t when the
+    # specified arg_value is not a valid sampler object"), the argument left as it was
+    assert code_of(clSetKernelArg, k, 1, img) == CL_INVALID_SAMPLER
+    assert code_of(clSetKernelArg, k, 1, None) == CL_INVALID_SAMPLER
+    assert code_of(clSetKernelArg, k, 1, 0x14) == CL_INVALID_SAMPLER
+    assert code_of(clSetKernelArg, k, 1, 8, img) == CL_INVALID_SAMPLER
+    # and a sampler is no value of another type
+    assert code_of(clSetKernelArg, k, 2, s) == CL_INVALID_MEM_OBJECT
     # the C form: a sampler_t takes arg_size = sizeof(cl_sampler) (a pointer), not
     # sizeof(sampler_t) as the kernel sees it (OpenCL 1.2, clSetKernelArg)
     assert clSetKernelArg(k, 1, 8, s) == CL_SUCCESS
@@ -235,3 +243,46 @@ def test_sampler_and_image_kernel_arguments(context, queue, img, code_of):
     clReleaseSampler(s)
     assert code_of(clSetKernelArg, k, 1, s) == CL_INVALID_SAMPLER
     clReleaseMemObject(buf)
+
+
+def _many(context, n, param, use):
+    args = ", ".join(param.format(i=i) for i in range(n))
+    body = " ".join(use.format(i=i) for i in range(n))
+    p = clCreateProgramWithSource(context, [f"__kernel void k(__global float *o, {args}) "
+                                            f"{{ o[0] = 0; {body} }}"])
+    clBuildProgram(p)
+    return clCreateKernel(p, "k")
+
+
+@pytest.mark.parametrize("what, param, use, limit_name", [
+    ("write-only image", "__write_only image2d_t w{i}",
+     "write_imagef(w{i}, (int2)(0, 0), (float4)(o[0]));", "CL_DEVICE_MAX_WRITE_IMAGE_ARGS"),
+    ("sampler_t", "sampler_t s{i}", "o[0] += (float)(s{i} == 0);", "CL_DEVICE_MAX_SAMPLERS"),
+])
+def test_image_and_sampler_argument_limits(context, queue, device, what, param, use, limit_name):
+    """clEnqueueNDRangeKernel: CL_OUT_OF_RESOURCES for more write-only image
+    arguments than CL_DEVICE_MAX_WRITE_IMAGE_ARGS, or sampler arguments than
+    CL_DEVICE_MAX_SAMPLERS (the spec's examples)."""
+    limit = clGetDeviceInfo(device, getattr(__import__("pyemu.opencl", fromlist=["x"]),
+                                            limit_name))
+    assert limit == 32
+    o = clCreateBuffer(context, CL_MEM_READ_WRITE, 4)
+    # the limit itself runs (samplers: a kernel of 32 write-only images is slow to build)
+    for n in ((limit, limit + 1) if what == "sampler_t" else (limit + 1,)):
+        k = _many(context, n, param, use)
+        clSetKernelArg(k, 0, o)
+        for i in range(n):
+            if what == "sampler_t":
+                clSetKernelArg(k, 1 + i, clCreateSampler(context, CL_FALSE, CL_ADDRESS_NONE,
+                                                         CL_FILTER_NEAREST))
+            else:
+                clSetKernelArg(k, 1 + i, clCreateImage(context, CL_MEM_WRITE_ONLY, F32_R,
+                                                       desc2d(1, 1)))
+        if n == limit:
+            clEnqueueNDRangeKernel(queue, k, 1, None, [1], [1])
+            clFinish(queue)
+            continue
+        with pytest.raises(CLError) as e:
+            clEnqueueNDRangeKernel(queue, k, 1, None, [1], [1])
+        assert e.value.code == CL_OUT_OF_RESOURCES
+        assert f"k has {n} {what} arguments; {limit_name} is {limit}" in str(e.value)

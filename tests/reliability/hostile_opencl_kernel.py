@@ -232,4 +232,50 @@ CASES = [
       "cl.clReleaseMemObject(a); cl.clReleaseKernel(k); cl.clFinish(q)", "ok"),
     C("clEnqueueTask_unset_argument", "cl.clEnqueueTask(q, kernel(CLK))", -52),
     C("clEnqueueTask_not_a_queue", KA + "cl.clEnqueueTask(ctx, k)", -36),
+    # ---- sampler_t arguments take a valid cl_sampler (CL_INVALID_SAMPLER), nothing else does
+    C("clSetKernelArg_buffer_to_a_sampler",
+      "k = kernel('__kernel void k(__read_only image2d_t im, sampler_t s, __global float *o) "
+      "{ o[0] = read_imagef(im, s, (int2)(0, 0)).x; }')\n"
+      "cl.clSetKernelArg(k, 1, buf(16))", -41),
+    C("clSetKernelArg_released_sampler",
+      "k = kernel('__kernel void k(__read_only image2d_t im, sampler_t s, __global float *o) "
+      "{ o[0] = read_imagef(im, s, (int2)(0, 0)).x; }')\n"
+      "s = cl.clCreateSampler(ctx, False, cl.CL_ADDRESS_NONE, cl.CL_FILTER_NEAREST)\n"
+      "cl.clReleaseSampler(s); cl.clSetKernelArg(k, 1, s)", -41),
+    C("clSetKernelArg_sampler_to_a_char",
+      T + "s = cl.clCreateSampler(ctx, False, cl.CL_ADDRESS_NONE, cl.CL_FILTER_NEAREST)\n"
+      "cl.clSetKernelArg(k, 1, s)", -50),
+    # ---- constant memory: CL_DEVICE_MAX_CONSTANT_ARGS (8) and _BUFFER_SIZE (64 KiB) at
+    # the enqueue (CL_OUT_OF_RESOURCES), program-scope __constant data at the build
+    C("clEnqueueNDRangeKernel_nine_constant_args",
+      "k = kernel('__kernel void k(__global int *o, ' + ', '.join("
+      "f'__constant int *c{i}' for i in range(9)) + ') { o[0] = c8[0]; }')\n"
+      "o = buf(4); c = buf(4); cl.clSetKernelArg(k, 0, o)\n"
+      "for i in range(1, 10):\n    cl.clSetKernelArg(k, i, c)\n"
+      "cl.clEnqueueNDRangeKernel(q, k, 1, None, [1], [1])", -5),
+    C("clEnqueueTask_constant_buffers_past_64KiB",
+      "k = kernel('__kernel void k(__global int *o, __constant int *a, __constant int *b) "
+      "{ o[0] = a[0] + b[0]; }')\n"
+      "cl.clSetKernelArg(k, 0, buf(4)); cl.clSetKernelArg(k, 1, buf(32768))\n"
+      "cl.clSetKernelArg(k, 2, buf(32772)); cl.clEnqueueTask(q, k)", -5),
+    C("clEnqueueNDRangeKernel_constant_past_64KiB_runs_nothing",
+      "k = kernel('__constant int t[1024] = {5};\\n__kernel void k(__global int *o, "
+      "__constant int *a) { o[get_global_id(0)] = a[0] + t[0]; }')\n"
+      "o = buf(64)\n"
+      "cl.clEnqueueFillBuffer(q, o, np.int32(-7), 4, 0, 64); cl.clFinish(q)\n"
+      "cl.clSetKernelArg(k, 0, o); cl.clSetKernelArg(k, 1, buf(65536 - 4096 + 4))\n"
+      "try:\n    cl.clEnqueueNDRangeKernel(q, k, 1, None, [16], [16])\n"
+      "except cl.CLError as e:\n    assert e.code == -5 and 'CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE' "
+      "in str(e), e\nelse:\n    raise AssertionError('enqueued')\n"
+      "h = np.zeros(16, np.int32); cl.clEnqueueReadBuffer(q, o, cl.CL_TRUE, 0, 64, h)\n"
+      "assert (h == -7).all(), h\n"
+      "cl.clSetKernelArg(k, 1, buf(65536 - 4096)); cl.clEnqueueNDRangeKernel(q, k, 1, None, "
+      "[16], [16]); cl.clFinish(q)", "ok"),
+    C("clBuildProgram_program_scope_constant_past_64KiB",
+      "p = cl.clCreateProgramWithSource(ctx, ['__constant float big[16385] = {1};\\n"
+      "__kernel void k(__global float *o) { o[0] = big[0]; }'])\n"
+      "try:\n    cl.clBuildProgram(p)\nexcept cl.CLError as e:\n    assert e.code == -11\n"
+      "log = cl.clGetProgramBuildInfo(p, dev, cl.CL_PROGRAM_BUILD_LOG)\n"
+      "assert 'big (65540 bytes)' in log, log\n"
+      "cl.clCreateKernel(p, 'k')", -45),
 ]

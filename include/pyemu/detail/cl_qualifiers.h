@@ -76,6 +76,7 @@ typedef unsigned int cl_mem_fence_flags;
 #define cl_khr_local_int32_base_atomics 1
 #define cl_khr_local_int32_extended_atomics 1
 #define cl_khr_byte_addressable_store 1
+#define cl_khr_3d_image_writes 1      /* write_image* of image3d_t (detail/cl_image.h) */
 #define __PYEMU__ 1
 
 #ifndef MAXFLOAT

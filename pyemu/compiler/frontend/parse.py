@@ -150,6 +150,10 @@ class _Walk:
         self.K = ci.CursorKind
         self.kernels = {}        # qualified -> Kernel
         self.smem_id = 1
+        self.const_starts = set()   # where an OpenCL __constant declaration got its section
+        self.const_done = set()     # where one got `const` (constant_const)
+        self.assignments = (self.K.BINARY_OPERATOR, self.K.COMPOUND_ASSIGNMENT_OPERATOR,
+                            self.K.UNARY_OPERATOR)
         self.vector_names = set()   # typedefs of vector types in function bodies
         self.functions = []         # [Function fields, calls, callees] (see record)
         # cooperative groups (see cg_reference): named at all; something of them
@@ -404,6 +408,11 @@ class _Walk:
             # named by its type: a kernel may share its name with functions of
             # the C library (div, exp, exit), which C++ overloads
             ret, _, rest = ftype.partition("(")
+            if self.dialect == "opencl" and any(self.const_pointee(p) for p in parms):
+                # the parameters as g++ sees them: a __constant pointer's
+                # pointee made const (constant_const)
+                rest = ", ".join(self.const_pointee(p) or p.type.get_canonical().spelling
+                                 for p in parms) + ")"
             signature = f"{ret.strip()} (*)({rest}"
         spelled = c.spelling[len("pyemu_cl_"):] if c.spelling.startswith("pyemu_cl_") else ""
         k = Kernel(qual, self.where(c), c.is_definition(), template, bounds, params,
@@ -433,6 +442,9 @@ class _Walk:
             kind = "texture"
         elif "constant" in notes or 'section("pyemu_const.' in self.text[start:end]:
             kind = "constant"
+            if self.dialect == "opencl" and "constant" in notes:
+                self.constant_section(start)
+                self.constant_const(c)
         else:
             kind = "device" if self.dialect == "cuda" else "global"
         self.m.symbols.append(Symbol(qual, kind, tspell, self.where(c)))
@@ -460,6 +472,10 @@ class _Walk:
             elif kind == K.DECL_STMT:
                 if self.local_decl(node, kern):
                     continue
+            elif opencl and kind == K.PARM_DECL:
+                self.constant_const(node)
+            elif not opencl and kind in self.assignments:
+                self.constant_write(node, kind)
             elif opencl and kind == K.TYPEDEF_DECL and _is_vector(node.underlying_typedef_type):
                 self.vector_names.add(node.spelling)
             elif opencl and kind == K.CSTYLE_CAST_EXPR and _is_vector(node.type):
@@ -513,8 +529,107 @@ class _Walk:
                 return True
             self.m.edits.append(Edit(start, start, "static __thread ", "local"))
         elif "constant" in notes and not pointer:
+            # not in a section: the regions pass copies the kernel's body (and
+            # with it the variable), so the core would count it twice; a
+            # kernel-scope __constant is not counted in the 64 KiB
             self.m.edits.append(Edit(start, start, "static ", "constant"))
+            for v in var:
+                self.constant_const(v)
+        elif "constant" in notes:
+            for v in var:       # a local pointer to constant memory: to const
+                self.constant_const(v)
         return False
+
+    def constant_write(self, node, kind) -> None:
+        """CUDA: an assignment, compound assignment, ++ or -- whose target is
+        (an element or member of) a __constant__ variable is an error, as
+        nvcc's: constant memory is written from the host only
+        (cudaMemcpyToSymbol).  A __constant__ pointer's pointee is other
+        memory: writing through it is no write to constant memory.  The
+        operator's tokens are read only when the target is such a variable."""
+        ch = list(node.get_children())
+        if not ch or (kind == self.K.BINARY_OPERATOR and len(ch) != 2):
+            return
+        target, through = ch[0], False
+        K = self.K
+        while True:
+            if target.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+                pass
+            elif target.kind in (K.ARRAY_SUBSCRIPT_EXPR, K.MEMBER_REF_EXPR):
+                through = True
+            else:
+                break
+            sub = next(iter(target.get_children()), None)
+            if sub is None:
+                return
+            target = sub
+        if target.kind != K.DECL_REF_EXPR:
+            return
+        var = target.referenced
+        if var is None or var.kind != K.VAR_DECL:
+            return
+        a, b = self.span(var)
+        if "constant" not in self.notes(var) and 'section("pyemu_const.' not in self.text[a:b]:
+            return
+        if through and var.type.get_canonical().kind == self.ci.TypeKind.POINTER:
+            return          # the pointee of a __constant__ pointer
+        if kind == K.BINARY_OPERATOR:
+            between = self.tokens(ch[0].extent.end.offset, ch[1].extent.start.offset)
+            if not between or between[0][0] != "=":
+                return
+        elif kind == K.UNARY_OPERATOR:
+            toks = self.tokens(*self.span(node))
+            if not toks or not ({toks[0][0], toks[-1][0]} & {"++", "--"}):
+                return
+        self.m.errors.append((self.where(node), f"a __constant__ variable ('{var.spelling}') "
+                              "cannot be written in device code: constant memory is set from "
+                              "the host (cudaMemcpyToSymbol)"))
+
+    def const_pointee(self, p) -> str:
+        """The canonical type of __constant pointer parameter `p` once
+        constant_const made its pointee const; '' when it makes none."""
+        t = p.type.get_canonical()
+        if ("constant" not in self.notes(p) or t.kind != self.ci.TypeKind.POINTER
+                or t.get_pointee().is_const_qualified()):
+            return ""
+        return f"const {t.get_pointee().spelling} *"
+
+    def constant_const(self, c) -> None:
+        """An OpenCL __constant variable or pointer parameter `c`: what it
+        names becomes const for g++ (`const` before the declaration), so that
+        a write to constant memory does not compile, as the OpenCL C spec
+        says ("It is illegal to write to a variable in the constant address
+        space and will result in a compilation error").  Nothing when it is
+        const already, or not __constant."""
+        if "constant" not in self.notes(c):
+            return
+        t = c.type
+        TK = self.ci.TypeKind
+        while t.kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+            t = t.get_pointee() if t.kind == TK.POINTER else t.get_array_element_type()
+            if c.kind == self.K.PARM_DECL:
+                break       # a parameter: what the pointer points to
+        if t.is_const_qualified():
+            return
+        start = self.span(c)[0]
+        if start in self.const_done:
+            return          # one declaration, several declarators
+        self.const_done.add(start)
+        self.m.edits.append(Edit(start, start, "const ", "constant"))
+
+    def constant_section(self, start: int) -> None:
+        """An OpenCL program-scope __constant variable declared at `start`: in
+        a section "pyemu_const.clN" of its own, as CUDA's __constant__
+        (include/pyemu/detail/cuda_qualifiers.h), so that the core counts it in the module's 64 KiB of constant data at
+        load (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE; csrc/symbols.c) and flags it
+        constant memory (the enqueue adds the __constant buffer arguments to
+        it: pyemu/opencl/kernel.py).  One edit per declaration: its
+        declarators share the section."""
+        if start in self.const_starts:
+            return
+        self.const_starts.add(start)
+        self.m.edits.append(Edit(start, start, "__attribute__((used, section(\"pyemu_const.cl"
+                                 f"{len(self.const_starts)}\"))) ", "constant"))
 
     def dynamic_shared(self, var, file_scope: bool, stmt=None) -> None:
         """`extern __shared__ T s[];`: a pointer to the launch's dynamic shared memory."""

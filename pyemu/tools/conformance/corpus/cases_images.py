@@ -40,8 +40,16 @@ What is compared, and why:
   clamp(rint(c), 0, layers - 1), so those array reads are checked against
   the formula only.
 - PoCL 3.1 has no CL_RG images (clGetSupportedImageFormats lists R, A,
-  RGBA, BGRA, ARGB), so the corpus uses CL_R, CL_RGBA and CL_BGRA; pyemu's
-  CL_RG is covered by tests/opencl/.
+  RGBA, BGRA, ARGB): the CL_RG cases (image2d_*_rg_*) say so (`pocl_skip`)
+  and run on pyemu alone, against the formulas (texels (r, g, 0, 1), the
+  CLAMP border (0, 0, 0, 1), writes storing r and g).
+- 3-D image writes (cl_khr_3d_image_writes, which PoCL 3.1 and pyemu
+  report) are compared with PoCL and with the 8.3 conversions.
+- Half images: read_imageh / write_imageh exist only with cl_khr_fp16
+  (OpenCL C 1.2, 9.6.8 of the extensions), which neither pyemu nor PoCL 3.1
+  reports; CL_HALF_FLOAT images are read and written through
+  read_imagef / write_imagef (the cases *_half_float), which the
+  specification requires of every device with images.
 """
 from __future__ import annotations
 
@@ -214,7 +222,7 @@ def pocl_known(fmt, kind, n_values):
 # --- 2-D sampling: every addressing mode, normalized and not, nearest and linear ----------------
 
 def _sampling_case(name, normalized, addressing, filt, fmt=("CL_RGBA", "CL_FLOAT"),
-                   size=(7, 5)):
+                   size=(7, 5), pocl_skip=""):
     """read_imagef(im, s, float2) with s from clCreateSampler."""
     def build(rng):
         w, h = size
@@ -227,7 +235,7 @@ def _sampling_case(name, normalized, addressing, filt, fmt=("CL_RGBA", "CL_FLOAT
         return Case(name, "images.cl", "sample2d_f",
                     [Image("im", data, fmt), Sampler("s", *smp), In("c", c.reshape(-1)),
                      sampled_out("out", "f", t, c.astype(np.float64), smp, fmt, 2)],
-                    global_size=(N,), local_size=(64,),
+                    global_size=(N,), local_size=(64,), pocl_skip=pocl_skip,
                     doc=f"read_imagef, {'normalized' if normalized else 'unnormalized'} "
                         f"coordinates, CLK_ADDRESS_{addressing}, CLK_FILTER_{filt}")
     build.__name__ = name
@@ -291,7 +299,7 @@ _declared("image2d_sampler_program_scope", "sample2d_program", "",
 
 # --- integer formats: read_imagei / read_imageui ---------------------------------------------
 
-def _int_case(name, kernel, fmt, smp, int_coords, kind):
+def _int_case(name, kernel, fmt, smp, int_coords, kind, pocl_skip=""):
     def build(rng):
         w, h = 6, 5
         data = image_data(rng, (h, w), fmt)
@@ -308,7 +316,7 @@ def _int_case(name, kernel, fmt, smp, int_coords, kind):
         return Case(name, "images.cl", kernel,
                     [Image("im", data, fmt), Sampler("s", *smp), c_arg,
                      sampled_out("out", kind, t, c, smp, fmt, 2)],
-                    global_size=(N,), local_size=(64,))
+                    global_size=(N,), local_size=(64,), pocl_skip=pocl_skip)
     build.__name__ = name
     return case(build)
 
@@ -361,7 +369,7 @@ def image2d_load_i_no_sampler(rng):
 
 # --- writes -------------------------------------------------------------------------------------
 
-def _write_case(name, kernel, fmt, values_fn, vdtype):
+def _write_case(name, kernel, fmt, values_fn, vdtype, pocl_skip=""):
     def build(rng):
         w, h = 8, 4
         v = values_fn(rng, w * h).astype(vdtype)
@@ -371,7 +379,7 @@ def _write_case(name, kernel, fmt, values_fn, vdtype):
                     [Image("im", init, fmt, cmp=Exact(f"{kernel[5:]} to {fmt[1][3:].lower()}"),
                            ref=lambda d: want),
                      In("v", v.reshape(-1))],
-                    global_size=(w, h))
+                    global_size=(w, h), pocl_skip=pocl_skip)
     build.__name__ = name
     return case(build)
 
@@ -684,3 +692,101 @@ def image2d_array_writef(rng):
                  Out("dims", np.int32, 5, Exact("image queries"),
                      ref=lambda d: np.array([w, h, w, h, n_layers]))],
                 global_size=(w, h, n_layers))
+
+
+# --- CL_RG: PoCL 3.1 has none (pocl_skip), pyemu against the formulas ----------------------------
+
+POCL_NO_RG = "PoCL 3.1 has no CL_RG images (clGetSupportedImageFormats)"
+
+_sampling_case("image2d_read_rg_float", False, "CLAMP", "NEAREST", ("CL_RG", "CL_FLOAT"),
+               pocl_skip=POCL_NO_RG)
+_sampling_case("image2d_read_rg_snorm_int16", True, "MIRRORED_REPEAT", "NEAREST",
+               ("CL_RG", "CL_SNORM_INT16"), pocl_skip=POCL_NO_RG)
+_sampling_case("image2d_linear_rg_unorm_int8", True, "CLAMP", "LINEAR", ("CL_RG", "CL_UNORM_INT8"),
+               size=(9, 6), pocl_skip=POCL_NO_RG)
+_int_case("image2d_fetchui_rg_uint16_clamp", "fetch2d_ui", ("CL_RG", "CL_UNSIGNED_INT16"),
+          (False, "CLAMP", "NEAREST"), True, "ui", pocl_skip=POCL_NO_RG)
+_int_case("image2d_readi_rg_int8_edge", "sample2d_i", ("CL_RG", "CL_SIGNED_INT8"),
+          (False, "CLAMP_TO_EDGE", "NEAREST"), False, "i", pocl_skip=POCL_NO_RG)
+_write_case("image2d_writef_rg_unorm_int8", "store2d_f", ("CL_RG", "CL_UNORM_INT8"),
+            _unit_floats, np.float32, pocl_skip=POCL_NO_RG)
+_write_case("image2d_writef_rg_half_float", "store2d_f", ("CL_RG", "CL_HALF_FLOAT"),
+            _half_floats, np.float32, pocl_skip=POCL_NO_RG)
+_write_case("image2d_writeui_rg_uint32", "store2d_ui", ("CL_RG", "CL_UNSIGNED_INT32"),
+            lambda rng, n: rng.integers(0, 2**32 - 1, (n, 4), dtype=np.uint64), np.uint32,
+            pocl_skip=POCL_NO_RG)
+_write_case("image2d_writei_rg_int16", "store2d_i", ("CL_RG", "CL_SIGNED_INT16"),
+            lambda rng, n: rng.integers(-70000, 70000, (n, 4)), np.int32, pocl_skip=POCL_NO_RG)
+
+
+@case
+def image2d_rg_queries(rng):
+    """get_image_channel_order of a CL_RG image is CLK_RG (pyemu only: PoCL 3.1
+    has no CL_RG images)."""
+    a = image_data(rng, (3, 11), ("CL_RG", "CL_UNORM_INT8"))
+    b = np.zeros((5, 2, 2), np.float32)
+    want = np.array([11, 3, 11, 3, CL_TYPE["CL_UNORM_INT8"], CL_RG,
+                     2, 5, 2, 5, CL_TYPE["CL_FLOAT"], CL_RG, 1, 0], np.int32)
+    return Case("image2d_rg_queries", "images.cl", "query2d",
+                [Image("a", a, ("CL_RG", "CL_UNORM_INT8")),
+                 Image("b", b, ("CL_RG", "CL_FLOAT"), cmp=Exact("untouched"), ref=lambda d: b),
+                 Out("out", np.int32, 14, Exact("image queries"), ref=lambda d: want)],
+                global_size=(1,), pocl_skip=POCL_NO_RG)
+
+
+# --- 3-D writes (cl_khr_3d_image_writes) ---------------------------------------------------------
+
+def _write3d_case(name, kernel, fmt, values_fn, vdtype, size=(5, 4, 3)):
+    """write_image{f,i,ui}(image3d_t, int4, ...) to every texel of a 3-D image:
+    compared with PoCL and with the 8.3 conversions (R.stored)."""
+    def build(rng):
+        w, h, dd = size
+        v = values_fn(rng, w * h * dd).astype(vdtype)
+        init = image_data(rng, (dd, h, w), fmt)
+        want = R.stored(v, fmt).reshape(dd, h, w, -1)
+        return Case(name, "images.cl", kernel,
+                    [Image("im", init, fmt, "image3d_t",
+                           cmp=Exact(f"{kernel[5:]} to {fmt[1][3:].lower()}"),
+                           ref=lambda d: want),
+                     In("v", v.reshape(-1))],
+                    global_size=size,
+                    doc="cl_khr_3d_image_writes: a __write_only image3d_t")
+    build.__name__ = name
+    build.__doc__ = f"3-D write to {fmt[0]}/{fmt[1]} (cl_khr_3d_image_writes)"
+    return case(build)
+
+
+_write3d_case("image3d_writef_rgba_unorm_int8", "store3d_f", ("CL_RGBA", "CL_UNORM_INT8"),
+              _unit_floats, np.float32)
+_write3d_case("image3d_writef_r_float", "store3d_f", ("CL_R", "CL_FLOAT"),
+              lambda rng, n: rng.uniform(-1e6, 1e6, (n, 4)), np.float32)
+_write3d_case("image3d_writef_rgba_half_float", "store3d_f", ("CL_RGBA", "CL_HALF_FLOAT"),
+              _half_floats, np.float32, size=(4, 3, 2))
+_write3d_case("image3d_writei_rgba_int16", "store3d_i", ("CL_RGBA", "CL_SIGNED_INT16"),
+              lambda rng, n: rng.integers(-70000, 70000, (n, 4)), np.int32)
+_write3d_case("image3d_writeui_rgba_uint8", "store3d_ui", ("CL_RGBA", "CL_UNSIGNED_INT8"),
+              lambda rng, n: rng.integers(0, 600, (n, 4)), np.uint32, size=(3, 3, 4))
+
+
+@case
+def image3d_write_then_sample(rng):
+    """One kernel writes a 3-D image (write_imagef, every texel) and samples
+    another 3-D image that holds what the write stores (read_imagef, linear,
+    CLK_ADDRESS_CLAMP_TO_EDGE, normalized): both against PoCL and the
+    formulas."""
+    size = (4, 3, 3)
+    fmt = ("CL_RGBA", "CL_FLOAT")
+    w, h, dd = size
+    v = rng.uniform(-2, 2, (w * h * dd, 4)).astype(np.float32)
+    stored = R.stored(v, fmt).reshape(dd, h, w, 4)
+    t = R.texels(stored, fmt)
+    smp = (True, "CLAMP_TO_EDGE", "LINEAR")
+    lo, hi = coord_range(smp[1], smp[0], smp[2])
+    c = as_coords(texel_coords(rng, N, size, lo, hi, False), size, True, 4)
+    return Case("image3d_write_then_sample", "images.cl", "store3d_then_sample",
+                [Image("im", np.zeros((dd, h, w, 4), np.float32), fmt, "image3d_t",
+                       cmp=Exact("float written"), ref=lambda d: stored),
+                 In("v", v.reshape(-1)), Sampler("s", *smp), In("c", c.reshape(-1)),
+                 Image("src", stored, fmt, "image3d_t"),
+                 sampled_out("out", "f", t, c[:, :3].astype(np.float64), smp, fmt, 3)],
+                global_size=size)

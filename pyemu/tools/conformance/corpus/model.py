@@ -33,6 +33,10 @@ global offset or None).  Arguments:
         "NONE", "CLAMP_TO_EDGE", "CLAMP", "REPEAT", "MIRRORED_REPEAT",
         filter "NEAREST" or "LINEAR".
 
+A case PoCL cannot run at all (a format or built-in PoCL lacks) says why in
+`pocl_skip`: it runs on pyemu alone, every output held to its NumPy
+reference (each must have one); --pocl-only passes over it.
+
 An output (Buf or Image) may name, with `pocl_differs` (a function of the
 inputs giving a boolean mask over the output), the elements where PoCL is
 known to be wrong or legitimately different (behaviour the specification
@@ -162,6 +166,7 @@ class Case:
     printf_ref: Optional[str] = None    # the text both sides must print, if known
     doc: str = ""
     features: tuple = ()
+    pocl_skip: str = ""                 # why PoCL cannot run it: NumPy references only
 
     def inputs(self) -> dict:
         """Every argument's initial value by name (what `ref` functions take)."""

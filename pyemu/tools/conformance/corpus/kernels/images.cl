@@ -1,8 +1,12 @@
 /* Images and samplers (OpenCL 1.2, 6.12.14): read_imagef/i/ui with samplers
  * passed as arguments, declared in the kernel and at program scope, at float
  * and integer coordinates and without a sampler; write_imagef/i/ui; the
- * image queries; 1-D, 1-D buffer, 1-D array, 2-D, 2-D array and 3-D images.
+ * image queries; 1-D, 1-D buffer, 1-D array, 2-D, 2-D array and 3-D images;
+ * writes to 3-D images (cl_khr_3d_image_writes).
  */
+#ifdef cl_khr_3d_image_writes
+#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable
+#endif
 
 /* a sampler at program scope, as Rodinia's and the SDKs' image kernels write it */
 __constant sampler_t program_sampler = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT |
@@ -175,6 +179,42 @@ __kernel void query3d(__read_only image3d_t im, __global int *out)
     out[6] = d.w;
     out[7] = get_image_channel_data_type(im);
     out[8] = get_image_channel_order(im);
+}
+
+/* writes to 3-D images: cl_khr_3d_image_writes */
+__kernel void store3d_f(__write_only image3d_t im, __global const float4 *v)
+{
+    int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+    int w = get_global_size(0), h = get_global_size(1);
+    write_imagef(im, (int4)(x, y, z, 0), v[(z * h + y) * w + x]);
+}
+
+__kernel void store3d_i(__write_only image3d_t im, __global const int4 *v)
+{
+    int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+    int w = get_global_size(0), h = get_global_size(1);
+    write_imagei(im, (int4)(x, y, z, 0), v[(z * h + y) * w + x]);
+}
+
+__kernel void store3d_ui(__write_only image3d_t im, __global const uint4 *v)
+{
+    int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+    int w = get_global_size(0), h = get_global_size(1);
+    write_imageui(im, (int4)(x, y, z, 0), v[(z * h + y) * w + x]);
+}
+
+/* a 3-D write and, of an image holding what it writes, a 3-D read: each
+ * work-item writes its texel and samples its coordinates */
+__kernel void store3d_then_sample(__write_only image3d_t im, __global const float4 *v,
+                                  sampler_t s, __global const float4 *c,
+                                  __read_only image3d_t src, __global float4 *out)
+{
+    int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+    int w = get_global_size(0), h = get_global_size(1);
+    int i = (z * h + y) * w + x;
+    write_imagef(im, (int4)(x, y, z, 0), v[i]);
+    for (int k = i; k < 256; k += w * h * get_global_size(2))
+        out[k] = read_imagef(src, s, c[k]);
 }
 
 /* --- 1-D, 1-D buffer, 1-D array ----------------------------------------------------------- */
