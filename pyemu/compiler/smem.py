@@ -20,24 +20,27 @@ from __future__ import annotations
 import zlib
 from typing import Optional
 
-from .source import _TOKEN_RE
+from .frontend import lex as _lex
 
 STATIC_LIMIT = 48 * 1024      # ptxas: static shared memory of one kernel
 
 # words that say where the variable lives: dropped from its type
-_QUALIFIERS = {"__shared__", "__local", "local", "static", "__pyemu_as_local__"}
+_QUALIFIERS = {"__shared__", "__pyemu_shared__", "__local", "local", "static",
+               "__pyemu_as_local__"}
 _ALIGN_WORDS = {"__align__", "alignas", "_Alignas"}
 
 
-def _tokens(text: str) -> Optional[list]:
+def _tokens(text: str, tokens=None) -> Optional[list]:
+    """(kind, text) of the tokens of `text` without comments (clang's lexer,
+    frontend/lex.py; `tokens`: its tokens where the caller has them), or None
+    when it holds a string or character literal."""
     out = []
-    for m in _TOKEN_RE.finditer(text):
-        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
-        if kind in ("ws", "nl", "comment"):
+    for kind, a, b in _lex.lex(text) if tokens is None else tokens:
+        if kind == "comment":
             continue
         if kind in ("str", "chr", "raw"):
             return None
-        out.append((kind, m.group()))
+        out.append((kind, text[a:b]))
     return out
 
 
@@ -100,13 +103,18 @@ def kernel_name(words: list) -> Optional[str]:
     return None
 
 
-def rewrite_decl(text: str, first_id: int, seg: int = 0) -> Optional[tuple]:
+def rewrite_decl(text: str, first_id: int, seg: int = 0, tokens=None) -> Optional[tuple]:
     """(replacement, number of variables) for the declaration statement
     `text` (qualifiers to the `;` included) in segment `seg`, or None when it
     is not one this module rewrites.  The replacement keeps every newline of
-    `text`."""
-    toks = _tokens(text.rstrip().rstrip(";"))
-    if not toks or text.rstrip()[-1:] != ";":
+    `text`.  `tokens`: the tokens of `text` (frontend.lex, offsets into it),
+    where the caller has them already."""
+    if text.rstrip()[-1:] != ";":
+        return None
+    toks = _tokens(text, tokens)
+    while toks and toks[-1] == ("op", ";"):
+        toks.pop()
+    if not toks:
         return None
     words, align, i = [], "0", 0
     while i < len(toks):

@@ -41,6 +41,7 @@ from typing import Optional
 
 from .. import smem as _smem
 from . import args as _args
+from . import lex as _lex
 from .clangargs import clang_args
 from .libclang import cindex, index, presumed
 from .model import Edit, Function, Kernel, Model, Symbol
@@ -192,17 +193,16 @@ class _Walk:
         return cursor.extent.start.offset, cursor.extent.end.offset
 
     def tokens(self, start: int, end: int) -> list:
-        """The raw tokens (spelling, offset) of text[start:end]."""
-        ci = self.ci
-        f = self.tu.get_file(self.tu.spelling)
-        rng = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(self.tu, f, start),
-                                            ci.SourceLocation.from_offset(self.tu, f, end))
-        out = []
-        for t in self.tu.get_tokens(extent=rng):
-            a, b = t.extent.start.offset, t.extent.end.offset
-            if a < end:         # its text from ours: a string literal may not be UTF-8
-                out.append((self.text[a:b], a))
-        return out
+        """The raw tokens (spelling, offset) of text[start:end] (clang's
+        lexer, lex.py; the spelling is our text: a string literal may not be
+        UTF-8)."""
+        return [(self.text[a:b], a) for k, a, b in _lex.in_unit(self.tu, self.text, start, end)
+                if k != "comment"]
+
+    def decl_tokens(self, start: int, end: int) -> list:
+        """The tokens (kind, start, end) of text[start:end], offsets from start."""
+        return [(k, a - start, b - start)
+                for k, a, b in _lex.in_unit(self.tu, self.text, start, end)]
 
     # --------------------------------------------------------------- walk
     def run(self) -> None:
@@ -443,8 +443,8 @@ class _Walk:
                 return True
             for v in var:
                 self.shared_initializer(v)
-            decl = self.text[start:end].replace("__pyemu_shared__", "__shared__")
-            done = _smem.rewrite_decl(decl, self.smem_id, seg)
+            done = _smem.rewrite_decl(self.text[start:end], self.smem_id, seg,
+                                      self.decl_tokens(start, end))
             if done:
                 self.smem_id += done[1]
                 self.m.edits.append(Edit(start, end, done[0], "shared"))
@@ -454,7 +454,8 @@ class _Walk:
             return False
         pointer = var[0].type.kind == self.ci.TypeKind.POINTER
         if "local" in notes and not pointer:
-            done = _smem.rewrite_decl(self.text[start:end], self.smem_id, seg)
+            done = _smem.rewrite_decl(self.text[start:end], self.smem_id, seg,
+                                      self.decl_tokens(start, end))
             if done:
                 self.smem_id += done[1]
                 self.m.edits.append(Edit(start, end, done[0], "local"))
