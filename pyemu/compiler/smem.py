@@ -69,40 +69,6 @@ def segment(kernel: Optional[str]) -> int:
     return zlib.crc32(name.encode("latin-1", "replace")) | 1
 
 
-def kernel_segment(words: list, kernels=None) -> int:
-    """The segment of the function whose declaration's words (what comes
-    before its body's `{`) are `words`, when they say it is a kernel
-    (`kernels`: the names the scan found, where known: a name this reading
-    got wrong then gives the device functions' segment 0, which every kernel
-    has room for)."""
-    if not {"__global__", "__kernel", "kernel"} & set(words):
-        return 0
-    name = kernel_name(words)
-    return segment(name) if kernels is None or name in kernels else 0
-
-
-def kernel_name(words: list) -> Optional[str]:
-    """The function name of a declaration's words (what comes before its
-    body's `{`), or None: the identifier before the first `(` that is not an
-    attribute's."""
-    i = 0
-    while i < len(words):
-        if words[i] in ("__attribute__", "__launch_bounds__", "__declspec", "alignas",
-                        "__align__") and i + 1 < len(words) and words[i + 1] == "(":
-            depth, i = 0, i + 1
-            while i < len(words):
-                depth += (words[i] == "(") - (words[i] == ")")
-                i += 1
-                if depth == 0:
-                    break
-            continue
-        if words[i] == "(":
-            prev = words[i - 1] if i else ""
-            return prev if prev[:1].isalpha() or prev[:1] == "_" else None
-        i += 1
-    return None
-
-
 def rewrite_decl(text: str, first_id: int, seg: int = 0, tokens=None) -> Optional[tuple]:
     """(replacement, number of variables) for the declaration statement
     `text` (qualifiers to the `;` included) in segment `seg`, or None when it

@@ -43,6 +43,7 @@ from .. import smem as _smem
 from . import args as _args
 from . import lex as _lex
 from .clangargs import clang_args
+from .edits import c_string
 from .libclang import cindex, index, presumed
 from .model import Edit, Function, Kernel, Model, Symbol
 
@@ -490,7 +491,7 @@ class _Walk:
         end = semi + 1 if semi >= 0 and not self.text[end:semi].strip() else end
         file, line = presumed(var.extent.start)
         _, last = presumed(var.extent.end)
-        q = '"' + file.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        q = c_string(file)
         self.m.edits.append(Edit(start, end, f"\n#line {line} {q}\n"
                                  f"#define {name} ({cast}{self.dyn})\n"
                                  f"#line {last} {q}\n", "dynamic-shared"))
