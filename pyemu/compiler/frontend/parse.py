@@ -334,6 +334,8 @@ class _Walk:
             fn[-1].add(name)
 
     def kernel(self, c, ns: list) -> str:
+        if c.semantic_parent != c.lexical_parent:   # `void ns::k() {...}`: ns's kernel
+            ns = _namespaces(self.K, c)
         qual = "::".join(ns + [c.spelling])
         start, end = self.span(c)
         body = next((ch for ch in c.get_children() if ch.kind == self.K.COMPOUND_STMT), None)
@@ -664,6 +666,17 @@ def _init_holders(K) -> None:
         _STMT_HOLDERS.update({K.COMPOUND_STMT, K.IF_STMT, K.WHILE_STMT, K.FOR_STMT, K.DO_STMT,
                               K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT,
                               getattr(K, "CXX_FOR_RANGE_STMT", K.FOR_STMT)})
+
+
+def _namespaces(K, c) -> list:
+    """The names of the namespaces that declaration `c` belongs to (its
+    semantic parents), outermost first; unnamed ones are left out."""
+    out, p = [], c.semantic_parent
+    while p is not None and p.kind != K.TRANSLATION_UNIT:
+        if p.kind == K.NAMESPACE and p.spelling:
+            out.append(p.spelling)
+        p = p.semantic_parent
+    return out[::-1]
 
 
 def _volatile(lhs) -> bool:
