@@ -648,31 +648,49 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
         text = _warps.to_warp_form(text)
     so = tmp / "module.so"
 
-    def compile_with(attempt):
+    def compile_with(attempt, out=so):
         generated = _generate(entries, source_name, attempt.kernels, _abi_version(str(root)))
         if attempt.text:
             # the block functions use pyemu's macros (pyemu_tctx, ...), which
             # preprocessed text no longer defines: they are preprocessed alone
             generated = _preprocess_generated(base, attempt.text, tmp, fail) + generated
         (tmp / _UNIT_NAME).write_bytes((text + generated).encode("latin-1"))
-        return _run(cmd + ["-x", "c++", _UNIT_NAME, "-o", so.name], cwd=str(tmp))
+        return _run(cmd + ["-x", "c++", _UNIT_NAME, "-o", out.name], cwd=str(tmp))
+
+    def blocks_failed(failed) -> bool:
+        _regions.compile_failed(_unwire(failed.stderr))
+        warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not "
+                      "compile (a bug of pyemu.compiler.regions, please report it); its "
+                      "kernels run on the fiber path", RuntimeWarning, stacklevel=5)
+        return True
 
     # Decided by exit statuses alone: a unit that fails with its block
     # functions is built again without them; when that succeeds, the block
     # functions were wrong (a bug of pyemu.compiler.regions: RegionsBug
     # under PYEMU_REGIONS_STRICT=1, else a warning and the plain build),
-    # and when it fails too, its diagnostics are the user's.
-    r = compile_with(blocks)
+    # and when it fails too, its diagnostics are the user's.  Where libclang
+    # found errors in the user's code, g++ most likely fails on them too: the
+    # unit is built without its block functions first, so that a failure is
+    # the user's alone (one g++ run), and only when that succeeds (clang read
+    # it wrong) with them.
     fell_back = False
-    if r.returncode != 0 and blocks.text:
-        first = r
+    if blocks.text and model.problems:
         r = compile_with(_regions.Blocks())
         if r.returncode == 0:
-            _regions.compile_failed(_unwire(first.stderr))
-            fell_back = True
-            warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not "
-                          "compile (a bug of pyemu.compiler.regions, please report it); its "
-                          "kernels run on the fiber path", RuntimeWarning, stacklevel=4)
+            with_blocks = compile_with(blocks, tmp / "module_blocks.so")
+            if with_blocks.returncode == 0:
+                os.replace(tmp / "module_blocks.so", so)
+                r = with_blocks
+            else:
+                fell_back = blocks_failed(with_blocks)
+    else:
+        r = compile_with(blocks)
+        if r.returncode != 0 and blocks.text:
+            first = r
+            r = compile_with(_regions.Blocks())
+            if r.returncode == 0:
+                fell_back = blocks_failed(first)
+    if r.returncode != 0 or fell_back:
         blocks = _regions.Blocks()
     stderr = r.stderr
     diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""

@@ -77,3 +77,84 @@ def test_out_of_line_kernel_definitions_by_their_qualified_names():
     assert _run_cuda(OUT_OF_LINE, "ns::k") == [0, 2, 4, 6]
     assert _run_cuda(OUT_OF_LINE, "ns2::in::k") == [3, 3, 3, 3]
     assert _run_cuda(OUT_OF_LINE, "only") == [4, 3, 2, 1]
+
+
+def _compile_runs(monkeypatch):
+    """The g++ runs that compile a unit (not those that preprocess), counted."""
+    from pyemu.compiler import driver
+    runs, run = [], driver._run
+
+    def counting(cmd, *a, **kw):
+        if driver._UNIT_NAME in cmd:
+            runs.append(cmd)
+        return run(cmd, *a, **kw)
+    monkeypatch.setattr(driver, "_run", counting)
+    return runs
+
+
+BARRIER_TYPO = r"""
+__global__ void k(float *p) {
+    __shared__ float s[4];
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    p[threadIdx.x] = s[3 - threadIdx.x] +;
+}
+"""
+
+
+def test_a_users_error_costs_one_compile(monkeypatch, tmp_path):
+    from pyemu.compiler import CompileError
+    monkeypatch.setenv("PYEMU_CACHE_DIR", str(tmp_path))
+    runs = _compile_runs(monkeypatch)
+    with pytest.raises(CompileError) as e:
+        compile_source(BARRIER_TYPO)
+    assert "kernel.cu:6:" in str(e.value) and "error" in str(e.value)
+    assert len(runs) == 1
+    # the same kernel without the error has its block function, in one run
+    runs.clear()
+    m = compile_source(BARRIER_TYPO.replace(" +;", ";"))
+    assert m.paths["k"] == ("block function", "") and len(runs) == 1
+
+
+# g++ takes an initializer for a variable-length array (a GNU extension),
+# clang refuses it: the front end reports it, the unit is built without its
+# block functions first (a failure would be the user's alone), then with them
+VLA_INIT = r"""
+__device__ int first(int n) { int a[n] = {7}; return a[0] + n; }
+__global__ void k(float *p) {
+    __shared__ float s[4];
+    s[threadIdx.x] = first(threadIdx.x + 1);
+    __syncthreads();
+    p[threadIdx.x] = s[3 - threadIdx.x];
+}
+"""
+
+
+def test_units_clang_misreads_keep_their_block_functions(monkeypatch, tmp_path):
+    monkeypatch.setenv("PYEMU_CACHE_DIR", str(tmp_path))
+    runs = _compile_runs(monkeypatch)
+    m = compile_source(VLA_INIT)
+    assert len(runs) == 2 and m.block_kernels == ("k",)
+    assert m.paths["k"] == ("block function", "")
+    assert "kernel.cu:2: warning: pyemu's front end (libclang) could not read this" in m.log
+    assert _run_cuda(VLA_INIT, "k") == [11, 10, 9, 8]
+
+
+def test_block_functions_that_fail_after_a_misread_are_not_the_users(monkeypatch, tmp_path):
+    from pyemu.compiler.regions import blocks as _regions
+    monkeypatch.setenv("PYEMU_CACHE_DIR", str(tmp_path))
+    generate = _regions.generate
+
+    def broken(*a, **kw):     # block functions that g++ refuses: a bug of the pass
+        b = generate(*a, **kw)
+        b.text += "\nint pyemu_broken_block = undeclared_name;\n"
+        return b
+    monkeypatch.setattr(_regions, "generate", broken)
+    runs = _compile_runs(monkeypatch)
+    with pytest.warns(RuntimeWarning, match="block functions of kernel.cu did not compile"):
+        m = compile_source(VLA_INIT)
+    assert len(runs) == 2 and m.block_kernels == ()
+    assert m.paths["k"][0] == "fibers"
+    monkeypatch.setenv(_regions.STRICT_ENV, "1")
+    with pytest.raises(_regions.RegionsBug):
+        compile_source(VLA_INIT + "\n// again\n")
