@@ -31,7 +31,9 @@ public way.
 """
 from __future__ import annotations
 
+import atexit
 import ctypes
+import threading
 
 from .libclang import cindex, index
 
@@ -68,11 +70,10 @@ def lex(text: str) -> list:
     ci = cindex()
     buf = _PREFIX + text + _SUFFIX
     data = buf.encode("latin-1")
-    tu = index().parse(_NAME, _ARGS, unsaved_files=[(_NAME, data)],
-                       options=ci.TranslationUnit.PARSE_INCOMPLETE
-                       | ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES)
-    f = tu.get_file(_NAME)
-    raw, _ = _tokenize(ci, tu, f, 0, len(data))
+    with _lock:
+        tu = _buffer_unit(ci, data)
+        f = tu.get_file(_NAME)
+        raw, _ = _tokenize(ci, tu, f, 0, len(data))
     n = len(_PREFIX)
     # the wrapper's tokens are where this module put them: `#` `if` `0` ... `#` `endif`
     ok = (len(raw) >= 5 and [(k, s, ln) for k, s, ln in raw[:3]] == [(0, raw[0][1], 1),
@@ -88,6 +89,26 @@ def lex(text: str) -> list:
         out.append((_KINDS[k] if k != _LITERAL else kind_of(text[start:start + ln]),
                     start, start + ln))
     return out
+
+
+_lock = threading.Lock()
+_unit = []      # the buffer's translation unit, reparsed for each text (a third of a parse)
+atexit.register(_unit.clear)    # disposed while cindex is still there
+
+
+def _buffer_unit(ci, data: bytes):
+    """The translation unit of buffer `data` (under _lock)."""
+    if _unit:
+        try:
+            _unit[0].reparse(unsaved_files=[(_NAME, data)])
+            return _unit[0]
+        except ci.TranslationUnitLoadError:
+            _unit.clear()
+    tu = index().parse(_NAME, _ARGS, unsaved_files=[(_NAME, data)],
+                       options=ci.TranslationUnit.PARSE_INCOMPLETE
+                       | ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES)
+    _unit[:] = [tu]
+    return tu
 
 
 def in_unit(tu, text: str, start: int, end: int) -> list:
