@@ -2,8 +2,9 @@
 
     driver.py    compile_source(): options, the steps, g++, diagnostics
     cache.py     the on-disk cache of compiled modules
-    source.py    scanning the preprocessed source for kernels (CUDA rewrites)
-    opencl.py    the OpenCL C rewrite (vector literals, __local, keywords)
+    frontend/    libclang: the one parse of each unit (kernels, edits) and the lexer
+    opencl.py    the OpenCL C pre-pass (C++-only keywords, work-item fields, swizzles)
+    smem.py      static shared memory declarations as references into the arena
     regions/     barrier-region block functions (a block run without fibers)
 """
 from .driver import CompiledModule, CompileError, CompileOptionError, compile_source

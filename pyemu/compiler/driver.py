@@ -45,7 +45,7 @@ from . import smem as _smem
 from . import warps as _warps
 from .cache import file_sha256, open_cache
 from . import frontend as _frontend
-from .source import c_string
+from .frontend.edits import c_string
 from .opencl import KERNEL_MARKER, rewrite_opencl
 
 __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_source"]
@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 19
+FRONT_VERSION = 20
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -606,46 +606,9 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
     text, one compile of it with the generated code.  Nothing here reads a
     compiler's messages to decide what to do."""
     source_name = _wire(user_name)
-    prepared = (rewrite_opencl(source, _swizzle_rules(str(root))) if d.name == "opencl"
-                else source)
-    if not prepared.endswith("\n"):
-        prepared += "\n"
-    # the user's part: CUDA's __shared__ becomes a marker the front end sees
-    # (the headers keep theirs); a pragma line marks where it starts
-    head = ('#include "pyemu/detail/kernel_entry.hpp"\n'
-            + ("#undef __shared__\n#define __shared__ __pyemu_shared__\n" if d.name == "cuda" else "")
-            + f"PYEMU_MODULE_BINDING\n{_DYN_PROBE}\n{_USER_PART}\n#line 1 {c_string(source_name)}\n")
     base = shlex.split(cxx) + flags
-    # g++ shows the lines it complains about from the file #line names.
-    if not os.path.isabs(user_name) and ".." not in Path(user_name).parts:
-        try:
-            (tmp / user_name).parent.mkdir(parents=True, exist_ok=True)
-            (tmp / user_name).write_bytes(raw)
-        except (OSError, ValueError):
-            pass
-    (tmp / _SRC_NAME).write_bytes((head + prepared).encode("latin-1"))
-    r = _run(base + list(opts.user) + ["-E", "-D__PYEMU_SCAN__", "-MMD", "-MF", "deps.d",
-                                       "-MT", "pyemu", "-x", "c++", _SRC_NAME, "-o", _PRE_NAME],
-             cwd=str(tmp))
-    if r.returncode != 0:
-        raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed", r.stderr)
-    pre_diag = _clean_diagnostics(r.stderr) if r.stderr.strip() else ""   # #warning
-    pre = (tmp / _PRE_NAME).read_bytes().decode("latin-1")
-    split = pre.find("\n" + _USER_PART + "\n")
-    probe = _DYN_PROBE_RE.search(pre, 0, split if split > 0 else len(pre))
-    model = _frontend.parse(pre, d.name, str(root), opts.std, split_at=max(split + 1, 0),
-                            pch_dir=_pch_dir(cache_root),
-                            dyn_base=probe.group(1) if probe else "pyemu_tctx.dyn_smem_base")
-    text = _frontend.apply(pre, model.edits)
-    # what the edits left of the markers the front end alone reads; where
-    # each character of `pre` is now (the regions pass reads the front
-    # end's function records in `text`)
-    moved = [_frontend.Moved.of(model.edits)]
-    text, m = _frontend.Moved.sub(_USER_PART_RE, "\n\n", text, count=1)
-    moved.append(m)
-    text, m = _frontend.Moved.sub(_SHARED_RE, "static __thread", text)
-    moved.append(m)
-    functions = [f.moved(lambda p: moved[2](moved[1](moved[0](p)))) for f in model.functions]
+    unit = _prepare(source, raw, user_name, d, root, base, opts, tmp, fail, cache_root)
+    text, functions, model, pre_diag = unit.text, unit.functions, unit.model, unit.pre_diag
     kernels = model.kernels
     if model.errors:
         raise fail("\n".join(f"{w}: error: {msg}" for w, msg in model.errors))
@@ -685,31 +648,49 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
         text = _warps.to_warp_form(text)
     so = tmp / "module.so"
 
-    def compile_with(attempt):
+    def compile_with(attempt, out=so):
         generated = _generate(entries, source_name, attempt.kernels, _abi_version(str(root)))
         if attempt.text:
             # the block functions use pyemu's macros (pyemu_tctx, ...), which
             # preprocessed text no longer defines: they are preprocessed alone
             generated = _preprocess_generated(base, attempt.text, tmp, fail) + generated
         (tmp / _UNIT_NAME).write_bytes((text + generated).encode("latin-1"))
-        return _run(cmd + ["-x", "c++", _UNIT_NAME, "-o", so.name], cwd=str(tmp))
+        return _run(cmd + ["-x", "c++", _UNIT_NAME, "-o", out.name], cwd=str(tmp))
+
+    def blocks_failed(failed) -> bool:
+        _regions.compile_failed(_unwire(failed.stderr))
+        warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not "
+                      "compile (a bug of pyemu.compiler.regions, please report it); its "
+                      "kernels run on the fiber path", RuntimeWarning, stacklevel=5)
+        return True
 
     # Decided by exit statuses alone: a unit that fails with its block
     # functions is built again without them; when that succeeds, the block
     # functions were wrong (a bug of pyemu.compiler.regions: RegionsBug
     # under PYEMU_REGIONS_STRICT=1, else a warning and the plain build),
-    # and when it fails too, its diagnostics are the user's.
-    r = compile_with(blocks)
+    # and when it fails too, its diagnostics are the user's.  Where libclang
+    # found errors in the user's code, g++ most likely fails on them too: the
+    # unit is built without its block functions first, so that a failure is
+    # the user's alone (one g++ run), and only when that succeeds (clang read
+    # it wrong) with them.
     fell_back = False
-    if r.returncode != 0 and blocks.text:
-        first = r
+    if blocks.text and model.problems:
         r = compile_with(_regions.Blocks())
         if r.returncode == 0:
-            _regions.compile_failed(_unwire(first.stderr))
-            fell_back = True
-            warnings.warn(f"pyemu: the block functions of {_unwire(source_name)} did not "
-                          "compile (a bug of pyemu.compiler.regions, please report it); its "
-                          "kernels run on the fiber path", RuntimeWarning, stacklevel=4)
+            with_blocks = compile_with(blocks, tmp / "module_blocks.so")
+            if with_blocks.returncode == 0:
+                os.replace(tmp / "module_blocks.so", so)
+                r = with_blocks
+            else:
+                fell_back = blocks_failed(with_blocks)
+    else:
+        r = compile_with(blocks)
+        if r.returncode != 0 and blocks.text:
+            first = r
+            r = compile_with(_regions.Blocks())
+            if r.returncode == 0:
+                fell_back = blocks_failed(first)
+    if r.returncode != 0 or fell_back:
         blocks = _regions.Blocks()
     stderr = r.stderr
     diag = _clean_diagnostics(stderr, entries) if stderr.strip() else ""
@@ -753,6 +734,86 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
         paths[e.name] = list(p)
     return (so, [e.name for e in entries], log + (diag + "\n" if diag else ""), deps, blocked,
             {e.name: info[e.name] for e in entries if e.name in info}, paths)
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """A translation unit made ready for g++ (before the block functions)."""
+    text: str            # the preprocessed unit after the front end's edits (wire text)
+    functions: list      # the front end's function records, offsets into `text`
+    model: object        # the front end's Model (pyemu.compiler.frontend)
+    pre_diag: str        # the preprocessor's own diagnostics (#warning), or ''
+
+
+def _prepare(source, raw, user_name, d, root, base, opts, tmp: Path, fail,
+             cache_root=None) -> _Unit:
+    """The preprocessing (g++ -E, the scan's markers on) of wire text `source`
+    (`raw` as Latin-1) in `tmp`, the front end's parse of it and its edits:
+    the unit g++ compiles, without the generated code."""
+    source_name = _wire(user_name)
+    prepared = (rewrite_opencl(source, _swizzle_rules(str(root))) if d.name == "opencl"
+                else source)
+    if not prepared.endswith("\n"):
+        prepared += "\n"
+    # the user's part: CUDA's __shared__ becomes a marker the front end sees
+    # (the headers keep theirs); a pragma line marks where it starts
+    head = ('#include "pyemu/detail/kernel_entry.hpp"\n'
+            + ("#undef __shared__\n#define __shared__ __pyemu_shared__\n" if d.name == "cuda" else "")
+            + f"PYEMU_MODULE_BINDING\n{_DYN_PROBE}\n{_USER_PART}\n#line 1 {c_string(source_name)}\n")
+    # g++ shows the lines it complains about from the file #line names.
+    if not os.path.isabs(user_name) and ".." not in Path(user_name).parts:
+        try:
+            (tmp / user_name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / user_name).write_bytes(raw)
+        except (OSError, ValueError):
+            pass
+    (tmp / _SRC_NAME).write_bytes((head + prepared).encode("latin-1"))
+    r = _run(base + list(opts.user) + ["-E", "-D__PYEMU_SCAN__", "-MMD", "-MF", "deps.d",
+                                       "-MT", "pyemu", "-x", "c++", _SRC_NAME, "-o", _PRE_NAME],
+             cwd=str(tmp))
+    if r.returncode != 0:
+        raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed", r.stderr)
+    pre_diag = _clean_diagnostics(r.stderr) if r.stderr.strip() else ""   # #warning
+    pre = (tmp / _PRE_NAME).read_bytes().decode("latin-1")
+    split = pre.find("\n" + _USER_PART + "\n")
+    probe = _DYN_PROBE_RE.search(pre, 0, split if split > 0 else len(pre))
+    model = _frontend.parse(pre, d.name, str(root), opts.std, split_at=max(split + 1, 0),
+                            pch_dir=_pch_dir(cache_root),
+                            dyn_base=probe.group(1) if probe else "pyemu_tctx.dyn_smem_base")
+    text = _frontend.apply(pre, model.edits)
+    # what the edits left of the markers the front end alone reads; where
+    # each character of `pre` is now (the regions pass reads the front
+    # end's function records in `text`)
+    moved = [_frontend.Moved.of(model.edits)]
+    text, m = _frontend.Moved.sub(_USER_PART_RE, "\n\n", text, count=1)
+    moved.append(m)
+    text, m = _frontend.Moved.sub(_SHARED_RE, "static __thread", text)
+    moved.append(m)
+    functions = [f.moved(lambda p: moved[2](moved[1](moved[0](p)))) for f in model.functions]
+    return _Unit(text, functions, model, pre_diag)
+
+
+def unit_of(source, dialect: str = "cuda", options=(), source_name: Optional[str] = None):
+    """(text, functions, include root) of `source` as compile_source makes its
+    unit before the block functions: the preprocessed text after the front
+    end's edits (wire text) and the front end's function records in it, what
+    pyemu.compiler.regions reads (its tests use this).  Raises CompileError
+    where compile_source would before its g++ run."""
+    import tempfile
+    raw = _source_bytes(source)
+    d = _DIALECTS[dialect]
+    source_name = source_name or ("program.cl" if dialect == "opencl" else "kernel.cu")
+    opts = _parse_cl_options(options) if dialect == "opencl" else _parse_options(options)
+    root = _include_root()
+
+    def fail(msg, log=""):
+        return CompileError(msg, source=raw.decode("utf-8", "replace"), source_name=source_name)
+
+    base = shlex.split(_config.cxx()) + _base_flags(d, root, opts)
+    with tempfile.TemporaryDirectory(prefix="pyemu-unit-") as tmp:
+        unit = _prepare(raw.decode("latin-1"), raw, source_name, d, root, base, opts, Path(tmp),
+                        fail, open_cache().root)
+    return unit.text, unit.functions, str(root)
 
 
 _USER_PART = "#pragma pyemu_user_part"

@@ -2,8 +2,8 @@
 can bridge and must be done before anything parses it.
 
 pyemu compiles OpenCL C 1.2 as C++17 against include/pyemu/opencl_device.h.
-This pass works on the user's source, token by token, keeping every line
-where it was (diagnostics point at the user's lines):
+This pass works on the user's source, token by token (clang's lexer,
+pyemu/compiler/frontend/lex.py), keeping every line where it was (diagnostics point at the user's lines):
 
 * identifiers that are keywords in C++ only (`new`, `class`, `this`, ...)
   are renamed `pyemu_kw_<name>` (g++ runs with -fno-operator-names, so
@@ -18,11 +18,11 @@ What needs types (vector literals, vector conditions of ?:, kernel-scope
 __local and __constant variables) and what clGetKernelArgInfo reports are
 the front end's (pyemu.compiler.frontend), which reads the preprocessed unit.
 
-Pure functions of text; no compiler runs here.
+Pure functions of text: no compiler runs here, only clang's lexer (in process).
 """
 from __future__ import annotations
 
-from .source import _TOKEN_RE, _Tok
+from .frontend import lex as _lex
 
 __all__ = ["rewrite_opencl", "KERNEL_MARKER", "CXX_ONLY"]
 
@@ -37,23 +37,24 @@ CXX_ONLY = frozenset("""alignas alignof catch char8_t char16_t char32_t class co
 
 
 
+class _Tok:
+    __slots__ = ("kind", "text", "start", "end")
+
+    def __init__(self, kind, text, start, end):
+        self.kind, self.text, self.start, self.end = kind, text, start, end
+
+
 def _tokens(text: str) -> list:
-    """Every token outside comments; tokens of preprocessor lines have kinds
-    "pp" + kind, and the `#` that starts one has kind "ppstart"."""
-    out, at_line_start, in_directive = [], True, False
-    for m in _TOKEN_RE.finditer(text):
-        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
-        if kind == "nl":
-            at_line_start, in_directive = True, False
-            continue
-        if kind in ("ws", "comment"):
-            continue
-        start = at_line_start and m.group() == "#"
-        if start:
-            in_directive = True
-        at_line_start = False
+    """Every token outside comments, by clang's lexer (frontend/lex.py);
+    tokens of preprocessor lines have kinds "pp" + kind, and the `#` that
+    starts one has kind "ppstart"."""
+    out, in_directive = [], False
+    for kind, a, b, first in _lex.code(text, _lex.lex(text)):
+        start = False
+        if first:
+            in_directive = start = text[a:b] in ("#", "%:")
         out.append(_Tok("ppstart" if start else "pp" + kind if in_directive else kind,
-                        m.group(), m.start(), m.end()))
+                        text[a:b], a, b))
     return out
 
 

@@ -20,24 +20,27 @@ from __future__ import annotations
 import zlib
 from typing import Optional
 
-from .source import _TOKEN_RE
+from .frontend import lex as _lex
 
 STATIC_LIMIT = 48 * 1024      # ptxas: static shared memory of one kernel
 
 # words that say where the variable lives: dropped from its type
-_QUALIFIERS = {"__shared__", "__local", "local", "static", "__pyemu_as_local__"}
+_QUALIFIERS = {"__shared__", "__pyemu_shared__", "__local", "local", "static",
+               "__pyemu_as_local__"}
 _ALIGN_WORDS = {"__align__", "alignas", "_Alignas"}
 
 
-def _tokens(text: str) -> Optional[list]:
+def _tokens(text: str, tokens=None) -> Optional[list]:
+    """(kind, text) of the tokens of `text` without comments (clang's lexer,
+    frontend/lex.py; `tokens`: its tokens where the caller has them), or None
+    when it holds a string or character literal."""
     out = []
-    for m in _TOKEN_RE.finditer(text):
-        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
-        if kind in ("ws", "nl", "comment"):
+    for kind, a, b in _lex.lex(text) if tokens is None else tokens:
+        if kind == "comment":
             continue
         if kind in ("str", "chr", "raw"):
             return None
-        out.append((kind, m.group()))
+        out.append((kind, text[a:b]))
     return out
 
 
@@ -66,47 +69,18 @@ def segment(kernel: Optional[str]) -> int:
     return zlib.crc32(name.encode("latin-1", "replace")) | 1
 
 
-def kernel_segment(words: list, kernels=None) -> int:
-    """The segment of the function whose declaration's words (what comes
-    before its body's `{`) are `words`, when they say it is a kernel
-    (`kernels`: the names the scan found, where known: a name this reading
-    got wrong then gives the device functions' segment 0, which every kernel
-    has room for)."""
-    if not {"__global__", "__kernel", "kernel"} & set(words):
-        return 0
-    name = kernel_name(words)
-    return segment(name) if kernels is None or name in kernels else 0
-
-
-def kernel_name(words: list) -> Optional[str]:
-    """The function name of a declaration's words (what comes before its
-    body's `{`), or None: the identifier before the first `(` that is not an
-    attribute's."""
-    i = 0
-    while i < len(words):
-        if words[i] in ("__attribute__", "__launch_bounds__", "__declspec", "alignas",
-                        "__align__") and i + 1 < len(words) and words[i + 1] == "(":
-            depth, i = 0, i + 1
-            while i < len(words):
-                depth += (words[i] == "(") - (words[i] == ")")
-                i += 1
-                if depth == 0:
-                    break
-            continue
-        if words[i] == "(":
-            prev = words[i - 1] if i else ""
-            return prev if prev[:1].isalpha() or prev[:1] == "_" else None
-        i += 1
-    return None
-
-
-def rewrite_decl(text: str, first_id: int, seg: int = 0) -> Optional[tuple]:
+def rewrite_decl(text: str, first_id: int, seg: int = 0, tokens=None) -> Optional[tuple]:
     """(replacement, number of variables) for the declaration statement
     `text` (qualifiers to the `;` included) in segment `seg`, or None when it
     is not one this module rewrites.  The replacement keeps every newline of
-    `text`."""
-    toks = _tokens(text.rstrip().rstrip(";"))
-    if not toks or text.rstrip()[-1:] != ";":
+    `text`.  `tokens`: the tokens of `text` (frontend.lex, offsets into it),
+    where the caller has them already."""
+    if text.rstrip()[-1:] != ";":
+        return None
+    toks = _tokens(text, tokens)
+    while toks and toks[-1] == ("op", ";"):
+        toks.pop()
+    if not toks:
         return None
     words, align, i = [], "0", 0
     while i < len(toks):

@@ -1,14 +1,11 @@
 """Helpers for the block-function tests (test_regions*.py): compile a kernel
 with and without block functions, run the pass on a source directly, and the
 `managed` fixture (import it into the test module to use it)."""
-import shlex
-
 import numpy as np
 import pytest
 
 from pyemu.compiler import driver as compiler
 from pyemu.compiler.regions import blocks as _regions
-from pyemu.compiler.source import rewrite_source
 from pyemu.cuda import SourceModule, cudaDeviceSynchronize, cudaFree, cudaMallocManaged
 
 NO_REGIONS = "-D" + _regions.DISABLE_MACRO
@@ -44,24 +41,25 @@ def both(src, name, options=(), expect_block=True, **kw):
     return m.get_function(name), f.get_function(name)
 
 
+def unit(src, options=()):
+    """(text, functions, include root): the unit the compiler hands the
+    regions pass (the preprocessed source after the front end's edits) and
+    the front end's function records in it (pyemu.compiler.driver.unit_of)."""
+    return compiler.unit_of(src, "cuda", list(options))
+
+
 def preprocessed(src, options=()):
-    """What the compiler's kernel scan sees: g++ -E of the rewritten source."""
-    root = compiler._include_root()
-    opts = compiler._parse_options(list(options))
-    flags = compiler._base_flags(compiler._DIALECTS["cuda"], root, opts)
-    head = '#include "pyemu/detail/kernel_entry.hpp"\n#line 1 "kernel.cu"\n'
-    r = compiler._run(shlex.split(compiler._config.cxx()) + flags + list(opts.user)
-                      + ["-E", "-D__PYEMU_SCAN__", "-x", "c++", "-"],
-                      stdin=head + rewrite_source(src, "kernel.cu"))
-    assert r.returncode == 0, r.stderr
-    return r.stdout, str(root)
+    """(text, include root) of the unit the compiler hands the regions pass."""
+    text, _, root = unit(src, options)
+    return text, root
 
 
 def blocks(src, options=(), implicit=False):
     """The pass's output for `src` (implicit: as the compiler calls it, with
     implicit barriers and one-region functions for barrier-free kernels)."""
-    pre, root = preprocessed(src, options)
-    return _regions.generate(pre, "__pyemu_global__", root, implicit=implicit)
+    text, functions, root = unit(src, options)
+    return _regions.generate(text, "__pyemu_global__", root, implicit=implicit,
+                             functions=functions)
 
 
 def path_of(src, name, options=()):
@@ -72,11 +70,10 @@ def path_of(src, name, options=()):
 
 
 def unit_groups(src, options=()):
-    """(tokens, files, groups) of the preprocessed unit of src, its groups
-    from the front end's function records, as the compiler takes them."""
-    from pyemu.compiler import frontend
+    """(tokens, files, groups) of the unit of src, its groups from the front
+    end's function records, as the compiler takes them."""
     from pyemu.compiler.regions import syntax as S
-    pre, root = preprocessed(src, options)
+    text, functions, root = unit(src, options)
     files = []
-    toks = S.tokenize(pre, files)
-    return toks, files, _regions._groups(toks, frontend.parse(pre, "cuda", root).functions)
+    toks = S.tokenize(text, files, skip_root=root)
+    return toks, files, _regions._groups(toks, functions)

@@ -23,7 +23,6 @@ if str(REPO) not in sys.path:
 
 from pyemu.compiler import driver as compiler  # noqa: E402
 from pyemu.compiler import CompileError, compile_source  # noqa: E402
-from pyemu.compiler.source import rewrite_source  # noqa: E402
 
 # ------------------------------------------------------------------ helpers
 
@@ -474,15 +473,33 @@ __global__ void twod(float *out) {
 """
 
 
+def unit_lines(src: str) -> tuple:
+    """({line: text} of the user's lines in the unit that g++ compiles, by
+    its line markers; the expression that `extern __shared__` arrays point to)."""
+    text, _, _ = compiler.unit_of(src, "cuda")
+    lines, file, n = {}, None, 0
+    for line in text.split("\n"):
+        m = re.match(r'#(?:line)? (\d+) "([^"]*)"', line)
+        if m:
+            file, n = m.group(2), int(m.group(1))
+            continue
+        if file == "kernel.cu" and not line.startswith("#"):
+            lines[n] = lines.get(n, "") + line
+        n += 1
+    dyn = re.search(r"pyemu_dyn_smem_probe\(\) \{ return (.*?); \}", text).group(1)
+    return lines, dyn, text
+
+
 def test_extern_shared_in_functions_keeps_lines(tree, host):
-    text = rewrite_source(SHARED, "kernel.cu")
-    assert text.count("\n") == SHARED.count("\n")
-    lines = text.splitlines()
-    assert lines[2].strip() == "T *const st = (T *)pyemu_tctx.dyn_smem_base;"
-    assert "unsigned char *const sb = (unsigned char *)pyemu_tctx.dyn_smem_base;" in lines[5]
-    assert lines[5].rstrip().endswith("sb[0] = 7;") and "/* comment */" in lines[5]
-    assert "float2 *const s2" in lines[8] and "__attribute__" not in lines[8]
-    assert "float (*const grid)[4] = (float (*)[4])" in lines[11] and lines[12].strip() == ""
+    lines, dyn, _ = unit_lines(SHARED)
+    assert max(n for n, t in lines.items() if t.strip()) == SHARED.count("\n")
+    assert "tmpl" in lines[2] and "twod" in lines[11]
+    assert lines[3].strip() == f"T *const st = (T *){dyn};"
+    assert f"unsigned char *const sb = (unsigned char *){dyn};" in lines[6]
+    assert lines[6].rstrip().endswith("sb[0] = 7;")
+    assert "float2 *const s2" in lines[9] and "__attribute__" not in lines[9]
+    assert f"float (*const grid)[4] = (float (*)[4]){dyn};" in lines[12]
+    assert lines.get(13, "").strip() == "" and "grid[1][2] = 9;" in lines[14]
 
     m = compile_source(SHARED, name_expressions=["tmpl<int>"])
     _, _, kernels = module_info(m.path)
@@ -511,12 +528,11 @@ __global__ void use(int *out) {
 __global__ void broken() { int x = 1 }
 """
     disabled = "#if 0\nextern __shared__ float gone[];\n#else\nextern __shared__ int kept[];\n#endif\n"
-    text = rewrite_source(disabled, "kernel.cu")
-    assert "extern __shared__ float gone[];" in text and "#define kept" in text
-    text = rewrite_source(src, "kernel.cu")
-    assert "#define fs ((int *)pyemu_tctx.dyn_smem_base)" in text
-    assert "#define nf ((float *)pyemu_tctx.dyn_smem_base)" in text
-    assert "not_me[];" in text and "no[];" in text
+    _, dyn, text = unit_lines(disabled)
+    assert "gone" not in text and f"#define kept ((int *){dyn})" in text
+    lines, dyn, text = unit_lines(src.replace("int x = 1 }", "}"))
+    assert f"#define fs ((int *){dyn})" in text and f"#define nf ((float *){dyn})" in text
+    assert '"extern __shared__ int not_me[];"' in lines[3] and re.match(r"\s*fs\[.*\] = 40 \+", lines[6])
     with pytest.raises(CompileError) as e:
         compile_source(src)
     assert re.search(r"kernel\.cu:9:\d+: error", str(e.value))

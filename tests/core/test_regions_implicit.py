@@ -12,7 +12,8 @@ import re
 import numpy as np
 import pytest
 
-from regions_util import NO_REGIONS, both, managed, preprocessed  # noqa: F401  (managed: a fixture)
+from regions_util import NO_REGIONS, both, managed  # noqa: F401  (managed: a fixture)
+from regions_util import blocks as _blocks
 from pyemu.compiler.regions import blocks as _regions
 from pyemu.cuda import SourceModule, cudaDeviceSynchronize
 
@@ -21,8 +22,7 @@ OFF = "-D" + _regions.NO_IMPLICIT_MACRO
 
 
 def blocks(src, options=()):
-    pre, root = preprocessed(src, options)
-    return _regions.generate(pre, "__pyemu_global__", root, implicit=True)
+    return _blocks(src, options, implicit=True)
 
 
 def _same(got, ref, t):

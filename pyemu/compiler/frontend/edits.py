@@ -1,5 +1,6 @@
-"""Applying the front end's edits to the text it parsed, and where a
-character of that text is afterwards (Moved)."""
+"""Applying the front end's edits to the text it parsed, where a
+character of that text is afterwards (Moved), and c_string, the C string
+literal of a text that the edits and the generated code write."""
 from __future__ import annotations
 
 import bisect
@@ -63,3 +64,9 @@ class Moved:
         if i < len(self.starts) and self.starts[i] < p:   # inside a replaced range
             return self.starts[i] + (self.shift[i - 1] if i else 0)
         return base
+
+
+def c_string(s: str) -> str:
+    """`s` as a C string literal ("kernel.cu" in a #line directive, a kernel's
+    name in the generated table)."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'

@@ -41,7 +41,9 @@ from typing import Optional
 
 from .. import smem as _smem
 from . import args as _args
+from . import lex as _lex
 from .clangargs import clang_args
+from .edits import c_string
 from .libclang import cindex, index, presumed
 from .model import Edit, Function, Kernel, Model, Symbol
 
@@ -199,17 +201,16 @@ class _Walk:
         return cursor.extent.start.offset, cursor.extent.end.offset
 
     def tokens(self, start: int, end: int) -> list:
-        """The raw tokens (spelling, offset) of text[start:end]."""
-        ci = self.ci
-        f = self.tu.get_file(self.tu.spelling)
-        rng = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(self.tu, f, start),
-                                            ci.SourceLocation.from_offset(self.tu, f, end))
-        out = []
-        for t in self.tu.get_tokens(extent=rng):
-            a, b = t.extent.start.offset, t.extent.end.offset
-            if a < end:         # its text from ours: a string literal may not be UTF-8
-                out.append((self.text[a:b], a))
-        return out
+        """The raw tokens (spelling, offset) of text[start:end] (clang's
+        lexer, lex.py; the spelling is our text: a string literal may not be
+        UTF-8)."""
+        return [(self.text[a:b], a) for k, a, b in _lex.in_unit(self.tu, self.text, start, end)
+                if k != "comment"]
+
+    def decl_tokens(self, start: int, end: int) -> list:
+        """The tokens (kind, start, end) of text[start:end], offsets from start."""
+        return [(k, a - start, b - start)
+                for k, a, b in _lex.in_unit(self.tu, self.text, start, end)]
 
     # --------------------------------------------------------------- walk
     def run(self) -> None:
@@ -385,6 +386,8 @@ class _Walk:
             fn[-1].add("pyemu_barrier")
 
     def kernel(self, c, ns: list) -> str:
+        if c.semantic_parent != c.lexical_parent:   # `void ns::k() {...}`: ns's kernel
+            ns = _namespaces(self.K, c)
         qual = "::".join(ns + [c.spelling])
         start, end = self.span(c)
         body = next((ch for ch in c.get_children() if ch.kind == self.K.COMPOUND_STMT), None)
@@ -511,8 +514,8 @@ class _Walk:
                 return True
             for v in var:
                 self.shared_initializer(v)
-            decl = self.text[start:end].replace("__pyemu_shared__", "__shared__")
-            done = _smem.rewrite_decl(decl, self.smem_id, seg)
+            done = _smem.rewrite_decl(self.text[start:end], self.smem_id, seg,
+                                      self.decl_tokens(start, end))
             if done:
                 self.smem_id += done[1]
                 self.m.edits.append(Edit(start, end, done[0], "shared"))
@@ -522,7 +525,8 @@ class _Walk:
             return False
         pointer = var[0].type.kind == self.ci.TypeKind.POINTER
         if "local" in notes and not pointer:
-            done = _smem.rewrite_decl(self.text[start:end], self.smem_id, seg)
+            done = _smem.rewrite_decl(self.text[start:end], self.smem_id, seg,
+                                      self.decl_tokens(start, end))
             if done:
                 self.smem_id += done[1]
                 self.m.edits.append(Edit(start, end, done[0], "local"))
@@ -656,7 +660,7 @@ class _Walk:
         end = semi + 1 if semi >= 0 and not self.text[end:semi].strip() else end
         file, line = presumed(var.extent.start)
         _, last = presumed(var.extent.end)
-        q = '"' + file.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        q = c_string(file)
         self.m.edits.append(Edit(start, end, f"\n#line {line} {q}\n"
                                  f"#define {name} ({cast}{self.dyn})\n"
                                  f"#line {last} {q}\n", "dynamic-shared"))
@@ -892,6 +896,17 @@ def _init_holders(K) -> None:
         _STMT_HOLDERS.update({K.COMPOUND_STMT, K.IF_STMT, K.WHILE_STMT, K.FOR_STMT, K.DO_STMT,
                               K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT,
                               getattr(K, "CXX_FOR_RANGE_STMT", K.FOR_STMT)})
+
+
+def _namespaces(K, c) -> list:
+    """The names of the namespaces that declaration `c` belongs to (its
+    semantic parents), outermost first; unnamed ones are left out."""
+    out, p = [], c.semantic_parent
+    while p is not None and p.kind != K.TRANSLATION_UNIT:
+        if p.kind == K.NAMESPACE and p.spelling:
+            out.append(p.spelling)
+        p = p.semantic_parent
+    return out[::-1]
 
 
 def _volatile(lhs) -> bool:

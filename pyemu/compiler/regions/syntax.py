@@ -21,19 +21,6 @@ class Unsupported(Exception):
 
 # ------------------------------------------------------------------ tokens
 
-_TOKEN_RE = re.compile(r"""
-  (?P<nl>\n)
-| (?P<ws>[ \t\r\f\v]+|\\\n)
-| (?P<dir>(?<![^\n])[ \t]*\#[^\n]*)
-| (?P<raw>(?:u8|[uUL])?R"(?P<delim>[^()\\\s"]{0,16})\(.*?\)(?P=delim)")
-| (?P<str>(?:u8|[uUL])?"(?:[^"\\\n]|\\.)*")
-| (?P<chr>(?:u8|[uUL])?'(?:[^'\\\n]|\\.)*')
-| (?P<num>\.?\d(?:[eEpP][+-]|[\w.]|'\w)*)
-| (?P<id>[A-Za-z_$][\w$]*)
-| (?P<op>>>=|<<=|->\*|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|\.\*|\#\#|.)
-""", re.S | re.X)
-
-
 class Tok:
     """One token: kind (id, num, str, chr, raw, op, pragma), text, file index,
     line, and its offset in the text tokenize() read (-1: a token the pass made)."""
@@ -50,7 +37,10 @@ def _unescape(s: str) -> str:
     return re.sub(r"\\(.)", r"\1", s)
 
 
+# a line marker of g++ -E output: `# 12 "kernel.cu" 1 3` (not C++ to tokenize:
+# the preprocessor's record of where the lines after it come from)
 _MARKLINE_RE = re.compile(r'^[ \t]*\#[ \t]*(\d+)[ \t]+"((?:[^"\\\n]|\\.)*)"([ \d]*)$', re.M)
+_PRAGMA_RE = re.compile(r"[ \t]*#[ \t]*pragma\b")
 
 
 def tokenize(pre: str, files: list, skip_system: bool = True, skip_root: str = "") -> list:
@@ -61,7 +51,8 @@ def tokenize(pre: str, files: list, skip_system: bool = True, skip_root: str = "
     of the files under `skip_root` (pyemu's own headers: the pass works on the
     user's functions alone, which the front end records), without being
     scanned; #pragma lines become single 'pragma' tokens; other directives
-    are dropped.
+    are dropped.  The text that is kept is lexed by clang, in one buffer
+    (pyemu.compiler.frontend.lex).
     """
     index = {name: i for i, name in enumerate(files)}
 
@@ -71,38 +62,58 @@ def tokenize(pre: str, files: list, skip_system: bool = True, skip_root: str = "
             files.append(name)
         return index[name]
 
-    out, pos, fidx, line, system = [], 0, file_index("<stdin>"), 1, False
+    parts, pos, fidx, line, system = [], 0, file_index("<stdin>"), 1, False
     for mk in list(_MARKLINE_RE.finditer(pre)) + [None]:
         end = mk.start() if mk else len(pre)
-        if not system:
-            _scan(pre, pos, end, fidx, line, out)
+        if not system and end > pos:
+            parts.append((pos, end, fidx, line))
         if mk is None:
             break
-        name = _unescape(mk.group(2))
+        name = mk.group(2)
+        name = _unescape(name) if "\\" in name else name
         fidx, line = file_index(name), int(mk.group(1))
         system = (skip_system and " 3" in mk.group(3)) or bool(skip_root
                                                               and name.startswith(skip_root))
         pos = mk.end() + 1
+    return _scan(pre, parts)
+
+
+def _scan(pre: str, parts: list) -> list:
+    """The tokens of the parts (start, end, file, line) of `pre`: each starts
+    a line, at line `line` of file `file`."""
+    from ..frontend import lex as _lex
+    pieces, starts, at = [], [], 0
+    for start, end, _, _ in parts:
+        piece = pre[start:end]
+        if not piece.endswith("\n"):
+            piece += "\n"          # no token runs into the next part
+        starts.append(at)
+        pieces.append(piece)
+        at += len(piece)
+    buf = "".join(pieces)
+    out, n, directive = [], -1, False
+    seg_end, delta, fidx, line, counted = -1, 0, 0, 1, 0
+    for kind, a, b, first in _lex.code(buf, _lex.lex(buf)):
+        while a >= seg_end:             # the part this token is in
+            n += 1
+            seg_end = starts[n] + len(pieces[n])
+            start, _, fidx, line = parts[n]
+            delta, counted = start - starts[n], start
+        p = a + delta                   # its offset in `pre`
+        line += pre.count("\n", counted, p)
+        counted = p
+        if first:
+            directive = kind == "op" and buf[a:b] in ("#", "%:")
+            if directive:               # to the end of the logical line
+                bol = pre.rfind("\n", 0, p) + 1
+                if _PRAGMA_RE.match(pre, bol):
+                    eol = pre.find("\n", p)
+                    out.append(Tok("pragma", pre[bol:eol if eol >= 0 else len(pre)].strip(),
+                                   fidx, line, bol))
+        if directive:
+            continue
+        out.append(Tok(kind, buf[a:b], fidx, line, p))
     return out
-
-
-def _scan(pre: str, pos: int, end: int, fidx: int, line: int, out: list):
-    """Appends the tokens of pre[pos:end], which starts at `line`."""
-    for m in _TOKEN_RE.finditer(pre, pos, end):
-        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
-        text = m.group()
-        if kind == "nl":
-            line += 1
-            continue
-        if kind == "ws":
-            line += text.count("\n")
-            continue
-        if kind == "dir":
-            if re.match(r"[ \t]*#[ \t]*pragma\b", text):
-                out.append(Tok("pragma", text.strip(), fidx, line, m.start()))
-            continue
-        out.append(Tok(kind, text, fidx, line, m.start()))
-        line += text.count("\n")
 
 
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
