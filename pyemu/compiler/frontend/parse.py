@@ -36,6 +36,7 @@ from .. import warps as _warps
 import hashlib
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -43,6 +44,7 @@ from .. import smem as _smem
 from . import args as _args
 from .clangargs import clang_args
 from .libclang import cindex, index, presumed
+from . import stmts as _stmts
 from .model import Edit, Function, Kernel, Model, Symbol
 
 UNIT_NAME = "pyemu_tu.cpp"
@@ -152,6 +154,7 @@ class _Walk:
         self.smem_id = 1
         self.vector_names = set()   # typedefs of vector types in function bodies
         self.functions = []         # [Function fields, calls, callees] (see record)
+        self.cursors = {}           # id(record) -> (function cursor, body cursor)
         _init_holders(self.K)
 
     # ------------------------------------------------------------ helpers
@@ -215,8 +218,7 @@ class _Walk:
             self.m.edits = [e for e in self.m.edits if e.why != "warp-step"]
         else:
             self.step_calls()
-        self.m.functions = [Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]))
-                            for f in sorted(self.functions, key=lambda f: f[4])]
+        self.m.functions = [self.function(f) for f in sorted(self.functions, key=lambda f: f[4])]
         if self.dialect == "opencl":
             self.failed_literals(top)
             self.builtin_names(top)
@@ -286,7 +288,18 @@ class _Walk:
         rec = [kind, name, "::".join(list(ns) + [name]) if name else "", heads,
                (c.extent.start.offset, a), (a, b), template, key or "", set(), set()]
         self.functions.append(rec)
+        self.cursors[id(rec)] = (c, body)
         return rec
+
+    def function(self, f: list) -> Function:
+        """The Function of record f, with its statements when the regions
+        pass may read them (a kernel or a function at namespace scope)."""
+        fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]))
+        if fn.kind in ("kernel", "function") and id(f) in self.cursors:
+            body, unread, params, parens, head = _stmts.read(self, *self.cursors[id(f)])
+            fn = replace(fn, stmts=body, unread=unread, params=params, parens=parens,
+                         template_head=head)
+        return fn
 
     def step_calls(self) -> None:
         """The implicit warp steps (volatile_steps) are calls of

@@ -154,6 +154,18 @@ class Group:
     name: str = ""            # function or kernel name ('' when none)
     namespaces: tuple = ()    # (lo, hi) heads of the enclosing namespaces, outermost first
     qualified: str = ""       # ns::name of a kernel
+    # the front end's records (pyemu.compiler.frontend.Function; tree.py
+    # reads them): offsets into the text of `origin`, the unit's tokens
+    stmts: Optional[tuple] = None
+    unread: str = ""
+    params: Optional[tuple] = ()
+    parens: tuple = ()
+    template_head: tuple = ()
+    origin: Optional[list] = field(default=None, repr=False, compare=False)
+    pos: Optional[list] = field(default=None, repr=False, compare=False)
+    # (tokens, statements, declarations) of the body in those tokens: tree.py's
+    # for `origin`; a rewrite of the body (inline.py, uniform.py, ...) gives its own
+    tree: Optional[tuple] = field(default=None, repr=False, compare=False)
 
 
 _ATTR_WORDS = {"__attribute__", "__declspec", "alignas", "__align__", "__launch_bounds__"}
@@ -233,9 +245,12 @@ class Declarator:
     init: tuple               # (lo, hi) of the initializer (inside the brackets for ( and {)
     whole: tuple              # (lo, hi) of the whole declarator with its initializer
     ptr_texts: frozenset      # the pointer operators and qualifiers used
+    ref: Optional[bool] = None  # a reference, as clang resolves its type (None: by ptr_texts)
 
     @property
     def is_ref(self) -> bool:
+        if self.ref is not None:
+            return self.ref
         return bool(self.ptr_texts & {"&", "&&"})
 
 
