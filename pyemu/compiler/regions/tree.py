@@ -230,6 +230,11 @@ def body(toks: list, g: S.Group) -> tuple:
     if g.tree is not None and g.tree[0] is toks:
         return g.tree[1], g.tree[2]
     if g.origin is not toks:
+        if os.environ.get("PYEMU_TREE_CHECK"):
+            import traceback
+            with open(os.environ["PYEMU_TREE_CHECK"], "a") as log:
+                print(f"TREECHECK FALLBACK {g.name}", "".join(traceback.format_stack()[-4:-1]),
+                      file=log)
         known = {d.decls[0].name for d in head(g)[2]} if g.parens and g.params else set()
         p = S.BodyParser(toks, known)
         stmts = p.block(*g.body)
@@ -300,7 +305,12 @@ def head(g: S.Group) -> tuple:
 
 # ------------------------------------------------------------------ rewrites
 
-def _shift(st: S.Stmt, d: int) -> S.Stmt:
+def words(toks: list, lo: int, hi: int) -> set:
+    """The keywords among the decl-specifiers toks[lo:hi] (outside brackets)."""
+    return Builder(toks, []).words(lo, hi)
+
+
+def shift(st: S.Stmt, d: int) -> S.Stmt:
     """A copy of statement st (a tree) with every token index moved by d."""
     sh = lambda ab: (ab[0] + d, ab[1] + d) if ab else ab
     dec = None
@@ -309,8 +319,8 @@ def _shift(st: S.Stmt, d: int) -> S.Stmt:
                      [S.Declarator(x.name, x.name_at + d, sh(x.ptr), sh(x.suffix), x.init_kind,
                                    sh(x.init), sh(x.whole), x.ptr_texts, x.ref)
                       for x in st.decl.decls])
-    return S.Stmt(st.kind, st.lo + d, st.hi + d, kids=[_shift(k, d) for k in st.kids],
-                  cond=sh(st.cond), init=None if st.init is None else _shift(st.init, d),
+    return S.Stmt(st.kind, st.lo + d, st.hi + d, kids=[shift(k, d) for k in st.kids],
+                  cond=sh(st.cond), init=None if st.init is None else shift(st.init, d),
                   inc=sh(st.inc), decl=dec, barrier=st.barrier, flags=set(st.flags))
 
 
@@ -345,7 +355,7 @@ class Rewrite:
         """Copies statement st whole (its tokens as they are)."""
         lo = self.here()
         self.copy(st.lo, st.hi)
-        return _shift(st, lo - st.lo)
+        return shift(st, lo - st.lo)
 
     def barrier(self, site: str, like, name: str = BARRIER) -> S.Stmt:
         """Writes `pyemu_barrier(site);` (site: a string literal's text)."""
@@ -374,7 +384,7 @@ class Rewrite:
             return got[0]
         like = self.src[st.lo]
         self.out.insert(at, S.Tok("op", "{", like.file, like.line))
-        got = [_shift(x, 1) for x in got]
+        got = [shift(x, 1) for x in got]
         self.map = {j: (k + 1 if k >= self.base + at else k) for j, k in self.map.items()}
         end = self.src[st.hi - 1]
         self.new([S.Tok("op", "}", end.file, end.line)])
