@@ -55,7 +55,7 @@ import os
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -585,6 +585,7 @@ class _Kernel:
         lo, hi = g.body
         self.lo, self.hi = lo, hi
         self.tmpl, self.params, self.param_decls = _tree.head(g)
+        self.param_spans = _tree.without_defaults(self.params, self.param_decls)
         self.template = self.tmpl is not None
         self.implicit = False     # its barriers are implicit ones (see _implicit)
         self.single = False       # no barrier: one region (see _single)

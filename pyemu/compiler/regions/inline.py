@@ -19,7 +19,6 @@ nesting deeper than _DEPTH.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Optional
 
 from . import syntax as S

@@ -10,7 +10,6 @@ the pass has no place for raises Unsupported: the kernel keeps the fiber path.
 from __future__ import annotations
 
 import bisect
-import os
 
 from . import syntax as S
 from .syntax import Unsupported
@@ -230,61 +229,16 @@ def body(toks: list, g: S.Group) -> tuple:
     if g.tree is not None and g.tree[0] is toks:
         return g.tree[1], g.tree[2]
     if g.origin is not toks:
-        if os.environ.get("PYEMU_TREE_CHECK"):
-            import traceback
-            with open(os.environ["PYEMU_TREE_CHECK"], "a") as log:
-                print(f"TREECHECK FALLBACK {g.name}", "".join(traceback.format_stack()[-4:-1]),
-                      file=log)
-        known = {d.decls[0].name for d in head(g)[2]} if g.parens and g.params else set()
-        p = S.BodyParser(toks, known)
-        stmts = p.block(*g.body)
-        return stmts, p.decls
+        # a rewrite that did not give its tree: a bug of the pass
+        raise RuntimeError(f"the statements of {g.name or 'a function'} were rewritten "
+                           "without their tree")
     if g.stmts is None:
         raise Unsupported(g.unread or "the front end has no statements for it")
     b = Builder(toks, g.pos)
     stmts = b.block(g.stmts, *g.body)
     decls = _order(stmts)
-    if os.environ.get("PYEMU_TREE_CHECK"):
-        _check(toks, g, stmts)
     g.tree = (toks, stmts, decls)
     return stmts, decls
-
-
-def _dump(toks, stmts, d=0) -> list:
-    out = []
-    for st in stmts:
-        dec = None
-        if st.decl is not None:
-            dec = (st.decl.spec, sorted(st.decl.words), [(x.name, x.name_at, x.ptr, x.suffix,
-                                                          x.init_kind, x.init, x.whole,
-                                                          sorted(x.ptr_texts), x.is_ref)
-                                                         for x in st.decl.decls])
-        out.append(("  " * d, st.kind, st.lo, st.hi, st.cond, st.inc, sorted(st.flags),
-                    st.barrier, dec, " ".join(t.text for t in toks[st.lo:st.hi])[:60]))
-        if st.init is not None:
-            out += _dump(toks, [st.init], d + 1)
-        out += _dump(toks, st.kids, d + 1)
-    return out
-
-
-def _check(toks, g, stmts) -> None:
-    """PYEMU_TREE_CHECK=1 (a development aid): prints where the front end's
-    tree and BodyParser's differ."""
-    import sys
-    log = open(os.environ["PYEMU_TREE_CHECK"], "a")
-    try:
-        known = {d.decls[0].name for d in head(g)[2]} if g.parens and g.params else set()
-        old = S.BodyParser(toks, known).block(*g.body)
-    except Unsupported as e:
-        print(f"TREECHECK {g.name}: BodyParser: {e}", file=log)
-        return
-    a, b = _dump(toks, old), _dump(toks, stmts)
-    if a != b:
-        print(f"TREECHECK {g.name}: differs", file=log)
-        import difflib
-        for line in difflib.unified_diff([repr(x) for x in a], [repr(x) for x in b], lineterm="",
-                                         n=1):
-            print("TREECHECK  " + line, file=log)
 
 
 def head(g: S.Group) -> tuple:
@@ -458,3 +412,17 @@ def with_tree(g: S.Group, toks: list, stmts: list, body_range: tuple) -> S.Group
     """Group g for tokens `toks` whose body toks[body_range] has statements `stmts`."""
     from dataclasses import replace
     return replace(g, body=body_range, tree=(toks, stmts, _order(stmts)))
+
+
+def without_defaults(plist: tuple, decls: list) -> list:
+    """The token ranges of parameter list plist (lo, hi) less the default
+    arguments (`= e`), which a second declaration of the function may not
+    repeat (and whose macros, as NULL, the pass's output has undefined)."""
+    out, at = [], plist[0]
+    for d in decls:
+        x = d.decls[0]
+        if x.init_kind == "=":
+            out.append((at, x.init[0] - 1))
+            at = x.init[1]
+    out.append((at, plist[1]))
+    return [(a, b) for a, b in out if a < b]

@@ -38,11 +38,10 @@ pyemu_barrier_diverged, would send the kernel to the fiber variant).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from . import syntax as S
 from . import tree as _tree
-from .syntax import Tok, Unsupported
+from .syntax import Unsupported
 
 IMPLICIT = '"<implicit barrier>"'     # blocks.IMPLICIT_SITE, as a string token
 WARP_CUT = '"<warp cut>"'             # warpcut.WARP_SITE: a cut, not a barrier

@@ -136,7 +136,7 @@ def variant(toks: list, files: list, g: S.Group, params: set, barrier: str,
     the driver calls as the kernel's block function)."""
     from .uniform import with_loop_barriers
     toks, g = with_loop_barriers(toks, files, g, barrier, holders)   # as the block function
-    tmpl, (plo, phi), _ = _tree.head(g)
+    tmpl, plist, decls = _tree.head(g)
     if tmpl is not None:
         raise Unsupported("a kernel template has no fiber variant")
     body, _ = _tree.body(toks, g)
@@ -145,13 +145,15 @@ def variant(toks: list, files: list, g: S.Group, params: set, barrier: str,
     w.func = g.name
     w.parts.append("\n")
     w.raw(f"static void {FV}{g.name} (")
-    w.emit(plo, phi)
+    for a, b in _tree.without_defaults(plist, decls):
+        w.emit(a, b)
     w.raw(") {")
     v.stmts(body)
     w.raw("}")
     fv = f"{FV}{g.name}"
     w.raw(f"static bool {runner} (")
-    w.emit(plo, phi)
+    for a, b in _tree.without_defaults(plist, decls):
+        w.emit(a, b)
     w.raw(") { pyemu_barrier_reduce(reinterpret_cast<const char *>(&::pyemu_entry::pyemu_kernel<"
           f"decltype(::pyemu_entry::pyemu_kernel_type(&{fv})), &{fv}>::pyemu_run_thread), 0, "
           f"{OP_FIBERS}); return true; }}\n")

@@ -48,7 +48,6 @@ uniform) raises Unsupported and the kernel runs on fibers in the warp form.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from .. import warps as _warps
 from . import syntax as S
