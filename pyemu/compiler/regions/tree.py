@@ -118,6 +118,8 @@ class Builder:
             st = S.Stmt("label", lo, hi, flags=set(r.flags))
         else:
             raise Unsupported(f"a {kind} statement at line {toks[lo].line}")
+        if st.kind != "compound" and st.kids:   # a last statement that an implicit warp
+            st.hi = max(st.hi, st.kids[-1].hi)    # step grew (its `}` is after clang's end)
         st.barrier = any(k.barrier for k in st.kids) or (st.init is not None and st.init.barrier)
         return [st]
 
