@@ -14,6 +14,7 @@ kernel on the fiber path.
 from __future__ import annotations
 
 import bisect
+import ctypes
 
 from .clangargs import MARKERS
 from .model import Declaration, Declarator, Statement
@@ -45,15 +46,60 @@ def _smem(edits: list) -> dict:
             and e.end > e.start}
 
 
+def _tokens(walk, start: int, end: int) -> tuple:
+    """(offsets, spellings) of clang's tokens of walk.text[start:end].
+
+    One call of clang_tokenize, and for each token only its place (cindex's
+    Token objects would ask for its extent and a file, line and column too:
+    most of the time of this module).  A spelling is the token's text up to
+    the next token's place, less white space: what this module compares
+    (punctuation, keywords, names) has none inside."""
+    ci, tu, text = walk.ci, walk.tu, walk.text
+    lib = ci.conf.lib
+    f = tu.get_file(tu.spelling)
+    rng = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(tu, f, start),
+                                        ci.SourceLocation.from_offset(tu, f, end))
+    arr, count = ctypes.POINTER(ci.Token)(), ctypes.c_uint()
+    lib.clang_tokenize(tu, rng, ctypes.byref(arr), ctypes.byref(count))
+    offs = []
+    try:
+        loc, place = lib.clang_getTokenLocation, _place(ci)
+        off = ctypes.c_uint()
+        ref = ctypes.byref(off)
+        for i in range(count.value):
+            place(loc(tu, arr[i]), None, None, None, ref)
+            if off.value >= end:
+                break
+            offs.append(off.value)
+    finally:
+        if count.value:
+            lib.clang_disposeTokens(tu, arr, count)
+    spell = [text[a:b].split(None, 1)[0] if text[a:b].strip() else text[a:b]
+             for a, b in zip(offs, offs[1:] + [end])]
+    return offs, spell
+
+
+_PLACE = []
+
+
+def _place(ci):
+    """clang_getInstantiationLocation, taking NULL for what is not wanted."""
+    if not _PLACE:        # a function object of its own: cindex's keeps its argtypes
+        lib = ci.conf.lib
+        fn = lib._FuncPtr(("clang_getInstantiationLocation", lib))
+        fn.argtypes = [ci.SourceLocation, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                       ctypes.c_void_p]
+        fn.restype = None
+        _PLACE.append(fn)
+    return _PLACE[0]
+
+
 class Reader:
     """Reads the statements of one function (cursor `fn`, body cursor `body`)."""
 
     def __init__(self, walk, fn, body):
         self.w, self.K = walk, walk.K
-        a, b = fn.extent.start.offset, body.extent.end.offset
-        self.toks = walk.tokens(a, b)
-        self.text = [t for t, _ in self.toks]
-        self.offs = [o for _, o in self.toks]
+        self.offs, self.text = _tokens(walk, fn.extent.start.offset, body.extent.end.offset)
         self.close, stack = {}, []
         for i, t in enumerate(self.text):
             if t in _OPEN:
