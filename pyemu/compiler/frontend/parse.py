@@ -23,7 +23,8 @@ root), in order of the text, and records:
   methods, lambdas and out-of-line member definitions outside functions;
   where each is and which functions it calls or names (by clang's
   resolution: overloads, template specializations, every candidate of a
-  call a template leaves unresolved);
+  call a template leaves unresolved); for kernels and functions at
+  namespace scope also their statements and parameters (stmts.py);
 * whether user code uses warp collectives or takes locks with atomics
   (pyemu.compiler.warps says which names count).
 """
