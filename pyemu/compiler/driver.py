@@ -789,7 +789,10 @@ def _prepare(source, raw, user_name, d, root, base, opts, tmp: Path, fail,
     moved.append(m)
     text, m = _frontend.Moved.sub(_SHARED_RE, "static __thread", text)
     moved.append(m)
-    functions = [f.moved(lambda p: moved[2](moved[1](moved[0](p)))) for f in model.functions]
+    functions = [f.moved(lambda p: moved[2](moved[1](moved[0](p))),
+                         lambda p: moved[2].left(moved[1].left(moved[0].left(p))),
+                         lambda p: moved[2].last(moved[1].last(moved[0].last(p))))
+                 for f in model.functions]
     return _Unit(text, functions, model, pre_diag)
 
 

@@ -58,6 +58,26 @@ class Moved:
         out.append(text[last:])
         return "".join(out), cls(spans)
 
+    def left(self, p: int) -> int:
+        """Where text that starts at offset p starts afterwards: before the
+        text inserted at p (a replaced range: where its replacement starts)."""
+        i = bisect.bisect_left(self.ends, p)        # the spans that end before p ...
+        while i < len(self.ends) and self.ends[i] == p and self.starts[i] < p:
+            i += 1                                  # ... or replace text up to p
+        if i < len(self.starts) and self.starts[i] < p < self.ends[i]:
+            return self.starts[i] + (self.shift[i - 1] if i else 0)
+        return p + (self.shift[i - 1] if i else 0)
+
+    def last(self, p: int) -> int:
+        """Where the last character of a text, at offset p, is afterwards: a
+        character a replacement removed maps to the replacement's last one."""
+        i = bisect.bisect_right(self.ends, p)
+        if i < len(self.starts) and self.starts[i] <= p < self.ends[i]:
+            base = self.shift[i - 1] if i else 0
+            return self.starts[i] + base + max(self.shift[i] - base + self.ends[i]
+                                               - self.starts[i], 1) - 1
+        return self(p)
+
     def __call__(self, p: int) -> int:
         i = bisect.bisect_right(self.ends, p)       # the spans that end at or before p
         base = p + (self.shift[i - 1] if i else 0)

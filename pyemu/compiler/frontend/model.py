@@ -72,12 +72,113 @@ class Function:
     #                                    (a template's, for a specialization; every
     #                                    candidate of a call not resolved in a template)
     callees: frozenset = frozenset()   # the names of those functions
+    # the statements of its body as clang sees them (Statement, in order;
+    # stmts.py), or None with `unread` saying why they could not be recorded
+    stmts: Optional[tuple] = None
+    unread: str = ""
+    params: Optional[tuple] = ()   # Declaration of each named parameter, in order
+    #                                (stmts.py); None: one could not be read
+    parens: tuple = ()   # (open, close): offsets of its parameter list's ( and )
+    template_head: tuple = ()   # (start, close): `template <...>`'s first and '>' offsets
 
-    def moved(self, where) -> "Function":
-        """This record with each offset p replaced by where(p)."""
+    def moved(self, where, left=None, last=None) -> "Function":
+        """This record with each offset p replaced by where(p) (a character's
+        place); a statement's first offset by left(p) (before the text
+        inserted at p) and its last character's by last(p) (a character a
+        replacement removed: the replacement's last); both default to where."""
+        left, last = left or where, last or where
         pair = lambda ab: (where(ab[0]), where(ab[1]))
+        mv = Mover(where, left, last)
         return replace(self, namespaces=tuple(pair(h) for h in self.namespaces),
-                       head=pair(self.head), body=pair(self.body))
+                       head=pair(self.head), body=pair(self.body),
+                       stmts=None if self.stmts is None else tuple(mv.stmt(s) for s in self.stmts),
+                       params=None if self.params is None else tuple(mv.decl(d)
+                                                                    for d in self.params),
+                       parens=pair(self.parens) if self.parens else (),
+                       template_head=(left(self.template_head[0]), where(self.template_head[1]))
+                       if self.template_head else ())
+
+
+# ---------------------------------------------------------------- statements
+# Offsets in these records are of three sorts, which move differently through
+# the edits: `first` (a range's first token: text inserted there belongs to
+# the range: left), `at` (a token's own place, as a delimiter: where), `last`
+# (the last character of a statement: last).
+
+@dataclass(frozen=True)
+class Declarator:
+    """One declarator of a declaration: `*p = e`, `a[4]`, `&r = x`."""
+    name: str
+    first: int           # its first token (a pointer operator or the name)
+    at: int              # the name
+    after: int           # the token after the name and its array bounds
+    init_kind: str       # '', '=', '(', '{'
+    init: tuple          # '=': (first token, the ',' or ';' after it); '(' '{': (the bracket, its close)
+    end: int             # the ',', ';' or ')' that ends it
+    ref: bool = False    # its type is a reference (as clang resolves it)
+    array: bool = False  # an array
+    storage: str = ""    # clang's storage class: 'static', 'extern', ... ('' none)
+    type: str = ""       # its type as clang spells it
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A declaration statement (or a parameter): its decl-specifiers
+    text[first:spec_end] and its declarators."""
+    first: int
+    spec_end: int        # first token of the first declarator
+    declarators: tuple
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A statement of a function body as clang sees it.
+
+    kind: compound if for while do switch return break continue goto label
+    barrier decl expr empty smem unsupported.  `cond`: the ( and ) around the
+    condition (if, while, do, switch; a barrier's arguments), for a for loop
+    its two ';'; `inc`: a for loop's second ';' and ')'; `kids`: a compound's
+    statements (a label and its statement are neighbours), an if's then and
+    else, a loop's or a switch's body.  flags: constexpr, condinit (an if or
+    switch with an init statement), condecl (a condition that declares a
+    variable), rangefor, case (a case or default label), step (an implicit
+    warp step wraps it: `{E; pyemu_warp_step(); }`), smem (a __shared__ or
+    __local declaration pyemu.compiler.smem replaced); `names`: the
+    variables of an smem one; `why`: what is unsupported."""
+    kind: str
+    first: int
+    last: int
+    kids: tuple = ()
+    cond: tuple = ()
+    init: Optional["Statement"] = None
+    inc: tuple = ()
+    decl: Optional[Declaration] = None
+    flags: frozenset = frozenset()
+    names: tuple = ()
+    why: str = ""
+
+
+class Mover:
+    """Moves the offsets of statement records (see Function.moved)."""
+
+    def __init__(self, where, left, last):
+        self.where, self.left, self.last = where, left, last
+
+    def decl(self, d: Declaration) -> Declaration:
+        w, f = self.where, self.left
+        ds = tuple(replace(x, first=f(x.first), at=w(x.at), after=w(x.after), end=w(x.end),
+                           init=(f(x.init[0]) if x.init_kind == "=" else w(x.init[0]),
+                                 w(x.init[1])) if x.init else ())
+                   for x in d.declarators)
+        return Declaration(f(d.first), f(d.spec_end), ds)
+
+    def stmt(self, s: Statement) -> Statement:
+        w = self.where
+        pair = lambda ab: (w(ab[0]), w(ab[1])) if ab else ()
+        return replace(s, first=self.left(s.first), last=self.last(s.last),
+                       kids=tuple(self.stmt(k) for k in s.kids), cond=pair(s.cond),
+                       inc=pair(s.inc), init=None if s.init is None else self.stmt(s.init),
+                       decl=None if s.decl is None else self.decl(s.decl))
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ root), in order of the text, and records:
   methods, lambdas and out-of-line member definitions outside functions;
   where each is and which functions it calls or names (by clang's
   resolution: overloads, template specializations, every candidate of a
-  call a template leaves unresolved);
+  call a template leaves unresolved); for kernels and functions at
+  namespace scope also their statements and parameters (stmts.py);
 * whether user code uses warp collectives or takes locks with atomics
   (pyemu.compiler.warps says which names count).
 """
@@ -36,6 +37,7 @@ from .. import warps as _warps
 import hashlib
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -45,6 +47,7 @@ from . import lex as _lex
 from .clangargs import clang_args
 from .edits import c_string
 from .libclang import cindex, index, presumed
+from . import stmts as _stmts
 from .model import Edit, Function, Kernel, Model, Symbol
 
 UNIT_NAME = "pyemu_tu.cpp"
@@ -161,6 +164,7 @@ class _Walk:
         # cooperative groups (see cg_reference): named at all; something of them
         # other than the block's own calls; thread_block syncs referenced, rewritten
         self.cg = {"named": False, "other": False, "syncs": 0, "rewritten": 0}
+        self.cursors = {}           # id(record) -> (function cursor, body cursor)
         _init_holders(self.K)
 
     # ------------------------------------------------------------ helpers
@@ -229,8 +233,7 @@ class _Walk:
             self.m.edits = [e for e in self.m.edits if e.why != "warp-step"]
         else:
             self.step_calls()
-        self.m.functions = [Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]))
-                            for f in sorted(self.functions, key=lambda f: f[4])]
+        self.m.functions = [self.function(f) for f in sorted(self.functions, key=lambda f: f[4])]
         if self.dialect == "opencl":
             self.failed_literals(top)
             self.builtin_names(top)
@@ -300,7 +303,18 @@ class _Walk:
         rec = [kind, name, "::".join(list(ns) + [name]) if name else "", heads,
                (c.extent.start.offset, a), (a, b), template, key or "", set(), set()]
         self.functions.append(rec)
+        self.cursors[id(rec)] = (c, body)
         return rec
+
+    def function(self, f: list) -> Function:
+        """The Function of record f, with its statements when the regions
+        pass may read them (a kernel or a function at namespace scope)."""
+        fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]))
+        if fn.kind in ("kernel", "function") and id(f) in self.cursors:
+            body, unread, params, parens, head = _stmts.read(self, *self.cursors[id(f)])
+            fn = replace(fn, stmts=body, unread=unread, params=params, parens=parens,
+                         template_head=head)
+        return fn
 
     def step_calls(self) -> None:
         """The implicit warp steps (volatile_steps) are calls of

@@ -55,11 +55,12 @@ import os
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from . import syntax as S
+from . import tree as _tree
 from .syntax import Unsupported
 
 __all__ = ["Blocks", "generate", "block_expr", "compile_failed", "VERSION",
@@ -193,9 +194,14 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None,
     (pyemu.compiler.frontend.Function, offsets into `pre`: the driver moves
     them through its edits); None parses `pre` with the front end here."""
     if functions is None:
+        # as the driver does: the front end's edits made (smem declarations
+        # as the statement records have them), its records moved
         from .. import frontend
         dialect = "cuda" if marker == "__pyemu_global__" else "opencl"
-        functions = frontend.parse(pre, dialect, str(internal_root or "<none>")).functions
+        model = frontend.parse(pre, dialect, str(internal_root or "<none>"))
+        m = frontend.Moved.of(model.edits)
+        pre = frontend.apply(pre, model.edits)
+        functions = [f.moved(m, m.left, m.last) for f in model.functions]
     out = _generate(pre, marker, internal_root, implicit, _flag(FORCE_ENV), warp, functions)
     if _flag(DEBUG_ENV):
         for q, (path, why) in out.paths.items():
@@ -331,8 +337,7 @@ def _implicit(toks: list, files: list, g: S.Group, user_funcs: set):
     barrier."""
     try:
         k = _Kernel(toks, files, g, user_funcs)
-        params = {v.name for v in k._parse_params()}
-        body = S.BodyParser(toks, params).block(k.lo, k.hi)
+        body, _ = _tree.body(toks, g)
     except Exception:
         return None
     for st in S.walk(body):
@@ -361,22 +366,7 @@ def _implicit(toks: list, files: list, g: S.Group, user_funcs: set):
     loops = sorted(candidates(body), key=lambda st: st.lo, reverse=True)
     if not loops:
         return None
-    new = list(toks)
-    added = 0
-    for st in loops:                          # last first: earlier indices stay valid
-        b = st.kids[0]
-        end = toks[b.hi - 1]
-        bar = [S.Tok("id", BARRIER, end.file, end.line), S.Tok("op", "(", end.file, end.line),
-               S.Tok("str", '"' + IMPLICIT_SITE + '"', end.file, end.line),
-               S.Tok("op", ")", end.file, end.line), S.Tok("op", ";", end.file, end.line)]
-        if b.kind == "compound" and end.text == "}":
-            new[b.hi - 1:b.hi - 1] = bar
-            added += len(bar)
-        else:
-            new[b.hi:b.hi] = bar + [S.Tok("op", "}", end.file, end.line)]
-            new[b.lo:b.lo] = [S.Tok("op", "{", toks[b.lo].file, toks[b.lo].line)]
-            added += len(bar) + 2
-    ng = replace(g, body=(g.body[0], g.body[1] + added))
+    new, ng = _tree.loop_barriers(toks, g, loops, '"' + IMPLICIT_SITE + '"', start=False)
     try:
         k = _Kernel(new, files, ng, user_funcs)
         k.implicit = True
@@ -457,7 +447,9 @@ def _groups(toks: list, functions: list) -> list:
             nss.append((bisect.bisect_left(pos, a), at[b]))
         kind = "template" if f.kind == "function" and f.template else f.kind
         out.append(S.Group(kind, (bisect.bisect_left(pos, f.head[0]), brace), (brace + 1, close),
-                           f.name, tuple(nss), f.qualified if f.kind == "kernel" else ""))
+                           f.name, tuple(nss), f.qualified if f.kind == "kernel" else "",
+                           stmts=f.stmts, unread=f.unread, params=f.params, parens=f.parens,
+                           template_head=f.template_head, origin=toks, pos=pos))
     return out
 
 
@@ -592,7 +584,8 @@ class _Kernel:
         self.user_funcs = user_funcs
         lo, hi = g.body
         self.lo, self.hi = lo, hi
-        self.tmpl, self.params = S.kernel_parts(toks, g)
+        self.tmpl, self.params, self.param_decls = _tree.head(g)
+        self.param_spans = _tree.without_defaults(self.params, self.param_decls)
         self.template = self.tmpl is not None
         self.implicit = False     # its barriers are implicit ones (see _implicit)
         self.single = False       # no barrier: one region (see _single)
@@ -622,9 +615,7 @@ class _Kernel:
             self.uni = Uniformity(self.toks, self.files, self.g)
         self._check_brackets()
         self.param_vars = self._parse_params()
-        p = S.BodyParser(toks, {v.name for v in self.param_vars})
-        self.body = p.block(lo, hi)
-        self.decls = p.decls
+        self.body, self.decls = _tree.body(toks, self.g)
         self._check_statements()
         declared = Counter(dd.name for d in self.decls for dd in d.decls)
         self.arrays = {dd.name for d in self.decls for dd in d.decls if dd.suffix[0] < dd.suffix[1]
@@ -649,24 +640,9 @@ class _Kernel:
                 raise Unsupported(f"'{t.text}' in the kernel")
 
     def _parse_params(self) -> list:
-        toks = self.toks
-        lo, hi = self.params
-        out = []
-        if hi - lo == 0 or (hi - lo == 1 and toks[lo].text == "void"):
-            return out
-        body_ids = {t.text for t in toks[self.lo:self.hi] if t.kind == "id"}
-        parser = S.BodyParser(toks, set())
-        for n, (a, b) in enumerate(S.split_top(toks, lo, hi, ",")):
-            d = parser.declaration(a, b)
-            if d is None or len(d.decls) != 1:
-                named = [t.text for t in toks[a:b] if t.kind == "id" and t.text in body_ids
-                         and t.text not in _KEYWORDS]
-                if named:
-                    raise Unsupported(f"cannot read parameter {n + 1}")
-                continue
-            dd = d.decls[0]
-            out.append(_Var(dd.name, -1000 + n, d, dd, "param"))
-        return out
+        """The kernel's named parameters, as the front end read them."""
+        return [_Var(d.decls[0].name, -1000 + n, d, d.decls[0], "param")
+                for n, d in enumerate(self.param_decls)]
 
     def _check_statements(self):
         barrier_at = set()

@@ -87,7 +87,8 @@ class _Gen(Writer):
         if k.tmpl:
             self.emit(*k.tmpl)
         self.raw(f"static bool {P}{k.g.name} (")
-        self.emit(*k.params)
+        for a, b in k.param_spans:      # the parameters, less default arguments
+            self.emit(a, b)
         self.raw(") {")
         self.prologue()
         at = len(self.parts)

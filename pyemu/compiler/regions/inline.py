@@ -19,10 +19,10 @@ nesting deeper than _DEPTH.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Optional
 
 from . import syntax as S
+from . import tree as _tree
 from .syntax import Tok, Unsupported
 
 IL = "pyemu_il"
@@ -36,32 +36,24 @@ class _Func:
         words = [t.text for t in toks[lo:hi]]
         if "template" in words or "operator" in words:
             raise Unsupported("a template or operator")
-        name_at = next(j for j in range(lo, hi) if toks[j].text == g.name
-                       and j + 1 < hi and toks[j + 1].text == "(")
-        close = S.match(toks, name_at + 1, hi)
-        ret = [t.text for t in toks[lo:name_at]]
+        _, (plo, _), decls = _tree.head(g)
+        ret = [t.text for t in toks[lo:plo - 2]]
         self.value = "void" not in ret    # returns a value: one `return e;`, its last statement
         if "*" in ret or "&" in ret or "auto" in ret:
             raise Unsupported(f"'{g.name}' returns a pointer or a reference")
         self.params = []          # (spec (lo, hi), declarator)
-        a, b = name_at + 2, close
-        if b > a and not (b - a == 1 and toks[a].text == "void"):
-            parser = S.BodyParser(toks, set())
-            for x, y in S.split_top(toks, a, b, ","):
-                d = parser.declaration(x, y)
-                if d is None or len(d.decls) != 1:
-                    raise Unsupported(f"cannot read a parameter of '{g.name}'")
-                dd = d.decls[0]
-                if dd.suffix[0] != dd.suffix[1] or dd.init_kind:
-                    raise Unsupported(f"an array or default parameter of '{g.name}'")
-                self.params.append((d.spec, dd))
+        for d in decls:
+            dd = d.decls[0]
+            if dd.suffix[0] != dd.suffix[1] or dd.init_kind:
+                raise Unsupported(f"an array or default parameter of '{g.name}'")
+            self.params.append((d.spec, dd))
         returns = [j for j in range(g.body[0], g.body[1]) if toks[j].text == "return"]
         if any(toks[j].text in ("goto", "co_return", "...") for j in range(g.body[0], g.body[1])):
             raise Unsupported(f"'{g.name}' has a goto")
         if not self.value and returns:
             raise Unsupported(f"'{g.name}' has a return statement")
         if self.value:
-            last = S.BodyParser(toks, {dd.name for _, dd in self.params}).block(*g.body)
+            last, _ = _tree.body(toks, g)
             if len(returns) != 1 or not last or last[-1].kind != "return" or \
                     last[-1].lo != returns[0] or last[-1].hi - last[-1].lo < 3:
                 raise Unsupported(f"'{g.name}' returns a value other than by one `return e;` "
@@ -84,49 +76,49 @@ def inline_calls(toks: list, groups: list, g: S.Group, holders: set, internal) -
     if set(holders) - set(funcs) & _names(toks, *g.body):
         return None
     counter = [0]
+    lo, hi = g.body
     try:
-        body = _expand(toks, g.body[0], g.body[1], funcs, holders, counter, 0)
+        body, stmts = _expand(toks, g, funcs, holders, counter, 0, lo)
     except Unsupported:
         return None
-    lo, hi = g.body
     new = toks[:lo] + body + toks[hi:]
-    return replace(g, body=(lo, lo + len(body))), new
+    return _tree.with_tree(g, new, stmts, (lo, lo + len(body))), new
 
 
 def _names(toks, lo, hi) -> set:
     return {t.text for t in toks[lo:hi] if t.kind == "id"}
 
 
-def _expand(toks: list, lo: int, hi: int, funcs: dict, holders: set, counter: list,
-            depth: int) -> list:
-    """toks[lo:hi] (a statement list) with the holders' calls inlined."""
+def _expand(toks: list, g: S.Group, funcs: dict, holders: set, counter: list,
+            depth: int, base: int = 0) -> tuple:
+    """(tokens, statements) of the body of function group g with the
+    holders' calls inlined; the statements index the tokens from `base`."""
     if depth > _DEPTH:
         raise Unsupported("nested too deep (or recursive)")
-    stmts = S.BodyParser(toks, set()).block(lo, hi)
-    listed = {st.lo for st in stmts} | {k.lo for st in S.walk(stmts) if st.kind == "compound"
-                                        for k in st.kids}
+    stmts, _ = _tree.body(toks, g)
+    lo, hi = g.body
     calls = {}                  # token index of a call statement -> (statement, call's start)
     for st in S.walk(stmts):
         at = _call_at(toks, st, funcs)
         if at is not None:
             calls[st.lo] = (st, at)
-    out, j = [], lo
-    while j < hi:
-        st, at = calls.get(j, (None, None))
-        if st is None:
-            t = toks[j]
-            if t.kind == "id" and t.text in holders and toks[j - 1].text not in (".", "->", "::"):
-                raise Unsupported(f"'{t.text}' is called inside an expression")
-            out.append(t)
-            j += 1
-            continue
-        body = _call(toks, st, at, funcs[toks[at].text], funcs, holders, counter, depth)
-        if st.lo not in listed:   # the body of an if or a loop: one statement
-            body = [Tok("op", "{", toks[st.lo].file, toks[st.lo].line)] + body + [
-                Tok("op", "}", toks[st.hi - 1].file, toks[st.hi - 1].line)]
-        out += body
-        j = st.hi
-    return out
+    inside = {j for st, _ in calls.values() for j in range(st.lo, st.hi)}
+    for j in range(lo, hi):
+        t = toks[j]
+        if j not in inside and t.kind == "id" and t.text in holders \
+                and toks[j - 1].text not in (".", "->", "::"):
+            raise Unsupported(f"'{t.text}' is called inside an expression")
+
+    def fn(st, rw):
+        if st.lo not in calls or calls[st.lo][0] is not st:
+            return None
+        at = calls[st.lo][1]
+        out, got = _call(toks, st, at, funcs[toks[at].text], funcs, holders, counter, depth)
+        start, _ = rw.new(out)
+        return [_tree.shift(x, start) for x in got]
+    rw = _tree.Rewrite(toks, base, fn)
+    got = rw.stmts(stmts)
+    return rw.out, got
 
 
 def _call_at(toks, st: S.Stmt, funcs: dict):
@@ -155,7 +147,8 @@ def _call_at(toks, st: S.Stmt, funcs: dict):
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
 
-def _call(toks, st: S.Stmt, call_at: int, f: _Func, funcs, holders, counter, depth) -> list:
+def _call(toks, st: S.Stmt, call_at: int, f: _Func, funcs, holders, counter, depth) -> tuple:
+    """(tokens, statements from index 0) that replace call statement st."""
     at = toks[call_at]
     lo = call_at
     args = [] if st.hi - 2 == lo + 2 else S.split_top(toks, lo + 2, st.hi - 2, ",")
@@ -169,26 +162,53 @@ def _call(toks, st: S.Stmt, call_at: int, f: _Func, funcs, holders, counter, dep
 
     # f's parameters and locals get names of their own (no braces around the
     # body: a block function's regions then run on across the call, as
-    # PoCL's do after inlining)
+    # PoCL's do)
     ft = f.toks
-    p = S.BodyParser(ft, {dd.name for _, dd in f.params})
-    p.block(*f.g.body)
+    _, decls = _tree.body(ft, f.g)
     rename = {dd.name: f"{IL}{n}_{dd.name}" for _, dd in f.params}
-    rename.update({dd.name: f"{IL}{n}_{dd.name}" for d in p.decls for dd in d.decls})
-    out = []
+    rename.update({dd.name: f"{IL}{n}_{dd.name}" for d in decls for dd in d.decls})
+    out, stmts = [], []
     for i, ((slo, shi), dd) in enumerate(f.params):
+        a = len(out)
         out += [t for t in ft[slo:shi] if t.text not in S.STORAGE_WORDS]
-        out += list(ft[dd.ptr[0]:dd.ptr[1]]) + [mk("id", rename[dd.name], ft[dd.name_at]),
-                                                mk("op", "="), mk("op", "(")]
+        p = len(out)
+        out += list(ft[dd.ptr[0]:dd.ptr[1]])
+        name_at = len(out)
+        out += [mk("id", rename[dd.name], ft[dd.name_at]), mk("op", "="), mk("op", "(")]
         out += list(toks[args[i][0]:args[i][1]]) + [mk("op", ")"), mk("op", ";")]
-    body = _expand(ft, f.g.body[0], f.g.body[1], funcs, holders, counter, depth + 1)
+        semi = len(out) - 1
+        d = S.Decl((a, p), _tree.words(out, a, p),
+                   [S.Declarator(rename[dd.name], name_at, (p, name_at),
+                                 (name_at + 1, name_at + 1), "=", (name_at + 2, semi),
+                                 (p, semi), frozenset(t.text for t in out[p:name_at]),
+                                 ref=dd.ref)])
+        stmts.append(S.Stmt("decl", a, semi + 1, decl=d))
+    body, got = _expand(ft, f.g, funcs, holders, counter, depth + 1)
+    start = len(out)
     for k, t in enumerate(body):
         if t.kind == "id" and t.text in rename and (k == 0 or body[k - 1].text not in (
                 ".", "->", "::")) and (k + 1 >= len(body) or body[k + 1].text != "::"):
             t = Tok("id", rename[t.text], t.file, t.line)
         out.append(t)
+    got = [_tree.shift(x, start) for x in got]
+    for x in S.walk(got):               # the declarators' names as renamed
+        for dd in x.decl.decls if x.decl is not None else ():
+            dd.name = out[dd.name_at].text
+    stmts += got
     if f.value:    # `return e;` at the end: `v = (e);`, `T v = (e);` or `(void)(e);`
         r = max(k for k, t in enumerate(out) if t.text == "return")
+        last = stmts.pop()
+        if last.kind != "return" or last.lo != r:
+            raise Unsupported(f"'{f.g.name}' returns other than at its end")
         head = list(toks[st.lo:call_at]) or [mk("op", "("), mk("id", "void"), mk("op", ")")]
         out = out[:r] + head + [mk("op", "(")] + out[r + 1:-1] + [mk("op", ")"), mk("op", ";")]
-    return out
+        semi = len(out) - 1
+        if st.kind == "decl":
+            d = _tree.shift(S.Stmt("decl", st.lo, st.hi, decl=st.decl), r - st.lo).decl
+            dd = d.decls[0]
+            eq = r + (call_at - st.lo) - 1
+            dd.init, dd.whole = (eq + 1, semi), (dd.whole[0], semi)
+            stmts.append(S.Stmt("decl", r, semi + 1, decl=d))
+        else:
+            stmts.append(S.Stmt("expr", r, semi + 1))
+    return out, stmts

@@ -38,10 +38,10 @@ pyemu_barrier_diverged, would send the kernel to the fiber variant).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from . import syntax as S
-from .syntax import Tok, Unsupported
+from . import tree as _tree
+from .syntax import Unsupported
 
 IMPLICIT = '"<implicit barrier>"'     # blocks.IMPLICIT_SITE, as a string token
 WARP_CUT = '"<warp cut>"'             # warpcut.WARP_SITE: a cut, not a barrier
@@ -89,9 +89,7 @@ class Uniformity:
         try:
             k._check_brackets()
             self.params = k._parse_params()
-            p = S.BodyParser(toks, {v.name for v in self.params})
-            self.body = p.block(k.lo, k.hi)
-            self.decls = p.decls
+            self.body, self.decls = _tree.body(toks, k.g)
         except Unsupported:
             return
         if any(t.text in _STOP for t in toks[k.lo:k.hi]):
@@ -331,26 +329,4 @@ def with_loop_barriers(toks: list, files: list, g: S.Group, barrier: str,
     u = Uniformity(toks, files, g, holders)
     if not u.loops:
         return toks, g
-    inserts = []          # (index, tokens), applied from the last one
-
-    def bar(at):
-        t = toks[at]
-        return [Tok("id", barrier, t.file, t.line), Tok("op", "(", t.file, t.line),
-                Tok("str", IMPLICIT, t.file, t.line), Tok("op", ")", t.file, t.line),
-                Tok("op", ";", t.file, t.line)]
-    for st in u.loops:
-        b = st.kids[0]
-        if b.kind == "compound":
-            inserts.append((b.lo + 1, bar(b.lo)))
-            inserts.append((b.hi - 1, bar(b.hi - 1)))
-        else:
-            t = toks[b.lo]
-            inserts.append((b.lo, [Tok("op", "{", t.file, t.line)] + bar(b.lo)))
-            inserts.append((b.hi, bar(b.hi - 1) + [Tok("op", "}", t.file, toks[b.hi - 1].line)]))
-    new = list(toks)
-    added = 0
-    for at, ts in sorted(inserts, key=lambda x: x[0], reverse=True):
-        new[at:at] = ts
-        added += len(ts)
-    lo, hi = g.body
-    return new, replace(g, body=(lo, hi + added))
+    return _tree.loop_barriers(toks, g, u.loops, IMPLICIT, name=barrier)

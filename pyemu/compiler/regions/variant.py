@@ -24,6 +24,7 @@ So a kernel gives the same result whichever path it takes.
 from __future__ import annotations
 
 from . import syntax as S
+from . import tree as _tree
 from .syntax import Unsupported
 from .writer import Writer, cstr as _cstr
 
@@ -135,23 +136,24 @@ def variant(toks: list, files: list, g: S.Group, params: set, barrier: str,
     the driver calls as the kernel's block function)."""
     from .uniform import with_loop_barriers
     toks, g = with_loop_barriers(toks, files, g, barrier, holders)   # as the block function
-    tmpl, (plo, phi) = S.kernel_parts(toks, g)
+    tmpl, plist, decls = _tree.head(g)
     if tmpl is not None:
         raise Unsupported("a kernel template has no fiber variant")
-    lo, hi = g.body
-    body = S.BodyParser(toks, params, barrier).block(lo, hi)
+    body, _ = _tree.body(toks, g)
     v = _Variant(toks, files, barrier, implicit_site, holders)
     w = v.w
     w.func = g.name
     w.parts.append("\n")
     w.raw(f"static void {FV}{g.name} (")
-    w.emit(plo, phi)
+    for a, b in _tree.without_defaults(plist, decls):
+        w.emit(a, b)
     w.raw(") {")
     v.stmts(body)
     w.raw("}")
     fv = f"{FV}{g.name}"
     w.raw(f"static bool {runner} (")
-    w.emit(plo, phi)
+    for a, b in _tree.without_defaults(plist, decls):
+        w.emit(a, b)
     w.raw(") { pyemu_barrier_reduce(reinterpret_cast<const char *>(&::pyemu_entry::pyemu_kernel<"
           f"decltype(::pyemu_entry::pyemu_kernel_type(&{fv})), &{fv}>::pyemu_run_thread), 0, "
           f"{OP_FIBERS}); return true; }}\n")

@@ -48,10 +48,10 @@ uniform) raises Unsupported and the kernel runs on fibers in the warp form.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from .. import warps as _warps
 from . import syntax as S
+from . import tree as _tree
 from .blocks import PREFIX as P, _dim_at
 from .syntax import Tok, Unsupported
 
@@ -112,7 +112,7 @@ def cut(toks: list, g: S.Group):
     """(group, tokens) of kernel `g` with each collective statement written as
     record, cut, fetch (see above); Unsupported when one cannot be."""
     lo, hi = g.body
-    stmts = S.BodyParser(toks, set()).block(lo, hi)
+    stmts, _ = _tree.body(toks, g)
     listed = {st.lo for st in stmts} | {k.lo for st in S.walk(stmts) if st.kind == "compound"
                                         for k in st.kids}
     sites = {}                  # token index of a statement -> (its statement, call lo, call hi)
@@ -143,13 +143,13 @@ def cut(toks: list, g: S.Group):
     under_branch(stmts, False)
     locals_ = _locals(stmts, lo, hi)
     own = _own_definitions(toks, lo, hi)
-    out, j, nfast = [], lo, 0
-    while j < hi:
-        if j not in sites:
-            out.append(toks[j])
-            j += 1
-            continue
-        st, a, b = sites[j]
+    nfast = 0
+
+    def fn(st, rw):
+        nonlocal nfast
+        if st.lo not in sites or sites[st.lo][0] is not st:
+            return None
+        _, a, b = sites[st.lo]
         at = toks[a]
 
         def mk(kind, text):
@@ -158,25 +158,52 @@ def cut(toks: list, g: S.Group):
         def phased(p):
             return [mk("op", "("), mk("id", "pyemu_warp_phase"), mk("op", "("), mk("num", p),
                     mk("op", ")"), mk("op", ",")] + list(toks[a:b]) + [mk("op", ")")]
+        wrap = st.lo not in listed      # the body of an if or a loop: one statement
+        if wrap:
+            first, _ = rw.new([mk("op", "{")])
         whole = not exits and st.lo not in branched
         fast = None if at.text in own else _fast(toks, st, a, b, whole, locals_, mk, nfast % 2)
         site = CutTok("str", WARP_SITE, at.file, at.line,
                       None if fast is None else "whole" if whole else "marked")
-        cut_toks = [mk("id", "pyemu_barrier"), mk("op", "("), site, mk("op", ")"), mk("op", ";")]
         if fast is not None:
             nfast += 1
             record, value = fast
-            body = record + cut_toks + list(toks[st.lo:a]) + value + list(toks[b:st.hi])
         else:
-            body = [mk("op", "("), mk("id", "void"), mk("op", ")")] + phased("1u") + \
+            record = [mk("op", "("), mk("id", "void"), mk("op", ")")] + phased("1u") + \
                 [mk("op", ";")]
-            body += cut_toks
-            body += list(toks[st.lo:a]) + phased("2u") + list(toks[b:st.hi])
-        if st.lo not in listed:   # the body of an if or a loop: one statement
-            body = [mk("op", "{")] + body + [mk("op", "}")]
-        out += body
-        j = st.hi
-    return replace(g, body=(lo, lo + len(out))), toks[:lo] + out + toks[hi:]
+            value = phased("2u")
+        start, _ = rw.new(record)
+        got = [S.Stmt("expr", start + x, start + y + 1) for x, y in
+               S.split_top(record, 0, len(record), ";")[:-1]]
+        got.append(rw.barrier(WARP_SITE, at, site_tok=site))
+        got.append(_respan(st, a, b, value, rw))
+        if wrap:
+            rw.new([mk("op", "}")])
+            c = S.Stmt("compound", first, rw.here(), kids=got)
+            c.barrier = True
+            return [c]
+        return got
+    new, ng = _tree.rewrite(toks, g, fn)
+    return ng, new
+
+
+def _respan(st: S.Stmt, a: int, b: int, value: list, rw) -> S.Stmt:
+    """Statement st (expr or decl) written with `value` in place of its
+    tokens toks[a:b] (the collective's call)."""
+    lo = rw.here()
+    rw.copy(st.lo, a)
+    rw.new(value)
+    rw.copy(b, st.hi)
+    grow = len(value) - (b - a)
+    p = lambda j: j - st.lo + lo + (grow if j >= b else 0)
+    pair = lambda ab: (p(ab[0]), p(ab[1])) if ab else ab
+    dec = None
+    if st.decl is not None:
+        dec = S.Decl(pair(st.decl.spec), set(st.decl.words),
+                     [S.Declarator(x.name, p(x.name_at), pair(x.ptr), pair(x.suffix),
+                                   x.init_kind, pair(x.init), pair(x.whole), x.ptr_texts, x.ref)
+                      for x in st.decl.decls])
+    return S.Stmt(st.kind, lo, rw.here(), decl=dec, flags=set(st.flags))
 
 
 def _own_definitions(toks: list, lo: int, hi: int) -> set:
