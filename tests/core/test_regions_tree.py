@@ -151,3 +151,19 @@ def test_tokens_outside_clang_tree_keep_the_fiber_path():
     b = blocks(src)
     path, why = b.paths["k"]
     assert path != "block function" and "outside the statements" in why, (path, why)
+
+
+
+def test_a_restrict_parameter_copied_per_thread_compiles(monkeypatch):
+    """OpenCL's spellings.cl passes its `restrict` parameter `in` to a
+    function after a barrier, so each work-item keeps a copy: the copies'
+    type drops the restrict, which g++ refuses in
+    static_cast<T *__restrict__ *>(void *) (spellings.cl and the conformance
+    corpus' qualifiers cases took the fiber path with a warning for it).
+    Strict: a block function that does not compile fails here."""
+    from pathlib import Path
+    from pyemu.compiler import compile_source
+    monkeypatch.setenv(_regions.STRICT_ENV, "1")
+    lib = Path(__file__).resolve().parents[1] / "opencl" / "device_lib" / "kernels"
+    mod = compile_source((lib / "spellings.cl").read_text(), dialect="opencl")
+    assert "spellings" in mod.block_kernels

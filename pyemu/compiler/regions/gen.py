@@ -18,6 +18,7 @@ from .writer import Writer, cstr as _cstr
 
 MAX_THREADS = 1024   # PYEMU_MAX_THREADS_PER_BLOCK (csrc/pyemu_core.h): a block's threads at most
 
+_RESTRICT = {"__restrict__", "__restrict", "restrict"}
 _STORAGE = S.STORAGE_WORDS
 _NOT_CALLS = S.TYPE_WORDS | S.CV_WORDS | _CASTS | {
     "sizeof", "alignof", "decltype", "if", "while", "for", "switch", "return", "noexcept"}
@@ -133,8 +134,9 @@ class _Gen(Writer):
                      f" __builtin_memset({P}ex, 0, {P}n); unsigned {P}nexit = 0;")
 
     def typedef(self, v: _Var):
-        """typedef of a variable's declared type (less storage class, and less
-        a top-level const for private copies, which are assigned)."""
+        """typedef of a variable's declared type (less storage class, less a
+        top-level restrict, and less a top-level const for private copies,
+        which are assigned)."""
         toks = self.toks
         lo, hi = v.decl.spec
         plo, phi = v.d.ptr
@@ -145,16 +147,20 @@ class _Gen(Writer):
         for j in range(lo, hi):
             w = toks[j].text
             depth += (w == "<") - (w == ">") - 2 * (w == ">>")
-            if w in _STORAGE:
+            if w in _STORAGE or w in _RESTRICT and depth == 0:
                 skip.add(j)
             elif strip and w == "const" and depth == 0 and last_ptr is None:
                 skip.add(j)
                 v.const = True
-        if strip and last_ptr is not None:
+        if last_ptr is not None:
             for j in range(last_ptr + 1, phi):
-                if toks[j].text == "const":
+                if strip and toks[j].text == "const":
                     skip.add(j)
                     v.const = True
+                elif toks[j].text in _RESTRICT:
+                    # the copy's own restrict means nothing to the block function,
+                    # and g++ rejects static_cast<T *__restrict__ *>(void *)
+                    skip.add(j)
         self.raw("typedef")
         self.emit(lo, hi, skip=skip)
         self.emit(plo, phi, skip=skip)
