@@ -77,6 +77,14 @@ class Builder:
             raise Unsupported(r.why)
         if kind == "smem":
             return self.smem(r, lo, hi)
+        if kind == "expr" and hi - lo == 5 and [t.text for t in toks[lo:lo + 2]] == [BARRIER, "("] \
+                and toks[lo + 2].kind == "str" and [t.text for t in toks[lo + 3:hi]] == [")", ";"]:
+            # the whole statement is a call the front end's edits made a
+            # barrier (cooperative groups' block sync, parse.cg_sync_call):
+            # clang saw a call of a member function there
+            st = S.Stmt("barrier", lo, hi, cond=(lo + 2, lo + 3))
+            st.barrier = True
+            return [st]
         if kind in ("expr", "decl", "other") and any(
                 toks[k].text == BARRIER for k in range(lo, hi)):
             raise Unsupported(f"barrier inside an expression at line {toks[lo].line}")
