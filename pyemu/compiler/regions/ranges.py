@@ -229,19 +229,24 @@ def _lane(gen, chain: list, lo: int, hi: int, index_vars: dict, inits: dict,
     if not c or c > 1024:
         return None
     a, b = _strip(toks, lo, at)
-    poly = None
-    if b - a == 1 and toks[a].kind == "id":
-        name = toks[a].text
-        if name in index_vars:
-            poly = index_vars[name]
-        else:
-            v = gen.lookup(chain, name)
-            poly = _index_remat(gen, v) if v is not None else None
-    else:
-        poly = intidx.parse(toks, a, b, _dim_at)
+    poly = _poly(gen, chain, a, b, index_vars)
     if poly is None or not _unit_x(poly.node):
         return None
     return poly, c
+
+
+def _poly(gen, chain: list, a: int, b: int, index_vars: dict):
+    """toks[a:b] as a polynomial of the thread index: a name of one (an index
+    variable, or a local the pass rematerializes), else the expression read
+    by intidx; None when it is neither."""
+    toks = gen.toks
+    if b - a == 1 and toks[a].kind == "id":
+        name = toks[a].text
+        if name in index_vars:
+            return index_vars[name]
+        v = gen.lookup(chain, name)
+        return _index_remat(gen, v) if v is not None else None
+    return intidx.parse(toks, a, b, _dim_at)
 
 
 def _factor(toks: list, lo: int, hi: int) -> bool:
@@ -290,16 +295,7 @@ def _conjunct(gen, chain: list, lo: int, hi: int, index_vars: dict,
         if x >= y or a >= b or not gen.uniform((x, y), chain) or _divides(toks, a, b):
             continue
         a, b = _strip(toks, a, b)
-        poly = None
-        if b - a == 1 and toks[a].kind == "id":
-            name = toks[a].text
-            if name in index_vars:
-                poly = index_vars[name]
-            else:
-                v = gen.lookup(chain, name)
-                poly = _index_remat(gen, v) if v is not None else None
-        else:
-            poly = intidx.parse(toks, a, b, _dim_at)
+        poly = _poly(gen, chain, a, b, index_vars)
         if poly is not None:
             return Conjunct(lo, hi, o in ("<", "<="), poly, (x, y), o, (a, b))
     return None
