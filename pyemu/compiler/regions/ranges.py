@@ -208,16 +208,9 @@ def _lane(gen, chain: list, lo: int, hi: int, index_vars: dict, inits: dict,
                 or v.d.ptr_texts or gen.k.declared[v.name] != 1:
             return None
         return _lane(gen, chain, *v.d.init, index_vars, inits, False)
-    ops, depth = [], 0
-    for j in range(lo, hi):
-        w = toks[j].text
-        if w in ("(", "[", "{"):
-            depth += 1
-        elif w in (")", "]", "}"):
-            depth -= 1
-        elif depth == 0 and w in ("%", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=", "&&",
-                                  "||", "?", ":", "=", ",", "<<", ">>", "/", "-"):
-            ops.append(j)
+    ops = [j for j, _ in _top(toks, lo, hi) if toks[j].text in (
+        "%", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "=", ",",
+        "<<", ">>", "/", "-")]
     if len(ops) != 1 or ops[0] + 2 != hi or toks[ops[0]].text not in ("%", "&"):
         return None
     at = ops[0]
@@ -276,16 +269,12 @@ def _conjunct(gen, chain: list, lo: int, hi: int, index_vars: dict,
             if found is not None:
                 return Conjunct(lo, hi, False, found[0], (x, y), "==", (a, b), found[1])
         return None
-    ops, depth = [], 0
-    for j in range(lo, hi):
+    ops = []
+    for j, _ in _top(toks, lo, hi):
         w = toks[j].text
-        if w in ("(", "[", "{"):
-            depth += 1
-        elif w in (")", "]", "}"):
-            depth -= 1
-        elif depth == 0 and w in _FLIP:
+        if w in _FLIP:
             ops.append(j)
-        elif depth == 0 and w in _LOWER:
+        elif w in _LOWER:
             return None
     if len(ops) != 1:
         return None
