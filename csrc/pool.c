@@ -180,6 +180,7 @@ static void begin_cmd(pyemu_worker *w, pyemu_cmd *cmd)
     pyemu_tctx.dyn_smem = cmd->u.k.dyn_smem;
     pyemu_tctx.dyn_smem_base = base;
     pyemu_tctx.smem_base = (void *)sbase;
+    pyemu_tctx.solo = pool.nworkers == 1;
 }
 
 /* Run items [first, end) of cmd; a fault in kernel code lands back here.

@@ -111,7 +111,7 @@
 #pragma push_macro("args")
 #undef args
 
-#define PYEMU_ABI_VERSION 6
+#define PYEMU_ABI_VERSION 7
 
 #ifdef __cplusplus
 extern "C" {
@@ -179,6 +179,18 @@ typedef struct pyemu_thread_ctx {
                                  * 2 its result comes from there (pyemu_warp_op
                                  * below, csrc/warp_block.c) */
     pyemu_warp_buf *warp_buf;   /* the worker's, set when a block function starts */
+#ifdef __cplusplus
+    bool solo;
+#else
+    _Bool solo;
+#endif
+                                /* true: the only worker (PYEMU_NUM_THREADS=1), so
+                                 * no other thread runs kernel code meanwhile and
+                                 * an atomic function may be a plain read-modify-
+                                 * write (detail/cuda_atomics.h, cl_atomics.h); a
+                                 * bool, which no store of the kernel's ints or
+                                 * floats can alias, so g++ can test it once per
+                                 * loop */
 } pyemu_thread_ctx;
 
 

@@ -6,8 +6,16 @@
 /* Global memory is shared by worker threads that run blocks in parallel, so
  * these are real atomic operations.  CUDA only promises relaxed ordering;
  * sequentially consistent costs nothing more on x86-64 and keeps the
- * hand-made spin locks of course code correct on weaker CPUs too. */
+ * hand-made spin locks of course code correct on weaker CPUs too.
+ *
+ * With one worker (pyemu_tctx.solo, PYEMU_NUM_THREADS=1) no other thread
+ * runs kernel code meanwhile, and the threads of a block take turns only at
+ * barriers and warp collectives, never inside one of these functions: a
+ * plain read-modify-write is then atomic to every thread of the device, at
+ * a fraction of a locked instruction's cost.  The _system forms (the host
+ * may take part) stay locked. */
 #define PYEMU_ATOMIC_ORDER __ATOMIC_SEQ_CST
+#define PYEMU_ATOMIC_SOLO (pyemu_tctx.solo)
 
 /* Replaces *p by f(*p) atomically (a compare-and-swap loop on the bits).
  * (Template parameters carry the pyemu_ prefix so that a -DT=... cannot reach them.) */
@@ -15,6 +23,11 @@ template <class pyemu_T, class pyemu_F>
 static inline pyemu_T pyemu_atomic_update(pyemu_T *p, pyemu_F f)
 {
     pyemu_T old, want;
+    if (PYEMU_ATOMIC_SOLO) {
+        old = *p;
+        *p = f(old);
+        return old;
+    }
     __atomic_load(p, &old, __ATOMIC_RELAXED);
     do
         want = f(old);
@@ -22,26 +35,42 @@ static inline pyemu_T pyemu_atomic_update(pyemu_T *p, pyemu_F f)
     return old;
 }
 
-/* The integer operations that GCC has built in. */
-#define PYEMU_ATOMIC_FETCH(NAME, BUILTIN, T)                                   \
-    static inline T NAME(T *p, T v) { return BUILTIN(p, v, PYEMU_ATOMIC_ORDER); }
-PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, int)
-PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, unsigned long long)
-PYEMU_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, int)
-PYEMU_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, int)
-PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, unsigned long long)
-PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, int)
-PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, unsigned long long)
-PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, int)
-PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, unsigned long long)
-PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, int)
-PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, unsigned long long)
+/* Sums that wrap as the locked instructions do (a signed overflow of a
+ * plain + would be undefined). */
+template <class pyemu_T>
+static inline pyemu_T pyemu_wrap_add(pyemu_T a, pyemu_T b) { pyemu_T r; __builtin_add_overflow(a, b, &r); return r; }
+template <class pyemu_T>
+static inline pyemu_T pyemu_wrap_sub(pyemu_T a, pyemu_T b) { pyemu_T r; __builtin_sub_overflow(a, b, &r); return r; }
+
+/* The integer operations that GCC has built in; NEW is the value stored,
+ * from the old value o and the operand v. */
+#define PYEMU_ATOMIC_FETCH(NAME, BUILTIN, NEW, T)                              \
+    static inline T NAME(T *p, T v)                                            \
+    {                                                                          \
+        if (PYEMU_ATOMIC_SOLO) {                                               \
+            T o = *p;                                                          \
+            *p = (NEW);                                                        \
+            return o;                                                          \
+        }                                                                      \
+        return BUILTIN(p, v, PYEMU_ATOMIC_ORDER);                              \
+    }
+PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, pyemu_wrap_add(o, v), int)
+PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, pyemu_wrap_add(o, v), unsigned int)
+PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, pyemu_wrap_add(o, v), unsigned long long)
+PYEMU_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, pyemu_wrap_sub(o, v), int)
+PYEMU_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, pyemu_wrap_sub(o, v), unsigned int)
+PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, v, int)
+PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, v, unsigned int)
+PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, v, unsigned long long)
+PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, o & v, int)
+PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, o & v, unsigned int)
+PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, o & v, unsigned long long)
+PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, o | v, int)
+PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, o | v, unsigned int)
+PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, o | v, unsigned long long)
+PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, o ^ v, int)
+PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, o ^ v, unsigned int)
+PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, o ^ v, unsigned long long)
 #undef PYEMU_ATOMIC_FETCH
 
 /* Floating point: compare-and-swap loops. */
@@ -66,6 +95,11 @@ static inline float4 atomicAdd(float4 *p, float4 v)
 static inline float atomicExch(float *p, float v)
 {
     float old;
+    if (PYEMU_ATOMIC_SOLO) {
+        old = *p;
+        *p = v;
+        return old;
+    }
     __atomic_exchange(p, &v, &old, PYEMU_ATOMIC_ORDER);
     return old;
 }
@@ -96,6 +130,12 @@ static inline unsigned int atomicDec(unsigned int *p, unsigned int v)
 #define PYEMU_ATOMIC_CAS(T)                                                    \
     static inline T atomicCAS(T *p, T cmp, T v)                                \
     {                                                                          \
+        if (PYEMU_ATOMIC_SOLO) {                                               \
+            T o = *p;                                                          \
+            if (o == cmp)                                                      \
+                *p = v;                                                        \
+            return o;                                                          \
+        }                                                                      \
         __atomic_compare_exchange_n(p, &cmp, v, false, PYEMU_ATOMIC_ORDER, PYEMU_ATOMIC_ORDER); \
         return cmp;                                                            \
     }
@@ -105,13 +145,23 @@ PYEMU_ATOMIC_CAS(unsigned long long)
 PYEMU_ATOMIC_CAS(unsigned short)
 #undef PYEMU_ATOMIC_CAS
 
-/* Scoped forms (atomicAdd_block, atomicAdd_system, ...): the CPU has a single
- * scope, so they are the plain functions. */
+/* Scoped forms (atomicAdd_block, atomicAdd_system, ...): a block's scope is
+ * the plain function's; the system's takes the locked form even with one
+ * worker, since host threads may update the same (mapped or managed) memory. */
+struct pyemu_atomic_locked {
+    bool solo;
+    pyemu_atomic_locked() : solo(pyemu_tctx.solo) { pyemu_tctx.solo = false; }
+    ~pyemu_atomic_locked() { pyemu_tctx.solo = solo; }
+};
 #define PYEMU_ATOMIC_SCOPES(NAME)                                              \
     template <class... pyemu_A>                                                \
     static inline auto NAME##_block(pyemu_A... a) -> decltype(NAME(a...)) { return NAME(a...); } \
     template <class... pyemu_A>                                                \
-    static inline auto NAME##_system(pyemu_A... a) -> decltype(NAME(a...)) { return NAME(a...); }
+    static inline auto NAME##_system(pyemu_A... a) -> decltype(NAME(a...))    \
+    {                                                                          \
+        pyemu_atomic_locked pyemu_scope;                                       \
+        return NAME(a...);                                                     \
+    }
 PYEMU_ATOMIC_SCOPES(atomicAdd)
 PYEMU_ATOMIC_SCOPES(atomicSub)
 PYEMU_ATOMIC_SCOPES(atomicExch)
