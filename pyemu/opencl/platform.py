@@ -32,6 +32,7 @@ _V = K.CL_MAKE_VERSION
 EXTENSIONS = ("cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_3d_image_writes",
               "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
               "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+              "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",   # atom_* on long
               "cl_khr_subgroups", "cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
               "cl_khr_subgroup_shuffle_relative")   # sub-groups of 32 (detail/cl_subgroup.h)
 MEM_BASE_ADDR_ALIGN_BITS = 1024     # sub-buffer origins are multiples of 128 bytes
@@ -96,10 +97,11 @@ def clGetPlatformInfo(platform, param_name):
         K.CL_PLATFORM_VERSION: lambda: f"OpenCL 3.0 pyemu {PYEMU_VERSION}",
         K.CL_PLATFORM_NAME: lambda: "pyemu",
         K.CL_PLATFORM_VENDOR: lambda: "pyemu",
-        K.CL_PLATFORM_EXTENSIONS: lambda: "",
+        # the extensions every device of the platform has (its one device's)
+        K.CL_PLATFORM_EXTENSIONS: lambda: " ".join(EXTENSIONS),
         K.CL_PLATFORM_HOST_TIMER_RESOLUTION: lambda: 0,
         K.CL_PLATFORM_NUMERIC_VERSION: lambda: _V(3, 0, 0),
-        K.CL_PLATFORM_EXTENSIONS_WITH_VERSION: lambda: [],
+        K.CL_PLATFORM_EXTENSIONS_WITH_VERSION: lambda: [(_V(1, 0, 0), e) for e in EXTENSIONS],
     }, param_name, "clGetPlatformInfo", "cl_platform_info")
 
 

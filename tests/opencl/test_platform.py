@@ -59,6 +59,26 @@ def test_clGetPlatformInfo_strings(platform):
     assert clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION) == CL_MAKE_VERSION(3, 0, 0)
 
 
+def test_platform_extensions_are_the_devices_and_the_compilers(platform, device, context):
+    """CL_PLATFORM_EXTENSIONS lists what every device has (pyemu has one),
+    and each reported extension's macro is defined for kernels, as the
+    OpenCL C spec asks (6.1), and no other cl_khr_ macro is."""
+    plat = clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS).split()
+    dev = clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS).split()
+    assert plat == dev and "cl_khr_int64_base_atomics" in dev
+    versioned = clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS_WITH_VERSION)
+    assert [name for _, name in versioned] == dev
+    checks = "".join(f"#ifndef {e}\n#error {e} is reported but not defined\n#endif\n" for e in dev)
+    prog = clCreateProgramWithSource(context, checks + "__kernel void k(__global int *a) { a[0] = 1; }")
+    clBuildProgram(prog, [device])
+    import pathlib
+    import re
+    include = pathlib.Path(__file__).resolve().parents[2] / "include" / "pyemu"
+    defined = {m for f in include.rglob("cl_*.h")
+               for m in re.findall(r"^#define (cl_khr_\w+) 1", f.read_text(), re.M)}
+    assert defined == set(dev)
+
+
 def test_clGetPlatformInfo_bad_param(platform, code_of):
     assert code_of(clGetPlatformInfo, platform, 0x1234) == CL_INVALID_VALUE
 
