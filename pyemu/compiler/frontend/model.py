@@ -57,11 +57,13 @@ class Function:
 
     Offsets are into the parsed text (see the module doc); moved() gives the
     record for the text after the edits."""
-    kind: str            # 'kernel'; 'function' (at namespace scope, a template
-    #                      too); 'other' (a method, a lambda, a friend, an
-    #                      out-of-line definition of a namespace member)
+    kind: str            # 'kernel' (defined in its namespace or outside it,
+    #                      `void ns::k() {...}`: see scope); 'function' (at
+    #                      namespace scope, a template too); 'other' (a method,
+    #                      a lambda, a friend, an out-of-line definition of a
+    #                      namespace's function)
     name: str            # as the text spells it; '' for a lambda and for a
-    #                      kernel's explicit specialization or out-of-line definition
+    #                      kernel's explicit specialization
     qualified: str       # ns::name
     namespaces: tuple    # ((start, brace), ...): the enclosing namespaces' heads, outermost first
     head: tuple          # (start, brace): the declaration up to its body's '{'
@@ -80,6 +82,10 @@ class Function:
     #                                (stmts.py); None: one could not be read
     parens: tuple = ()   # (open, close): offsets of its parameter list's ( and )
     template_head: tuple = ()   # (start, close): `template <...>`'s first and '>' offsets
+    # a kernel defined outside the namespaces it belongs to (`void ns::k()
+    # {...}`): their names, outermost first ('' an unnamed one), which code
+    # about it reopens; None: it is defined in them (`namespaces`)
+    scope: Optional[tuple] = None
 
     def moved(self, where, left=None, last=None) -> "Function":
         """This record with each offset p replaced by where(p) (a character's

@@ -165,6 +165,7 @@ class _Walk:
         # other than the block's own calls; thread_block syncs referenced, rewritten
         self.cg = {"named": False, "other": False, "syncs": 0, "rewritten": 0}
         self.cursors = {}           # id(record) -> (function cursor, body cursor)
+        self.scopes = {}            # id(record) -> Function.scope
         _init_holders(self.K)
 
     # ------------------------------------------------------------ helpers
@@ -292,16 +293,25 @@ class _Walk:
             return None
         name = c.spelling if c.kind != K.LAMBDA_EXPR else ""
         template = c.kind == K.FUNCTION_TEMPLATE
+        scope = None
         if kind in ("kernel", "function"):
             special = c.kind == K.FUNCTION_DECL and c.get_num_template_arguments() >= 0
-            if c.semantic_parent != c.lexical_parent:   # `void ns::f() {...}`
-                kind, name = ("kernel", "") if kind == "kernel" else ("other", name)
-            elif special and kind == "kernel":
+            if special and kind == "kernel":
                 name = ""           # an explicit specialization of a kernel template
+            elif c.semantic_parent != c.lexical_parent:   # `void ns::f() {...}`
+                if kind == "kernel":
+                    # a namespace's kernel defined outside it: its block
+                    # function goes in that namespace, reopened by name
+                    scope = _scope(K, c)
+                    ns = _namespaces(K, c)
+                    name = name if scope is not None else ""
+                else:
+                    kind = "other"
             template = template or special
         key = c.get_usr() if c.kind != K.LAMBDA_EXPR else ""
         rec = [kind, name, "::".join(list(ns) + [name]) if name else "", heads,
                (c.extent.start.offset, a), (a, b), template, key or "", set(), set()]
+        self.scopes[id(rec)] = scope
         self.functions.append(rec)
         self.cursors[id(rec)] = (c, body)
         return rec
@@ -309,7 +319,8 @@ class _Walk:
     def function(self, f: list) -> Function:
         """The Function of record f, with its statements when the regions
         pass may read them (a kernel or a function at namespace scope)."""
-        fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]))
+        fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]),
+                      scope=self.scopes.get(id(f)))
         if fn.kind in ("kernel", "function") and id(f) in self.cursors:
             body, unread, params, parens, head = _stmts.read(self, *self.cursors[id(f)])
             fn = replace(fn, stmts=body, unread=unread, params=params, parens=parens,
@@ -921,6 +932,20 @@ def _namespaces(K, c) -> list:
             out.append(p.spelling)
         p = p.semantic_parent
     return out[::-1]
+
+
+def _scope(K, c):
+    """The namespaces (names, outermost first; '' an unnamed one) that
+    function `c` is a member of, for a definition outside them (`void
+    ns::k() {...}`); None when something other than a namespace holds it."""
+    out, p = [], c.semantic_parent
+    while p is not None and p.kind != K.TRANSLATION_UNIT:
+        if p.kind == K.NAMESPACE:
+            out.append(p.spelling)
+        elif p.kind not in (K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            return None
+        p = p.semantic_parent
+    return tuple(out[::-1])
 
 
 def _volatile(lhs) -> bool:

@@ -449,7 +449,8 @@ def _groups(toks: list, functions: list) -> list:
         out.append(S.Group(kind, (bisect.bisect_left(pos, f.head[0]), brace), (brace + 1, close),
                            f.name, tuple(nss), f.qualified if f.kind == "kernel" else "",
                            stmts=f.stmts, unread=f.unread, params=f.params, parens=f.parens,
-                           template_head=f.template_head, origin=toks, pos=pos))
+                           template_head=f.template_head, scope=f.scope, origin=toks,
+                           pos=pos))
     return out
 
 
@@ -507,7 +508,13 @@ def _barrier_holders(functions: list, warp: bool = False) -> tuple:
 
 
 def _in_namespaces(toks: list, g: S.Group, text: str) -> str:
-    heads = [" ".join(t.text for t in toks[a:b]) for a, b in g.namespaces]
+    """`text` (code about kernel g) in g's namespaces: the heads of those it
+    is defined in, or, for a definition outside them (`void ns::k()
+    {...}`), those it belongs to, reopened by name."""
+    if g.scope is not None:
+        heads = [f"namespace {n}" if n else "namespace" for n in g.scope]
+    else:
+        heads = [" ".join(t.text for t in toks[a:b]) for a, b in g.namespaces]
     return "".join(h + " { " for h in heads) + text + " }" * len(heads) + "\n"
 
 

@@ -172,6 +172,7 @@ class Group:
     params: Optional[tuple] = ()
     parens: tuple = ()
     template_head: tuple = ()
+    scope: Optional[tuple] = None   # a kernel defined outside its namespaces: their names
     origin: Optional[list] = field(default=None, repr=False, compare=False)
     pos: Optional[list] = field(default=None, repr=False, compare=False)
     # (tokens, statements, declarations) of the body in those tokens: tree.py's
