@@ -542,11 +542,13 @@ def _strip_literals(text: str) -> str:
     return re.sub(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', " ", text)
 
 
+# pyemu_rg_num(x, 0): x as a double for the range checks (ranges.py); its
+# second overload takes a class, whose range is never used.
 _PRELUDE = """#line 1 "<pyemu-regions>"
 template <class pyemu_rg_T> static inline auto __attribute__((__unused__))
 pyemu_rg_num(const pyemu_rg_T &pyemu_rg_v, int) -> decltype((double)pyemu_rg_v) { return (double)pyemu_rg_v; }
 template <class pyemu_rg_T> static inline double __attribute__((__unused__))
-pyemu_rg_num(const pyemu_rg_T &, long) { return 0.0; }   // a class: its range is never used
+pyemu_rg_num(const pyemu_rg_T &, long) { return 0.0; }
 static void __attribute__((__noinline__, __cold__, __noreturn__, __unused__))
 pyemu_rg_exited(const char *pyemu_rg_site, const unsigned char *pyemu_rg_ex, unsigned pyemu_rg_n,
                 unsigned pyemu_rg_nexit) {
