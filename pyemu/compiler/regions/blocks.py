@@ -52,7 +52,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
-import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -521,8 +520,7 @@ def _in_namespaces(toks: list, g: S.Group, text: str) -> str:
 def _protect(text: str) -> str:
     """`text` between push/undef and pop of every identifier in it, so that
     no macro of the user's source (or pyemu's headers) expands it again."""
-    names = sorted(n for n in set(re.findall(r"(?<![\w$\"])[A-Za-z_$][\w$]*",
-                                             _strip_literals(text)))
+    names = sorted(n for n in S.identifiers(text)
                    # pyemu's own: macros or not, as abi.h says; the scan's
                    # markers (__pyemu_as_global__, ...) must expand to nothing
                    if not n.startswith(("pyemu_", "__pyemu_")))
@@ -535,11 +533,6 @@ def _protect(text: str) -> str:
 
 _QUIET = ("unused-variable", "unused-but-set-variable", "unused-parameter", "unused-function",
           "unused-label", "unused-value", "shadow", "pragmas", "unknown-pragmas")
-
-
-def _strip_literals(text: str) -> str:
-    text = re.sub(r'^[ \t]*#[^\n]*', "", text, flags=re.M)
-    return re.sub(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', " ", text)
 
 
 # pyemu_rg_num(x, 0): x as a double for the range checks (ranges.py); its
@@ -645,7 +638,7 @@ class _Kernel:
                 if not (prev.text in (")", "]") or prev.kind in ("num", "str", "chr", "raw")
                         or (prev.kind == "id" and prev.text not in _KEYWORDS)):
                     raise Unsupported(f"a lambda or attribute at line {t.line}")
-            elif t.kind == "pragma" and not re.match(r"#\s*pragma\s+(unroll|nounroll|GCC\s+unroll|GCC\s+ivdep|omp\s+simd)\b", t.text):
+            elif t.kind == "pragma" and not _loop_pragma(S.pragma_words(t)):
                 raise Unsupported(f"'{t.text}' in the kernel")
 
     def _parse_params(self) -> list:
@@ -1106,6 +1099,16 @@ class _Kernel:
                 return False
             j += 1
         return True
+
+
+# the pragmas a kernel's body may hold (the loop hints, which the block
+# function keeps on its loops); another sends the kernel to fibers
+_LOOP_PRAGMAS = (("unroll",), ("nounroll",), ("GCC", "unroll"), ("GCC", "ivdep"), ("omp", "simd"))
+
+
+def _loop_pragma(words: list) -> bool:
+    """`#pragma unroll`, `#pragma GCC ivdep`, ...: words (pragma_words) of a loop hint."""
+    return any(tuple(words[:len(p)]) == p for p in _LOOP_PRAGMAS)
 
 
 def _update(toks: list, x: int, y: int):
