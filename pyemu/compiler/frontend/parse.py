@@ -30,8 +30,6 @@ root), in order of the text, and records:
 """
 from __future__ import annotations
 
-import re
-
 from .. import warps as _warps
 
 import hashlib
@@ -182,17 +180,20 @@ class _Walk:
 
     def shared_initializer(self, var) -> None:
         """nvcc refuses `__shared__ T x = v;` and `__shared__ T x{v};` (a
-        block's shared memory is not initialised); so does pyemu."""
-        start, end = self.span(var)
-        decl = self.text[start:end]
-        m = re.search(r"\b%s\b" % re.escape(var.spelling), decl)
+        block's shared memory is not initialised); so does pyemu.  Read in
+        clang's tokens of the declarator: after its name (where clang puts
+        the variable), past array bounds and attributes, an `=` or a `{`."""
+        name, (_, end) = var.location.offset, self.span(var)
+        toks = self.tokens(name, end)
+        if not toks or toks[0][1] != name or toks[0][0] != var.spelling:
+            return
         depth = 0
-        for ch in decl[m.end():] if m else "":
-            if ch in "([":
+        for tok, _ in toks[1:]:
+            if tok in ("(", "["):
                 depth += 1
-            elif ch in ")]":
+            elif tok in (")", "]"):
                 depth -= 1
-            elif depth == 0 and ch in "={":
+            elif depth == 0 and tok in ("=", "{"):
                 self.m.errors.append((self.where(var), "initializer not allowed for __shared__ "
                                       f"variable '{var.spelling}' (a block's shared memory "
                                       "starts undefined: assign it in the kernel)"))
