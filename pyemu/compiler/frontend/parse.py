@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from .. import warps as _warps
 
+import bisect
 import hashlib
 import os
 import time
@@ -49,6 +50,7 @@ from . import stmts as _stmts
 from .model import Edit, Function, Kernel, Model, Symbol
 
 UNIT_NAME = "pyemu_tu.cpp"
+SHARED_MARK = "__pyemu_shared__"     # CUDA's __shared__ in the user's part (driver.py)
 _VECTOR_PREFIXES = ("pyemu_vec<", "pyemu_mask", "pyemu_swz")
 _RECORD = 105      # CXType_Record
 _NOT_BEFORE_LITERAL = {"sizeof", "alignof", "__alignof__", "_Alignof", "vec_step"}
@@ -90,7 +92,8 @@ def parse(text: str, dialect: str, internal_root: str, std: str = "c++17",
     if tu is None:
         tu = index().parse(UNIT_NAME, args, unsaved_files=[(UNIT_NAME, text.encode("latin-1"))])
     model = Model()
-    _Walk(ci, tu, text[base:], dialect, internal_root, model, dyn_base).run()
+    _Walk(ci, tu, text[base:], dialect, internal_root, model, dyn_base,
+          user_from=max(split_at - base, 0)).run()
     if base:
         model.edits = [Edit(e.start + base, e.end + base, e.text, e.why) for e in model.edits]
         model.functions = [f.moved(lambda p: p + base) for f in model.functions]
@@ -146,8 +149,9 @@ def _is_vector(t) -> bool:
 
 
 class _Walk:
-    def __init__(self, ci, tu, text, dialect, internal_root, model, dyn_base):
+    def __init__(self, ci, tu, text, dialect, internal_root, model, dyn_base, user_from=0):
         self.dyn = dyn_base
+        self.user_from = user_from      # where the user's part of `text` starts
         self.ci, self.tu, self.text, self.dialect = ci, tu, text, dialect
         self.root, self.m = str(internal_root), model
         self.K = ci.CursorKind
@@ -199,6 +203,24 @@ class _Walk:
                                       "starts undefined: assign it in the kernel)"))
                 return
 
+    def shared_marks(self) -> None:
+        """The markers of CUDA's __shared__ (SHARED_MARK: what the unit's
+        head makes of __shared__ in the user's part) that no edit replaced
+        (a file-scope variable, a declaration pyemu.compiler.smem does not
+        rewrite) become `static __thread`, as pyemu's headers define
+        __shared__: one copy a worker thread, which runs one block at a time.
+        Found in clang's tokens of the user's part."""
+        if SHARED_MARK not in self.text[self.user_from:]:
+            return
+        spans = sorted((e.start, e.end) for e in self.m.edits if e.end > e.start)
+        starts = [a for a, _ in spans]
+        for kind, a, b in _lex.in_unit(self.tu, self.text, self.user_from, len(self.text)):
+            if kind != "id" or self.text[a:b] != SHARED_MARK:
+                continue
+            i = bisect.bisect_right(starts, a) - 1
+            if i < 0 or spans[i][1] <= a:       # not in a replaced range
+                self.m.edits.append(Edit(a, b, "static __thread", "shared-static"))
+
     def notes(self, cursor) -> set:
         return {c.spelling[6:] for c in cursor.get_children()
                 if c.kind == self.K.ANNOTATE_ATTR and c.spelling.startswith("pyemu.")}
@@ -236,6 +258,7 @@ class _Walk:
         else:
             self.step_calls()
         self.m.functions = [self.function(f) for f in sorted(self.functions, key=lambda f: f[4])]
+        self.shared_marks()
         if self.dialect == "opencl":
             self.failed_literals(top)
             self.builtin_names(top)
