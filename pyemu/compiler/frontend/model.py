@@ -86,6 +86,9 @@ class Function:
     # {...}`): their names, outermost first ('' an unnamed one), which code
     # about it reopens; None: it is defined in them (`namespaces`)
     scope: Optional[tuple] = None
+    # the namespaces it is a member of, so named (for every function); None:
+    # a class or a function holds it
+    space: Optional[tuple] = None
 
     def moved(self, where, left=None, last=None) -> "Function":
         """This record with each offset p replaced by where(p) (a character's

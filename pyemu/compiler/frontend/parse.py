@@ -167,7 +167,7 @@ class _Walk:
         # other than the block's own calls; thread_block syncs referenced, rewritten
         self.cg = {"named": False, "other": False, "syncs": 0, "rewritten": 0}
         self.cursors = {}           # id(record) -> (function cursor, body cursor)
-        self.scopes = {}            # id(record) -> Function.scope
+        self.scopes = {}            # id(record) -> (Function.scope, Function.space)
         _init_holders(self.K)
 
     # ------------------------------------------------------------ helpers
@@ -335,7 +335,7 @@ class _Walk:
         key = c.get_usr() if c.kind != K.LAMBDA_EXPR else ""
         rec = [kind, name, "::".join(list(ns) + [name]) if name else "", heads,
                (c.extent.start.offset, a), (a, b), template, key or "", set(), set()]
-        self.scopes[id(rec)] = scope
+        self.scopes[id(rec)] = (scope, _scope(K, c))
         self.functions.append(rec)
         self.cursors[id(rec)] = (c, body)
         return rec
@@ -343,8 +343,9 @@ class _Walk:
     def function(self, f: list) -> Function:
         """The Function of record f, with its statements when the regions
         pass may read them (a kernel or a function at namespace scope)."""
+        scope, space = self.scopes.get(id(f), (None, None))
         fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]),
-                      scope=self.scopes.get(id(f)))
+                      scope=scope, space=space)
         if fn.kind in ("kernel", "function") and id(f) in self.cursors:
             body, unread, params, parens, head = _stmts.read(self, *self.cursors[id(f)])
             fn = replace(fn, stmts=body, unread=unread, params=params, parens=parens,
@@ -960,8 +961,9 @@ def _namespaces(K, c) -> list:
 
 def _scope(K, c):
     """The namespaces (names, outermost first; '' an unnamed one) that
-    function `c` is a member of, for a definition outside them (`void
-    ns::k() {...}`); None when something other than a namespace holds it."""
+    function `c` is a member of (for a definition outside them, `void
+    ns::k() {...}`, those it belongs to); None when something other than a
+    namespace holds it (a class, a function)."""
     out, p = [], c.semantic_parent
     while p is not None and p.kind != K.TRANSLATION_UNIT:
         if p.kind == K.NAMESPACE:

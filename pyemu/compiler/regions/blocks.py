@@ -448,8 +448,8 @@ def _groups(toks: list, functions: list) -> list:
         out.append(S.Group(kind, (bisect.bisect_left(pos, f.head[0]), brace), (brace + 1, close),
                            f.name, tuple(nss), f.qualified if f.kind == "kernel" else "",
                            stmts=f.stmts, unread=f.unread, params=f.params, parens=f.parens,
-                           template_head=f.template_head, scope=f.scope, origin=toks,
-                           pos=pos))
+                           template_head=f.template_head, scope=f.scope, space=f.space,
+                           origin=toks, pos=pos))
     return out
 
 

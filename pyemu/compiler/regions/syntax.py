@@ -195,6 +195,7 @@ class Group:
     parens: tuple = ()
     template_head: tuple = ()
     scope: Optional[tuple] = None   # a kernel defined outside its namespaces: their names
+    space: Optional[tuple] = None   # the namespaces it is a member of (Function.space)
     origin: Optional[list] = field(default=None, repr=False, compare=False)
     pos: Optional[list] = field(default=None, repr=False, compare=False)
     # (tokens, statements, declarations) of the body in those tokens: tree.py's
