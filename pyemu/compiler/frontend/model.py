@@ -165,6 +165,11 @@ class Statement:
     flags: frozenset = frozenset()
     names: tuple = ()
     why: str = ""
+    # a statement that is a call of a function (`f(a);`), or assigns or
+    # declares one variable with one (`v = f(a);`, `v += f(a);`, `T v =
+    # f(a);`): (the callee's key, clang's USR; the offset of the call's first
+    # token, where clang's CallExpr starts)
+    call: tuple = ()
 
 
 class Mover:
@@ -187,7 +192,8 @@ class Mover:
         return replace(s, first=self.left(s.first), last=self.last(s.last),
                        kids=tuple(self.stmt(k) for k in s.kids), cond=pair(s.cond),
                        inc=pair(s.inc), init=None if s.init is None else self.stmt(s.init),
-                       decl=None if s.decl is None else self.decl(s.decl))
+                       decl=None if s.decl is None else self.decl(s.decl),
+                       call=(s.call[0], w(s.call[1])) if s.call else ())
 
 
 @dataclass(frozen=True)

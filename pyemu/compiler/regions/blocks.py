@@ -449,7 +449,7 @@ def _groups(toks: list, functions: list) -> list:
                            f.name, tuple(nss), f.qualified if f.kind == "kernel" else "",
                            stmts=f.stmts, unread=f.unread, params=f.params, parens=f.parens,
                            template_head=f.template_head, scope=f.scope, space=f.space,
-                           origin=toks, pos=pos))
+                           key=f.key, origin=toks, pos=pos))
     return out
 
 

@@ -158,16 +158,17 @@ def _expand(toks: list, g: S.Group, funcs: dict, holders: set, counter: list,
 
 
 def _call_at(toks, st: S.Stmt, funcs: dict):
-    """Where the call of a function of `funcs` starts in statement st when st
-    is `f(args);`, or, for a function returning a value, `v = f(args);`,
-    `v op= f(args);` or `T v = f(args);` (one variable v); else None."""
-    if st.kind not in ("expr", "decl") or st.hi - st.lo < 4:
+    """Where the call of a function of `funcs` starts in statement st when
+    clang's tree says st is `f(args);`, or, for a function returning a value,
+    `v = f(args);`, `v op= f(args);` or `T v = f(args);` (one variable v), a
+    call of that very function (Stmt.call: clang's CallExpr and the callee it
+    resolved) by its plain name; else None."""
+    if not st.call or st.kind not in ("expr", "decl") or st.hi - st.lo < 4:
         return None
-    for at in range(st.lo, st.hi - 3):
-        if toks[at].text in funcs and toks[at + 1].text == "(" and \
-                S.match(toks, at + 1, st.hi) == st.hi - 2:
-            break
-    else:
+    key, at = st.call
+    f = funcs.get(toks[at].text)
+    if f is None or f.g.key != key or toks[at + 1].text != "(" or \
+            S.match(toks, at + 1, st.hi) != st.hi - 2:
         return None
     if at == st.lo:
         return at if st.kind == "expr" else None

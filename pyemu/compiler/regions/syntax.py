@@ -196,6 +196,7 @@ class Group:
     template_head: tuple = ()
     scope: Optional[tuple] = None   # a kernel defined outside its namespaces: their names
     space: Optional[tuple] = None   # the namespaces it is a member of (Function.space)
+    key: str = ""             # its identity, clang's USR (Function.key)
     origin: Optional[list] = field(default=None, repr=False, compare=False)
     pos: Optional[list] = field(default=None, repr=False, compare=False)
     # (tokens, statements, declarations) of the body in those tokens: tree.py's
@@ -262,6 +263,10 @@ class Stmt:
     decl: Optional[Decl] = None
     barrier: bool = False     # a barrier somewhere inside
     flags: set = field(default_factory=set)     # constexpr, rangefor, condecl, ...
+    # a call statement (`f(a);`, `v = f(a);`, `T v = f(a);`, as clang's tree
+    # says: the front end's Statement.call): (the callee's key, the index of
+    # the call's first token)
+    call: tuple = ()
 
 
 def walk(stmts: list):
