@@ -758,7 +758,8 @@ def _prepare(source, raw, user_name, d, root, base, opts, tmp: Path, fail,
     # the user's part: CUDA's __shared__ becomes a marker the front end sees
     # (the headers keep theirs); a pragma line marks where it starts
     head = ('#include "pyemu/detail/kernel_entry.hpp"\n'
-            + ("#undef __shared__\n#define __shared__ __pyemu_shared__\n" if d.name == "cuda" else "")
+            + (f"#undef __shared__\n#define __shared__ {_frontend.SHARED_MARK}\n"
+               if d.name == "cuda" else "")
             + f"PYEMU_MODULE_BINDING\n{_DYN_PROBE}\n{_USER_PART}\n#line 1 {c_string(source_name)}\n")
     # g++ shows the lines it complains about from the file #line names.
     if not os.path.isabs(user_name) and ".." not in Path(user_name).parts:
@@ -787,11 +788,9 @@ def _prepare(source, raw, user_name, d, root, base, opts, tmp: Path, fail,
     moved = [_frontend.Moved.of(model.edits)]
     text, m = _frontend.Moved.sub(_USER_PART_RE, "\n\n", text, count=1)
     moved.append(m)
-    text, m = _frontend.Moved.sub(_SHARED_RE, "static __thread", text)
-    moved.append(m)
-    functions = [f.moved(lambda p: moved[2](moved[1](moved[0](p))),
-                         lambda p: moved[2].left(moved[1].left(moved[0].left(p))),
-                         lambda p: moved[2].last(moved[1].last(moved[0].last(p))))
+    functions = [f.moved(lambda p: moved[1](moved[0](p)),
+                         lambda p: moved[1].left(moved[0].left(p)),
+                         lambda p: moved[1].last(moved[0].last(p)))
                  for f in model.functions]
     return _Unit(text, functions, model, pre_diag)
 
@@ -827,7 +826,6 @@ _DYN_PROBE_RE = re.compile(r"pyemu_dyn_smem_probe\(\) \{ return (.*?); \}")
 _SRC_NAME = _TU_NAME        # the user's source after the head (tests read it)
 _UNIT_NAME = "pyemu_unit.cpp"
 _PRE_NAME = "pyemu_pre.ii"
-_SHARED_RE = re.compile(r"\b__pyemu_shared__\b")
 _USER_PART_RE = re.compile(re.escape("\n" + _USER_PART + "\n"))
 # the scan's markers (include/pyemu/detail/*_qualifiers.h, smem.h), defined
 # away for the compile as the headers do outside the scan

@@ -246,3 +246,31 @@ def test_moved_maps_offsets_through_edits_and_substitutions():
     assert [out[where(p)] for p in (0, 1, 3, 4, 6, 7)] == list("abcdef")
     out2, again = fe.Moved.sub(re.compile("cd"), "Z", out)
     assert out2 == "abXY Zef" and out2[again(where(6))] == "e"
+
+
+def test_call_statements_name_the_callee_clang_resolved():
+    # regions/inline.py inlines a call only where this record says which
+    # function it calls: an overload, a lambda or a method of the same name is
+    # another function
+    text = ('# 1 "k.cu"\n'
+            "int f(int *p) { return p[0]; }\n"
+            "int f(float *p) { return 1; }\n"
+            "struct S { int f(int *p) { return 2; } };\n"
+            "namespace ns { int g(int *p) { return 3; } }\n"
+            "__pyemu_global__ void k(int *p, float *q) {\n"
+            "  f(p);\n  int v = f(p);\n  v += f(q);\n  v = ns::g(p);\n"
+            "  S s; s.f(p);\n  auto l = [](int *x) { return 0; }; l(p);\n  v = f(p) + 1;\n}\n")
+    m = fe.parse(text, "cuda", ROOT)
+    k = next(fn for fn in m.functions if fn.kind == "kernel")
+    calls = [(st.kind, text[st.call[1]:st.call[1] + 5] if st.call else "", st.call[:1])
+             for st in k.stmts]
+    f_int = next(fn.key for fn in m.functions if fn.name == "f" and fn.kind == "function"
+                 and "int *p) { return p" in text[fn.head[0]:fn.body[1]])
+    f_flt = next(fn.key for fn in m.functions if fn.name == "f" and fn.kind == "function"
+                 and fn.key != f_int)
+    g = next(fn.key for fn in m.functions if fn.name == "g")
+    assert f_int != f_flt
+    assert calls == [("expr", "f(p);", (f_int,)), ("decl", "f(p);", (f_int,)),
+                     ("expr", "f(q);", (f_flt,)), ("expr", "ns::g", (g,)),
+                     ("decl", "", ()), ("expr", "", ()), ("decl", "", ()), ("expr", "", ()),
+                     ("expr", "", ())]

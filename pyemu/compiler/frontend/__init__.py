@@ -13,7 +13,7 @@ without it, FrontendUnavailable says how to install it.
 from .edits import Moved, apply
 from .libclang import FrontendUnavailable
 from .model import Edit, Function, Kernel, Model, Param, Symbol
-from .parse import parse
+from .parse import SHARED_MARK, parse
 
 __all__ = ["parse", "apply", "Moved", "Model", "Kernel", "Function", "Param", "Symbol", "Edit",
-           "FrontendUnavailable"]
+           "FrontendUnavailable", "SHARED_MARK"]

@@ -57,11 +57,13 @@ class Function:
 
     Offsets are into the parsed text (see the module doc); moved() gives the
     record for the text after the edits."""
-    kind: str            # 'kernel'; 'function' (at namespace scope, a template
-    #                      too); 'other' (a method, a lambda, a friend, an
-    #                      out-of-line definition of a namespace member)
+    kind: str            # 'kernel' (defined in its namespace or outside it,
+    #                      `void ns::k() {...}`: see scope); 'function' (at
+    #                      namespace scope, a template too); 'other' (a method,
+    #                      a lambda, a friend, an out-of-line definition of a
+    #                      namespace's function)
     name: str            # as the text spells it; '' for a lambda and for a
-    #                      kernel's explicit specialization or out-of-line definition
+    #                      kernel's explicit specialization
     qualified: str       # ns::name
     namespaces: tuple    # ((start, brace), ...): the enclosing namespaces' heads, outermost first
     head: tuple          # (start, brace): the declaration up to its body's '{'
@@ -80,6 +82,13 @@ class Function:
     #                                (stmts.py); None: one could not be read
     parens: tuple = ()   # (open, close): offsets of its parameter list's ( and )
     template_head: tuple = ()   # (start, close): `template <...>`'s first and '>' offsets
+    # a kernel defined outside the namespaces it belongs to (`void ns::k()
+    # {...}`): their names, outermost first ('' an unnamed one), which code
+    # about it reopens; None: it is defined in them (`namespaces`)
+    scope: Optional[tuple] = None
+    # the namespaces it is a member of, so named (for every function); None:
+    # a class or a function holds it
+    space: Optional[tuple] = None
 
     def moved(self, where, left=None, last=None) -> "Function":
         """This record with each offset p replaced by where(p) (a character's
@@ -156,6 +165,11 @@ class Statement:
     flags: frozenset = frozenset()
     names: tuple = ()
     why: str = ""
+    # a statement that is a call of a function (`f(a);`), or assigns or
+    # declares one variable with one (`v = f(a);`, `v += f(a);`, `T v =
+    # f(a);`): (the callee's key, clang's USR; the offset of the call's first
+    # token, where clang's CallExpr starts)
+    call: tuple = ()
 
 
 class Mover:
@@ -178,7 +192,8 @@ class Mover:
         return replace(s, first=self.left(s.first), last=self.last(s.last),
                        kids=tuple(self.stmt(k) for k in s.kids), cond=pair(s.cond),
                        inc=pair(s.inc), init=None if s.init is None else self.stmt(s.init),
-                       decl=None if s.decl is None else self.decl(s.decl))
+                       decl=None if s.decl is None else self.decl(s.decl),
+                       call=(s.call[0], w(s.call[1])) if s.call else ())
 
 
 @dataclass(frozen=True)

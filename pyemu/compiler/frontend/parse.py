@@ -30,10 +30,9 @@ root), in order of the text, and records:
 """
 from __future__ import annotations
 
-import re
-
 from .. import warps as _warps
 
+import bisect
 import hashlib
 import os
 import time
@@ -51,6 +50,7 @@ from . import stmts as _stmts
 from .model import Edit, Function, Kernel, Model, Symbol
 
 UNIT_NAME = "pyemu_tu.cpp"
+SHARED_MARK = "__pyemu_shared__"     # CUDA's __shared__ in the user's part (driver.py)
 _VECTOR_PREFIXES = ("pyemu_vec<", "pyemu_mask", "pyemu_swz")
 _RECORD = 105      # CXType_Record
 _NOT_BEFORE_LITERAL = {"sizeof", "alignof", "__alignof__", "_Alignof", "vec_step"}
@@ -92,7 +92,8 @@ def parse(text: str, dialect: str, internal_root: str, std: str = "c++17",
     if tu is None:
         tu = index().parse(UNIT_NAME, args, unsaved_files=[(UNIT_NAME, text.encode("latin-1"))])
     model = Model()
-    _Walk(ci, tu, text[base:], dialect, internal_root, model, dyn_base).run()
+    _Walk(ci, tu, text[base:], dialect, internal_root, model, dyn_base,
+          user_from=max(split_at - base, 0)).run()
     if base:
         model.edits = [Edit(e.start + base, e.end + base, e.text, e.why) for e in model.edits]
         model.functions = [f.moved(lambda p: p + base) for f in model.functions]
@@ -148,8 +149,9 @@ def _is_vector(t) -> bool:
 
 
 class _Walk:
-    def __init__(self, ci, tu, text, dialect, internal_root, model, dyn_base):
+    def __init__(self, ci, tu, text, dialect, internal_root, model, dyn_base, user_from=0):
         self.dyn = dyn_base
+        self.user_from = user_from      # where the user's part of `text` starts
         self.ci, self.tu, self.text, self.dialect = ci, tu, text, dialect
         self.root, self.m = str(internal_root), model
         self.K = ci.CursorKind
@@ -165,6 +167,7 @@ class _Walk:
         # other than the block's own calls; thread_block syncs referenced, rewritten
         self.cg = {"named": False, "other": False, "syncs": 0, "rewritten": 0}
         self.cursors = {}           # id(record) -> (function cursor, body cursor)
+        self.scopes = {}            # id(record) -> (Function.scope, Function.space)
         _init_holders(self.K)
 
     # ------------------------------------------------------------ helpers
@@ -181,21 +184,42 @@ class _Walk:
 
     def shared_initializer(self, var) -> None:
         """nvcc refuses `__shared__ T x = v;` and `__shared__ T x{v};` (a
-        block's shared memory is not initialised); so does pyemu."""
-        start, end = self.span(var)
-        decl = self.text[start:end]
-        m = re.search(r"\b%s\b" % re.escape(var.spelling), decl)
+        block's shared memory is not initialised); so does pyemu.  Read in
+        clang's tokens of the declarator: after its name (where clang puts
+        the variable), past array bounds and attributes, an `=` or a `{`."""
+        name, (_, end) = var.location.offset, self.span(var)
+        toks = self.tokens(name, end)
+        if not toks or toks[0][1] != name or toks[0][0] != var.spelling:
+            return
         depth = 0
-        for ch in decl[m.end():] if m else "":
-            if ch in "([":
+        for tok, _ in toks[1:]:
+            if tok in ("(", "["):
                 depth += 1
-            elif ch in ")]":
+            elif tok in (")", "]"):
                 depth -= 1
-            elif depth == 0 and ch in "={":
+            elif depth == 0 and tok in ("=", "{"):
                 self.m.errors.append((self.where(var), "initializer not allowed for __shared__ "
                                       f"variable '{var.spelling}' (a block's shared memory "
                                       "starts undefined: assign it in the kernel)"))
                 return
+
+    def shared_marks(self) -> None:
+        """The markers of CUDA's __shared__ (SHARED_MARK: what the unit's
+        head makes of __shared__ in the user's part) that no edit replaced
+        (a file-scope variable, a declaration pyemu.compiler.smem does not
+        rewrite) become `static __thread`, as pyemu's headers define
+        __shared__: one copy a worker thread, which runs one block at a time.
+        Found in clang's tokens of the user's part."""
+        if SHARED_MARK not in self.text[self.user_from:]:
+            return
+        spans = sorted((e.start, e.end) for e in self.m.edits if e.end > e.start)
+        starts = [a for a, _ in spans]
+        for kind, a, b in _lex.in_unit(self.tu, self.text, self.user_from, len(self.text)):
+            if kind != "id" or self.text[a:b] != SHARED_MARK:
+                continue
+            i = bisect.bisect_right(starts, a) - 1
+            if i < 0 or spans[i][1] <= a:       # not in a replaced range
+                self.m.edits.append(Edit(a, b, "static __thread", "shared-static"))
 
     def notes(self, cursor) -> set:
         return {c.spelling[6:] for c in cursor.get_children()
@@ -234,6 +258,7 @@ class _Walk:
         else:
             self.step_calls()
         self.m.functions = [self.function(f) for f in sorted(self.functions, key=lambda f: f[4])]
+        self.shared_marks()
         if self.dialect == "opencl":
             self.failed_literals(top)
             self.builtin_names(top)
@@ -292,16 +317,25 @@ class _Walk:
             return None
         name = c.spelling if c.kind != K.LAMBDA_EXPR else ""
         template = c.kind == K.FUNCTION_TEMPLATE
+        scope = None
         if kind in ("kernel", "function"):
             special = c.kind == K.FUNCTION_DECL and c.get_num_template_arguments() >= 0
-            if c.semantic_parent != c.lexical_parent:   # `void ns::f() {...}`
-                kind, name = ("kernel", "") if kind == "kernel" else ("other", name)
-            elif special and kind == "kernel":
+            if special and kind == "kernel":
                 name = ""           # an explicit specialization of a kernel template
+            elif c.semantic_parent != c.lexical_parent:   # `void ns::f() {...}`
+                if kind == "kernel":
+                    # a namespace's kernel defined outside it: its block
+                    # function goes in that namespace, reopened by name
+                    scope = _scope(K, c)
+                    ns = _namespaces(K, c)
+                    name = name if scope is not None else ""
+                else:
+                    kind = "other"
             template = template or special
         key = c.get_usr() if c.kind != K.LAMBDA_EXPR else ""
         rec = [kind, name, "::".join(list(ns) + [name]) if name else "", heads,
                (c.extent.start.offset, a), (a, b), template, key or "", set(), set()]
+        self.scopes[id(rec)] = (scope, _scope(K, c))
         self.functions.append(rec)
         self.cursors[id(rec)] = (c, body)
         return rec
@@ -309,7 +343,9 @@ class _Walk:
     def function(self, f: list) -> Function:
         """The Function of record f, with its statements when the regions
         pass may read them (a kernel or a function at namespace scope)."""
-        fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]))
+        scope, space = self.scopes.get(id(f), (None, None))
+        fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]),
+                      scope=scope, space=space)
         if fn.kind in ("kernel", "function") and id(f) in self.cursors:
             body, unread, params, parens, head = _stmts.read(self, *self.cursors[id(f)])
             fn = replace(fn, stmts=body, unread=unread, params=params, parens=parens,
@@ -921,6 +957,21 @@ def _namespaces(K, c) -> list:
             out.append(p.spelling)
         p = p.semantic_parent
     return out[::-1]
+
+
+def _scope(K, c):
+    """The namespaces (names, outermost first; '' an unnamed one) that
+    function `c` is a member of (for a definition outside them, `void
+    ns::k() {...}`, those it belongs to); None when something other than a
+    namespace holds it (a class, a function)."""
+    out, p = [], c.semantic_parent
+    while p is not None and p.kind != K.TRANSLATION_UNIT:
+        if p.kind == K.NAMESPACE:
+            out.append(p.spelling)
+        elif p.kind not in (K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            return None
+        p = p.semantic_parent
+    return tuple(out[::-1])
 
 
 def _volatile(lhs) -> bool:

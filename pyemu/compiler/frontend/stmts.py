@@ -237,7 +237,23 @@ class Reader:
                 and self.tok(i + 1) == "(" and self.close.get(i + 1) == semi - 1:
             return Statement("barrier", first, self.offs[semi],
                              cond=(self.offs[i + 1], self.offs[semi - 1]))
-        return Statement("expr", first, self.offs[semi])
+        K = self.K
+        e = _bare(K, c)
+        if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            kids = list(e.get_children())
+            e = _bare(K, kids[1]) if len(kids) == 2 and \
+                _bare(K, kids[0]).kind == K.DECL_REF_EXPR else None
+        return Statement("expr", first, self.offs[semi], call=self.call(e))
+
+    def call(self, e) -> tuple:
+        """Statement.call of expression cursor e when it is a call of a
+        function (clang's CallExpr naming one), else ()."""
+        if e is None or e.kind != self.K.CALL_EXPR:
+            return ()
+        r = e.referenced
+        if r is None or r.kind not in (self.K.FUNCTION_DECL, self.K.FUNCTION_TEMPLATE):
+            return ()
+        return (r.get_usr() or "", e.extent.start.offset)
 
     def parens(self, c, i: int, what: str) -> tuple:
         """(index of '(' at or after token i, index of its ')')."""
@@ -336,7 +352,9 @@ class Reader:
         d = self.declarators(self.at(first), kids, last)
         if d is None:
             return Statement("other", first, self.offs[last])
-        return Statement("decl", first, self.offs[last], decl=d)
+        init = [ch for ch in kids[0].get_children() if ch.kind.is_expression()]
+        call = self.call(_bare(self.K, init[-1])) if len(kids) == 1 and init else ()
+        return Statement("decl", first, self.offs[last], decl=d, call=call)
 
     def declarators(self, lo: int, vars_: list, stop: int):
         """The Declaration of variables `vars_` (cursors) whose decl-specifiers
@@ -439,6 +457,17 @@ class Reader:
                     j += 1
                 head = (self.offs[t], self.offs[j])
         return None if out is None else tuple(out), (self.offs[o], self.offs[cl]), head
+
+
+def _bare(K, e):
+    """Expression cursor e without the implicit nodes around it (clang's
+    casts and cleanups, which libclang shows as one-child UNEXPOSED_EXPR)."""
+    while e.kind == K.UNEXPOSED_EXPR:
+        kids = list(e.get_children())
+        if len(kids) != 1:
+            break
+        e = kids[0]
+    return e
 
 
 def read(walk, fn, body) -> tuple:

@@ -52,7 +52,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
-import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -449,7 +448,8 @@ def _groups(toks: list, functions: list) -> list:
         out.append(S.Group(kind, (bisect.bisect_left(pos, f.head[0]), brace), (brace + 1, close),
                            f.name, tuple(nss), f.qualified if f.kind == "kernel" else "",
                            stmts=f.stmts, unread=f.unread, params=f.params, parens=f.parens,
-                           template_head=f.template_head, origin=toks, pos=pos))
+                           template_head=f.template_head, scope=f.scope, space=f.space,
+                           key=f.key, origin=toks, pos=pos))
     return out
 
 
@@ -507,15 +507,20 @@ def _barrier_holders(functions: list, warp: bool = False) -> tuple:
 
 
 def _in_namespaces(toks: list, g: S.Group, text: str) -> str:
-    heads = [" ".join(t.text for t in toks[a:b]) for a, b in g.namespaces]
+    """`text` (code about kernel g) in g's namespaces: the heads of those it
+    is defined in, or, for a definition outside them (`void ns::k()
+    {...}`), those it belongs to, reopened by name."""
+    if g.scope is not None:
+        heads = [f"namespace {n}" if n else "namespace" for n in g.scope]
+    else:
+        heads = [" ".join(t.text for t in toks[a:b]) for a, b in g.namespaces]
     return "".join(h + " { " for h in heads) + text + " }" * len(heads) + "\n"
 
 
 def _protect(text: str) -> str:
     """`text` between push/undef and pop of every identifier in it, so that
     no macro of the user's source (or pyemu's headers) expands it again."""
-    names = sorted(n for n in set(re.findall(r"(?<![\w$\"])[A-Za-z_$][\w$]*",
-                                             _strip_literals(text)))
+    names = sorted(n for n in S.identifiers(text)
                    # pyemu's own: macros or not, as abi.h says; the scan's
                    # markers (__pyemu_as_global__, ...) must expand to nothing
                    if not n.startswith(("pyemu_", "__pyemu_")))
@@ -530,16 +535,13 @@ _QUIET = ("unused-variable", "unused-but-set-variable", "unused-parameter", "unu
           "unused-label", "unused-value", "shadow", "pragmas", "unknown-pragmas")
 
 
-def _strip_literals(text: str) -> str:
-    text = re.sub(r'^[ \t]*#[^\n]*', "", text, flags=re.M)
-    return re.sub(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', " ", text)
-
-
+# pyemu_rg_num(x, 0): x as a double for the range checks (ranges.py); its
+# second overload takes a class, whose range is never used.
 _PRELUDE = """#line 1 "<pyemu-regions>"
 template <class pyemu_rg_T> static inline auto __attribute__((__unused__))
 pyemu_rg_num(const pyemu_rg_T &pyemu_rg_v, int) -> decltype((double)pyemu_rg_v) { return (double)pyemu_rg_v; }
 template <class pyemu_rg_T> static inline double __attribute__((__unused__))
-pyemu_rg_num(const pyemu_rg_T &, long) { return 0.0; }   // a class: its range is never used
+pyemu_rg_num(const pyemu_rg_T &, long) { return 0.0; }
 static void __attribute__((__noinline__, __cold__, __noreturn__, __unused__))
 pyemu_rg_exited(const char *pyemu_rg_site, const unsigned char *pyemu_rg_ex, unsigned pyemu_rg_n,
                 unsigned pyemu_rg_nexit) {
@@ -636,7 +638,7 @@ class _Kernel:
                 if not (prev.text in (")", "]") or prev.kind in ("num", "str", "chr", "raw")
                         or (prev.kind == "id" and prev.text not in _KEYWORDS)):
                     raise Unsupported(f"a lambda or attribute at line {t.line}")
-            elif t.kind == "pragma" and not re.match(r"#\s*pragma\s+(unroll|nounroll|GCC\s+unroll|GCC\s+ivdep|omp\s+simd)\b", t.text):
+            elif t.kind == "pragma" and not _loop_pragma(S.pragma_words(t)):
                 raise Unsupported(f"'{t.text}' in the kernel")
 
     def _parse_params(self) -> list:
@@ -1097,6 +1099,16 @@ class _Kernel:
                 return False
             j += 1
         return True
+
+
+# the pragmas a kernel's body may hold (the loop hints, which the block
+# function keeps on its loops); another sends the kernel to fibers
+_LOOP_PRAGMAS = (("unroll",), ("nounroll",), ("GCC", "unroll"), ("GCC", "ivdep"), ("omp", "simd"))
+
+
+def _loop_pragma(words: list) -> bool:
+    """`#pragma unroll`, `#pragma GCC ivdep`, ...: words (pragma_words) of a loop hint."""
+    return any(tuple(words[:len(p)]) == p for p in _LOOP_PRAGMAS)
 
 
 def _update(toks: list, x: int, y: int):

@@ -52,6 +52,16 @@ class _Func:
             raise Unsupported(f"'{g.name}' has a goto")
         if not self.value and returns:
             raise Unsupported(f"'{g.name}' has a return statement")
+        # the names f declares (renamed where it is inlined) and those it
+        # takes from outside (its globals, types, functions): these must mean
+        # the same where the kernel's code goes (_call)
+        stmts, locals_ = _tree.body(toks, g)
+        if any(st.kind == "other" for st in S.walk(stmts)):
+            # a typedef, a local class, `using`: not renamed, it would be
+            # the kernel's from the call on (no braces around the body)
+            raise Unsupported(f"'{g.name}' declares a type or uses `using`")
+        self.declared = frozenset(dd.name for d in decls + locals_ for dd in d.decls)
+        self.free = frozenset(_free(toks, g.head[0], g.body[1])) - self.declared
         if self.value:
             last, _ = _tree.body(toks, g)
             if len(returns) != 1 or not last or last[-1].kind != "return" or \
@@ -75,10 +85,25 @@ def inline_calls(toks: list, groups: list, g: S.Group, holders: set, internal) -
                 return None
     if set(holders) - set(funcs) & _names(toks, *g.body):
         return None
+    if g.space is None or any(f.g.space != g.space for f in funcs.values()):
+        # a function of another namespace (`using a::f;`): its body's names
+        # are looked up there, not where the kernel is
+        return None
     counter = [0]
     lo, hi = g.body
     try:
-        body, stmts = _expand(toks, g, funcs, holders, counter, 0, lo)
+        tmpl, _, params = _tree.head(g)
+        _, decls = _tree.body(toks, g)
+        outer = frozenset(dd.name for d in params + decls for dd in d.decls)
+        for st in S.walk(_tree.body(toks, g)[0]):
+            if st.kind == "other":     # a typedef, a local class, `using` of the kernel's
+                names = _names(toks, st.lo, st.hi)
+                if "using" in names:
+                    return None
+                outer |= names
+        if tmpl is not None:
+            outer |= _names(toks, *tmpl)
+        body, stmts = _expand(toks, g, funcs, holders, counter, 0, lo, outer)
     except Unsupported:
         return None
     new = toks[:lo] + body + toks[hi:]
@@ -89,10 +114,20 @@ def _names(toks, lo, hi) -> set:
     return {t.text for t in toks[lo:hi] if t.kind == "id"}
 
 
+def _free(toks, lo, hi) -> set:
+    """The names in toks[lo:hi] as the renaming in _call sees them (not a
+    member after . -> ::, nor a qualifier before ::)."""
+    return {toks[k].text for k in range(lo, hi) if toks[k].kind == "id"
+            and toks[k - 1].text not in (".", "->", "::")
+            and (k + 1 >= len(toks) or toks[k + 1].text != "::")}
+
+
 def _expand(toks: list, g: S.Group, funcs: dict, holders: set, counter: list,
-            depth: int, base: int = 0) -> tuple:
+            depth: int, base: int = 0, outer: frozenset = frozenset()) -> tuple:
     """(tokens, statements) of the body of function group g with the
-    holders' calls inlined; the statements index the tokens from `base`."""
+    holders' calls inlined; the statements index the tokens from `base`.
+    `outer`: the names declared where that body goes (the kernel's, and
+    those of the functions it is inlined into)."""
     if depth > _DEPTH:
         raise Unsupported("nested too deep (or recursive)")
     stmts, _ = _tree.body(toks, g)
@@ -113,7 +148,8 @@ def _expand(toks: list, g: S.Group, funcs: dict, holders: set, counter: list,
         if st.lo not in calls or calls[st.lo][0] is not st:
             return None
         at = calls[st.lo][1]
-        out, got = _call(toks, st, at, funcs[toks[at].text], funcs, holders, counter, depth)
+        out, got = _call(toks, st, at, funcs[toks[at].text], funcs, holders, counter, depth,
+                         outer)
         start, _ = rw.new(out)
         return [_tree.shift(x, start) for x in got]
     rw = _tree.Rewrite(toks, base, fn)
@@ -122,16 +158,17 @@ def _expand(toks: list, g: S.Group, funcs: dict, holders: set, counter: list,
 
 
 def _call_at(toks, st: S.Stmt, funcs: dict):
-    """Where the call of a function of `funcs` starts in statement st when st
-    is `f(args);`, or, for a function returning a value, `v = f(args);`,
-    `v op= f(args);` or `T v = f(args);` (one variable v); else None."""
-    if st.kind not in ("expr", "decl") or st.hi - st.lo < 4:
+    """Where the call of a function of `funcs` starts in statement st when
+    clang's tree says st is `f(args);`, or, for a function returning a value,
+    `v = f(args);`, `v op= f(args);` or `T v = f(args);` (one variable v), a
+    call of that very function (Stmt.call: clang's CallExpr and the callee it
+    resolved) by its plain name; else None."""
+    if not st.call or st.kind not in ("expr", "decl") or st.hi - st.lo < 4:
         return None
-    for at in range(st.lo, st.hi - 3):
-        if toks[at].text in funcs and toks[at + 1].text == "(" and \
-                S.match(toks, at + 1, st.hi) == st.hi - 2:
-            break
-    else:
+    key, at = st.call
+    f = funcs.get(toks[at].text)
+    if f is None or f.g.key != key or toks[at + 1].text != "(" or \
+            S.match(toks, at + 1, st.hi) != st.hi - 2:
         return None
     if at == st.lo:
         return at if st.kind == "expr" else None
@@ -147,9 +184,17 @@ def _call_at(toks, st: S.Stmt, funcs: dict):
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
 
-def _call(toks, st: S.Stmt, call_at: int, f: _Func, funcs, holders, counter, depth) -> tuple:
-    """(tokens, statements from index 0) that replace call statement st."""
+def _call(toks, st: S.Stmt, call_at: int, f: _Func, funcs, holders, counter, depth,
+          outer: frozenset = frozenset()) -> tuple:
+    """(tokens, statements from index 0) that replace call statement st.
+    A name f takes from outside that `outer` declares (a kernel's local
+    `scale` where f reads the global `scale`) would mean that local there:
+    Unsupported."""
     at = toks[call_at]
+    clash = sorted(f.free & outer)
+    if clash:
+        raise Unsupported(f"'{f.g.name}' names '{clash[0]}', which is declared where it "
+                          "is called")
     lo = call_at
     args = [] if st.hi - 2 == lo + 2 else S.split_top(toks, lo + 2, st.hi - 2, ",")
     if len(args) != len(f.params):
@@ -183,7 +228,7 @@ def _call(toks, st: S.Stmt, call_at: int, f: _Func, funcs, holders, counter, dep
                                  (p, semi), frozenset(t.text for t in out[p:name_at]),
                                  ref=dd.ref)])
         stmts.append(S.Stmt("decl", a, semi + 1, decl=d))
-    body, got = _expand(ft, f.g, funcs, holders, counter, depth + 1)
+    body, got = _expand(ft, f.g, funcs, holders, counter, depth + 1, outer=outer | f.declared)
     start = len(out)
     for k, t in enumerate(body):
         if t.kind == "id" and t.text in rename and (k == 0 or body[k - 1].text not in (

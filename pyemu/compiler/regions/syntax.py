@@ -40,7 +40,6 @@ def _unescape(s: str) -> str:
 # a line marker of g++ -E output: `# 12 "kernel.cu" 1 3` (not C++ to tokenize:
 # the preprocessor's record of where the lines after it come from)
 _MARKLINE_RE = re.compile(r'^[ \t]*\#[ \t]*(\d+)[ \t]+"((?:[^"\\\n]|\\.)*)"([ \d]*)$', re.M)
-_PRAGMA_RE = re.compile(r"[ \t]*#[ \t]*pragma\b")
 
 
 def tokenize(pre: str, files: list, skip_system: bool = True, skip_root: str = "") -> list:
@@ -93,7 +92,8 @@ def _scan(pre: str, parts: list) -> list:
     buf = "".join(pieces)
     out, n, directive = [], -1, False
     seg_end, delta, fidx, line, counted = -1, 0, 0, 1, 0
-    for kind, a, b, first in _lex.code(buf, _lex.lex(buf)):
+    code = _lex.code(buf, _lex.lex(buf))
+    for i, (kind, a, b, first) in enumerate(code):
         while a >= seg_end:             # the part this token is in
             n += 1
             seg_end = starts[n] + len(pieces[n])
@@ -106,7 +106,8 @@ def _scan(pre: str, parts: list) -> list:
             directive = kind == "op" and buf[a:b] in ("#", "%:")
             if directive:               # to the end of the logical line
                 bol = pre.rfind("\n", 0, p) + 1
-                if _PRAGMA_RE.match(pre, bol):
+                nxt = code[i + 1] if i + 1 < len(code) else None
+                if nxt is not None and not nxt[3] and buf[nxt[1]:nxt[2]] == "pragma":
                     eol = pre.find("\n", p)
                     out.append(Tok("pragma", pre[bol:eol if eol >= 0 else len(pre)].strip(),
                                    fidx, line, bol))
@@ -114,6 +115,27 @@ def _scan(pre: str, parts: list) -> list:
             continue
         out.append(Tok(kind, buf[a:b], fidx, line, p))
     return out
+
+
+def identifiers(text: str) -> set:
+    """The identifiers and keywords of C++ text (the pass's output) outside
+    directives, literals and comments, by clang's lexer."""
+    from ..frontend import lex as _lex
+    out, directive = set(), False
+    for kind, a, b, first in _lex.code(text, _lex.lex(text)):
+        if first:
+            directive = kind == "op" and text[a:b] in ("#", "%:")
+        if kind == "id" and not directive:
+            out.add(text[a:b])
+    return out
+
+
+def pragma_words(tok: Tok) -> list:
+    """The spellings of the tokens of a 'pragma' token's line after
+    `#pragma` (clang's lexer): `#pragma GCC unroll 4` gives GCC, unroll, 4."""
+    from ..frontend import lex as _lex
+    words = [tok.text[a:b] for kind, a, b, _ in _lex.code(tok.text, _lex.lex(tok.text))]
+    return words[2:] if words[:2] in (["#", "pragma"], ["%:", "pragma"]) else []
 
 
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
@@ -172,6 +194,9 @@ class Group:
     params: Optional[tuple] = ()
     parens: tuple = ()
     template_head: tuple = ()
+    scope: Optional[tuple] = None   # a kernel defined outside its namespaces: their names
+    space: Optional[tuple] = None   # the namespaces it is a member of (Function.space)
+    key: str = ""             # its identity, clang's USR (Function.key)
     origin: Optional[list] = field(default=None, repr=False, compare=False)
     pos: Optional[list] = field(default=None, repr=False, compare=False)
     # (tokens, statements, declarations) of the body in those tokens: tree.py's
@@ -238,6 +263,10 @@ class Stmt:
     decl: Optional[Decl] = None
     barrier: bool = False     # a barrier somewhere inside
     flags: set = field(default_factory=set)     # constexpr, rangefor, condecl, ...
+    # a call statement (`f(a);`, `v = f(a);`, `T v = f(a);`, as clang's tree
+    # says: the front end's Statement.call): (the callee's key, the index of
+    # the call's first token)
+    call: tuple = ()
 
 
 def walk(stmts: list):

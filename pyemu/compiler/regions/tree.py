@@ -119,9 +119,9 @@ class Builder:
                         kids=[S.Stmt("expr", lo + 1, hi), S.Stmt("expr", hi, close)])
             return [st]
         elif kind == "decl":
-            st = S.Stmt("decl", lo, hi, decl=self.decl(r.decl, lo))
+            st = S.Stmt("decl", lo, hi, decl=self.decl(r.decl, lo), call=self.call(r))
         elif kind in ("return", "break", "continue", "goto", "empty", "other", "expr"):
-            st = S.Stmt(kind, lo, hi)
+            st = S.Stmt(kind, lo, hi, call=self.call(r) if kind == "expr" else ())
         elif kind == "label":
             st = S.Stmt("label", lo, hi, flags=set(r.flags))
         else:
@@ -130,6 +130,10 @@ class Builder:
             st.hi = max(st.hi, st.kids[-1].hi)    # step grew (its `}` is after clang's end)
         st.barrier = any(k.barrier for k in st.kids) or (st.init is not None and st.init.barrier)
         return [st]
+
+    def call(self, r) -> tuple:
+        """Stmt.call of record r: its callee and the index of the call's first token."""
+        return (r.call[0], self.at(r.call[1])) if r.call else ()
 
     def one(self, r) -> S.Stmt:
         got = self.stmt(r)
@@ -285,7 +289,8 @@ def shift(st: S.Stmt, d: int) -> S.Stmt:
                       for x in st.decl.decls])
     return S.Stmt(st.kind, st.lo + d, st.hi + d, kids=[shift(k, d) for k in st.kids],
                   cond=sh(st.cond), init=None if st.init is None else shift(st.init, d),
-                  inc=sh(st.inc), decl=dec, barrier=st.barrier, flags=set(st.flags))
+                  inc=sh(st.inc), decl=dec, barrier=st.barrier, flags=set(st.flags),
+                  call=(st.call[0], st.call[1] + d) if st.call else ())
 
 
 class Rewrite:
