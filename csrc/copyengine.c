@@ -29,8 +29,12 @@ static struct {
     pthread_cond_t idle_cv;     /* workers set aside while it copies (pyemu_copyengine_wait) */
     int large;                  /* large copies queued or running, under lock */
     int pinned;                 /* this thread on one core, the kept workers off it */
+    pyemu_cmd *cur;             /* the copy whose slices others may claim, under lock */
 } ce = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, {0}, 0,
-        PTHREAD_COND_INITIALIZER, 0, 0};
+        PTHREAD_COND_INITIALIZER, 0, 0, NULL};
+
+/* ce.cur is set, read without the lock by the workers */
+static atomic_int help_open;
 
 /* ce.large, read without the lock by the workers */
 static atomic_int large_busy;
@@ -83,12 +87,29 @@ static void *copy_engine_main(void *arg)
             pin_here();
         if (atomic_exchange(&cmd->started, 1) == 0)
             cmd->t_start = pyemu_clock_ns();
-        for (uint64_t i = 0; i < cmd->nitems; i++)
-            pyemu_run_item(&ce.self, cmd, i);
-        atomic_store(&cmd->next, cmd->nitems);
-        atomic_store(&cmd->retired, cmd->nitems);
+        const int shared = cmd->nitems > 1;
+        if (shared) { /* the idle workers may claim slices too */
+            pthread_mutex_lock(&ce.lock);
+            ce.cur = cmd;
+            atomic_store_explicit(&help_open, 1, memory_order_release);
+            pthread_mutex_unlock(&ce.lock);
+            pyemu_pool_wake_helpers();
+        }
         const int large = is_large(cmd);
-        pyemu_cmd_complete(cmd);
+        for (;;) {
+            uint64_t i = atomic_fetch_add(&cmd->next, 1);
+            if (i >= cmd->nitems)
+                break;
+            pyemu_run_item(&ce.self, cmd, i);
+            if (atomic_fetch_add(&cmd->retired, 1) + 1 == cmd->nitems)
+                pyemu_cmd_complete(cmd);
+        }
+        if (shared) {
+            pthread_mutex_lock(&ce.lock);
+            ce.cur = NULL;
+            atomic_store_explicit(&help_open, 0, memory_order_release);
+            pthread_mutex_unlock(&ce.lock);
+        }
         pyemu_cmd_release(cmd); /* the copy engine's reference */
         if (large) {
             pthread_mutex_lock(&ce.lock);
@@ -153,4 +174,28 @@ void pyemu_copyengine_wait(void)
     while (ce.large)
         pthread_cond_wait(&ce.idle_cv, &ce.lock);
     pthread_mutex_unlock(&ce.lock);
+}
+
+/* Whether worker `index` could help a copy now: one is open, and the
+ * worker is one of those kept off this thread's core while it is pinned
+ * (the others would only share its core with it). */
+int pyemu_copyengine_helpable(int index, int keep)
+{
+    return index < keep && atomic_load_explicit(&help_open, memory_order_acquire);
+}
+
+/* The copy whose slices a worker may claim, with a reference for it
+ * (pyemu_cmd_release after), or NULL. */
+pyemu_cmd *pyemu_copyengine_take(void)
+{
+    pthread_mutex_lock(&ce.lock);
+    pyemu_cmd *cmd = ce.cur;
+    if (cmd && atomic_load_explicit(&cmd->next, memory_order_relaxed) < cmd->nitems)
+        atomic_fetch_add(&cmd->refs, 1);
+    else { /* all claimed: the workers need not look again */
+        atomic_store_explicit(&help_open, 0, memory_order_release);
+        cmd = NULL;
+    }
+    pthread_mutex_unlock(&ce.lock);
+    return cmd;
 }

@@ -235,6 +235,10 @@ int pyemu_pool_last_cpu(void);              /* the process's last core (-1: none
 /* a worker between two chunks: step aside while a large copy needs the core */
 int pyemu_copyengine_busy(int index, int keep);
 void pyemu_copyengine_wait(void);
+/* idle workers help the copy engine's copy of several slices (copyengine.c) */
+int pyemu_copyengine_helpable(int index, int keep);   /* without a lock */
+pyemu_cmd *pyemu_copyengine_take(void);               /* a reference, or NULL */
+void pyemu_pool_wake_helpers(void);                    /* pool.c */
 
 /* ---- blocks (csrc/block.c) ---- */
 void pyemu_run_block(pyemu_worker *w, uint64_t linear);

@@ -218,6 +218,36 @@ static void run_chunk(pyemu_worker *w, pyemu_cmd *cmd, uint64_t first, uint64_t 
         pyemu_heap_flush(w);
 }
 
+/* A worker with no block to run takes slices of the copy engine's copy
+ * (copyengine.c), one at a time, until none is left or a command arrives in
+ * the run list (blocks keep priority). */
+static void help_copy(pyemu_worker *w)
+{
+    pyemu_cmd *cmd = pyemu_copyengine_take();
+    if (!cmd)
+        return;
+    begin_cmd(w, cmd);
+    while (!atomic_load_explicit(&pool.pending, memory_order_acquire)) {
+        uint64_t i = atomic_fetch_add(&cmd->next, 1);
+        if (i >= cmd->nitems)
+            break;
+        run_chunk(w, cmd, i, i + 1);
+        if (atomic_fetch_add(&cmd->retired, 1) + 1 == cmd->nitems)
+            pyemu_cmd_complete(cmd);
+    }
+    w->cmd = NULL;
+    pyemu_cmd_release(cmd);
+}
+
+/* The copy engine opened a copy to helpers: wake the sleeping workers. */
+void pyemu_pool_wake_helpers(void)
+{
+    pthread_mutex_lock(&pool.lock);
+    if (pool.sleepers)
+        pthread_cond_broadcast(&pool.work_cv);
+    pthread_mutex_unlock(&pool.lock);
+}
+
 static void *worker_main(void *arg)
 {
     pyemu_worker *w = arg;
@@ -252,13 +282,18 @@ static void *worker_main(void *arg)
          * returns at once. */
         uint64_t spin_end = pyemu_clock_ns() + PYEMU_SPIN_NS;
         while (!atomic_load_explicit(&pool.pending, memory_order_acquire) &&
-               pyemu_clock_ns() < spin_end)
+               !pyemu_copyengine_helpable(w->index, pool.keep) && pyemu_clock_ns() < spin_end)
             sched_yield();
         pthread_mutex_lock(&pool.lock);
-        while (!pool.head) {
+        while (!pool.head && !pyemu_copyengine_helpable(w->index, pool.keep)) {
             pool.sleepers++;
             pthread_cond_wait(&pool.work_cv, &pool.lock);
             pool.sleepers--;
+        }
+        if (!pool.head) { /* nothing to run: help the copy engine */
+            pthread_mutex_unlock(&pool.lock);
+            help_copy(w);
+            continue;
         }
         pyemu_cmd *cmd = pool.head;
         atomic_fetch_add(&cmd->refs, 1);
