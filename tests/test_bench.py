@@ -376,3 +376,13 @@ def test_streams_row_with_a_wrong_result_is_fail_without_a_note(monkeypatch):
     row = bench.run_case("streams_4x", env, quick=True, repeat=1)
     assert row.pyemu.status == bench.FAIL and row.pyemu.detail == "a result differs from NumPy"
     assert row.note == "" and row.met is False
+
+
+def test_memcpy_async_row_exists_and_checks_its_copies(quick_rows):
+    """The per-call cost of cudaMemcpyAsync is a row of its own (no timed assertion)."""
+    assert "memcpy_async" in bench.CASE_NAMES
+    row = next(r for r in quick_rows if r.name == "memcpy_async")
+    assert row.pyemu.status == bench.OK, _describe(row)
+    assert row.size == "1000 calls" and row.target_text == "< 10 us"
+    assert row.pyemu.seconds > 0
+    assert any(line.startswith("memcpy_async") for line in bench.format_table(quick_rows).splitlines())

@@ -7,6 +7,7 @@ object with the buffer protocol (NumPy arrays, bytes, bytearray, memoryview).
 from __future__ import annotations
 
 import ctypes
+import threading
 
 import numpy as np
 
@@ -102,8 +103,12 @@ def is_device_address(addr: int) -> bool:
 
 def allocation_of(addr: int):
     """(start, size) of the allocation that holds addr, or None."""
-    start = ffi.new("unsigned long long *")
-    size = ffi.new("unsigned long long *")
-    if lib.pyemu_mem_find(addr, start, size) != 0:
+    out = getattr(_found, "out", None)
+    if out is None:             # one pair a thread: cffi lets other threads run during the call
+        out = _found.out = ffi.new("unsigned long long[2]")
+    if lib.pyemu_mem_find(addr, out, out + 1) != 0:
         return None
-    return start[0], size[0]
+    return out[0], out[1]
+
+
+_found = threading.local()

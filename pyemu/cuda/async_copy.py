@@ -18,6 +18,8 @@ in-flight copy touches stays alive until the copy completes
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ..runtime import core as _core
@@ -27,18 +29,33 @@ from ..runtime.core import CoreError, ffi, lib
 from . import _errors as E
 from . import runtime as _rt
 from ._errors import cudaSuccess
+from ._types import cudaMemcpyKind
 from ._memory import device_address
 from .host_memory import is_page_locked
 from .stream import queue_of
 
+_KIND_TYPES = (int, cudaMemcpyKind)
 
-def _host_side(obj, side):
-    """True when obj, on the `side` memcpy_sides gave it, is host memory."""
-    return side == "host" and not (_rt._is_device(obj) and device_address(obj))
+
+_slot = threading.local()
+
+
+def _cmd_out():
+    """This thread's pyemu_cmd * out-parameter (made once: a call of ~2 us
+    cannot afford an allocation it does not need)."""
+    ev = getattr(_slot, "ev", None)
+    if ev is None:
+        ev = _slot.ev = ffi.new("pyemu_cmd **")
+    return ev
+
+
+def _check_sticky(call):
+    if lib.pyemu_sticky_error(ffi.NULL, 0):     # no fault: nothing to read (the common case)
+        E.check_sticky(call)
 
 
 def _enqueue(q, d, s, n, call):
-    ev = ffi.new("pyemu_cmd **")
+    ev = _cmd_out()
     try:
         _core.check(lib.pyemu_enqueue_copy(q, d, s, n, ffi.NULL, 0, ev))
     except CoreError as exc:
@@ -52,14 +69,18 @@ def cudaMemcpyAsync(dst, src, count, kind, stream=0) -> cudaError_t:  # noqa: F8
     text); the checks and error codes are cudaMemcpy's."""
     call = "cudaMemcpyAsync"
     q = queue_of(stream, call)
-    n = _rt._size(count, call, "count")
-    dside, sside = _rt.memcpy_sides(dst, src, kind, call)
-    E.check_sticky(call)
-    d = _rt._resolve(dst, n, dside, True, call, "dst")
-    s = _rt._resolve(src, n, sside, False, call, "src")
+    n = count if type(count) is int and count >= 0 else _rt._size(count, call, "count")
+    sides = _rt._SIDES.get(kind) if type(kind) in _KIND_TYPES else None
+    dside, sside = sides or _rt.memcpy_sides(dst, src, kind, call)
+    _check_sticky(call)
+    da, sa = device_address(dst), device_address(src)
+    d = _rt._resolve_at(dst, da, n, dside, True, call, "dst")
+    s = _rt._resolve_at(src, sa, n, sside, False, call, "src")
     if n == 0:
         return cudaSuccess
-    host_dst, host_src = _host_side(dst, dside), _host_side(src, sside)
+    # a side is host memory when it is no device pointer (_resolve took its buffer)
+    host_dst = da is None and dside == "host"
+    host_src = sa is None and sside == "host"
     pinned_dst = host_dst and is_page_locked(int(ffi.cast("uintptr_t", d)), n)
     pinned_src = host_src and is_page_locked(int(ffi.cast("uintptr_t", s)), n)
     if (host_dst and not pinned_dst) or (host_dst and host_src):
@@ -94,7 +115,7 @@ def cudaMemsetAsync(devPtr, value, count, stream=0) -> cudaError_t:  # noqa: F82
         v = int(value) & 0xFF
     except (TypeError, ValueError):
         E.fail(E.cudaErrorInvalidValue, f"value must be an int, not {type(value).__name__}", call)
-    E.check_sticky(call)
+    _check_sticky(call)
     if n == 0 and device_address(devPtr) == 0:
         return cudaSuccess
     if not _rt._is_device(devPtr):
@@ -103,7 +124,7 @@ def cudaMemsetAsync(devPtr, value, count, stream=0) -> cudaError_t:  # noqa: F82
     if n == 0:
         return cudaSuccess
     pat = ffi.new("unsigned char *", v)
-    ev = ffi.new("pyemu_cmd **")
+    ev = _cmd_out()
     try:
         _core.check(lib.pyemu_enqueue_fill(q, d, pat, 1, n, ffi.NULL, 0, ev))
     except CoreError as exc:

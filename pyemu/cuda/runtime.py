@@ -456,6 +456,12 @@ def _device_range(ptr, count, call, what):
         return None
     if not is_device_address(addr):
         E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is not device memory", call)
+    return _allocation_range(addr, count, call, what)
+
+
+def _allocation_range(addr, count, call, what):
+    """addr (in the device region) as a void *, once [addr, addr + count) is
+    inside one live allocation; cudaErrorInvalidValue else."""
     alloc = allocation_of(addr)
     if alloc is None:
         if lib.pyemu_mem_queued(addr):  # the copy would run after the free: memory no longer there
@@ -487,20 +493,35 @@ def _is_device(obj) -> bool:
 
 
 def _resolve(obj, count, kind_side, writable, call, what):
-    if count == 0 and device_address(obj) == 0:
-        return ffi.NULL          # copying nothing from or to NULL is a no-op, as in CUDA
-    if kind_side == "device":
-        if not _is_device(obj):
+    """The cffi pointer of one side of a copy (NULL for a count-0 copy from or
+    to NULL), or cudaErrorInvalidValue."""
+    return _resolve_at(obj, device_address(obj), count, kind_side, writable, call, what)
+
+
+def _resolve_at(obj, addr, count, kind_side, writable, call, what):
+    """_resolve with obj's device_address (None: not a device pointer) known."""
+    if addr is None:
+        if kind_side == "device":
             E.fail(E.cudaErrorInvalidValue, f"{what} is host memory ({type(obj).__name__}) but the "
                    "copy kind says device", call)
-        return _device_range(obj, count, call, what)
-    if _is_device(obj) and device_address(obj):
-        # unified addressing: CUDA copies from/to device memory given as "host"
-        return _device_range(obj, count, call, what)
-    if device_address(obj) is not None:
-        E.fail(E.cudaErrorInvalidValue, f"{what} 0x{device_address(obj):x} is neither device memory "
-               "nor a host buffer", call)
-    return _host_range(obj, count, writable, call, what)
+        return _host_range(obj, count, writable, call, what)
+    if addr == 0 and count == 0:
+        return ffi.NULL          # copying nothing from or to NULL is a no-op, as in CUDA
+    if addr and is_device_address(addr):
+        # on the host side too: unified addressing, CUDA copies from/to device memory given as "host"
+        return _allocation_range(addr, count, call, what)
+    if kind_side == "device":
+        if addr == 0:
+            E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is not device memory", call)
+        E.fail(E.cudaErrorInvalidValue, f"{what} is host memory ({type(obj).__name__}) but the "
+               "copy kind says device", call)
+    E.fail(E.cudaErrorInvalidValue, f"{what} 0x{addr:x} is neither device memory "
+           "nor a host buffer", call)
+
+
+_SIDES = {int(cudaMemcpyHostToHost): ("host", "host"), int(cudaMemcpyHostToDevice): ("device", "host"),
+          int(cudaMemcpyDeviceToHost): ("host", "device"),
+          int(cudaMemcpyDeviceToDevice): ("device", "device")}
 
 
 def memcpy_sides(dst, src, kind, call):
@@ -510,9 +531,7 @@ def memcpy_sides(dst, src, kind, call):
         E.fail(E.cudaErrorInvalidMemcpyDirection, f"kind {kind!r} is not a cudaMemcpyKind", call)
     if k == cudaMemcpyDefault:
         return ("device" if _is_device(dst) else "host"), ("device" if _is_device(src) else "host")
-    return {cudaMemcpyHostToHost: ("host", "host"), cudaMemcpyHostToDevice: ("device", "host"),
-            cudaMemcpyDeviceToHost: ("host", "device"),
-            cudaMemcpyDeviceToDevice: ("device", "device")}[k]
+    return _SIDES[int(k)]
 
 
 def enqueue_copy(queue, dst, src, count, kind, call, event=ffi.NULL):

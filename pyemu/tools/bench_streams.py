@@ -11,6 +11,8 @@ streams_4x    the 4-stream copy/kernel/copy loop of examples/cuda/streams_overla
               model's bound (see model_speedup)
 event_record  one cudaEventRecord on an idle non-blocking stream (< 5 us)
 stream_sync   one cudaStreamSynchronize of a stream whose work is done (< 20 us)
+memcpy_async  one cudaMemcpyAsync of 256 bytes from page-locked memory to the
+              device on a non-blocking stream: the call's host-side cost (< 10 us)
 
 The kernel's arithmetic (12 multiply-adds an element) is chosen for the
 model (model_speedup): with 4 streams on 2 cores the loop gains the most
@@ -30,6 +32,7 @@ import numpy as np
 STREAMS_SPEEDUP = 1.3
 EVENT_RECORD_TARGET_S = 5e-6
 STREAM_SYNC_TARGET_S = 20e-6
+MEMCPY_ASYNC_TARGET_S = 10e-6
 NSTREAMS = 4
 MADDS = 12          # multiply-adds an element in KERNEL (and in _reference)
 
@@ -207,12 +210,40 @@ def stream_sync(cuda, quick: bool, repeat: int):
     return statistics.median(samples), ok, "" if ok else "the memset did not arrive", samples
 
 
+def memcpy_async(cuda, quick: bool, repeat: int):
+    """(seconds a cudaMemcpyAsync call, ok, why, samples)."""
+    n = 1000 if quick else 10000
+    s = cuda.cudaStreamCreateWithFlags(cuda.cudaStreamNonBlocking)
+    h = cuda.cudaMallocHost(256, np.uint8)
+    d = cuda.cudaMalloc(256)
+    samples = []
+    try:
+        h[:] = 7
+        H2D = cuda.cudaMemcpyHostToDevice
+        for _ in range(max(repeat, 1)):
+            cuda.cudaStreamSynchronize(s)
+            t0 = time.perf_counter()
+            for _ in range(n):
+                cuda.cudaMemcpyAsync(d, h, 256, H2D, s)
+            samples.append((time.perf_counter() - t0) / n)
+        cuda.cudaStreamSynchronize(s)
+        out = np.zeros(256, np.uint8)
+        cuda.cudaMemcpy(out, d, 256, cuda.cudaMemcpyDeviceToHost)
+        ok = bool((out == 7).all())
+    finally:
+        cuda.cudaStreamDestroy(s)
+        cuda.cudaFreeHost(h)
+        cuda.cudaFree(d)
+    return statistics.median(samples), ok, "" if ok else "the copies did not arrive", samples
+
+
 # ---- the rows, as bench.py shows them ----
 
-NAMES = ("streams_4x", "event_record", "stream_sync")
+NAMES = ("streams_4x", "event_record", "stream_sync", "memcpy_async")
 TARGETS = {"streams_4x": (None, f">= {STREAMS_SPEEDUP:.1f}x serial"),
            "event_record": (EVENT_RECORD_TARGET_S, "< 5 us"),
-           "stream_sync": (STREAM_SYNC_TARGET_S, "< 20 us")}
+           "stream_sync": (STREAM_SYNC_TARGET_S, "< 20 us"),
+           "memcpy_async": (MEMCPY_ASYNC_TARGET_S, "< 10 us")}
 
 
 def row(name, env, quick, repeat):
@@ -235,7 +266,8 @@ def row(name, env, quick, repeat):
             side = Side(OK if m["ok"] else FAIL, par, m["why"], m["samples"])
             note = streams_note(m) if m["ok"] else ""
         else:
-            fn = event_record if name == "event_record" else stream_sync
+            fn = {"event_record": event_record, "stream_sync": stream_sync,
+                  "memcpy_async": memcpy_async}[name]
             per, ok, why, samples = fn(cuda, quick, repeat)
             side = Side(OK if ok else FAIL, per, why, samples)
     except Exception as exc:
