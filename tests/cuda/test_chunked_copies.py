@@ -166,3 +166,31 @@ def test_kernel_fault_before_a_chunked_copy_is_reported_and_sticky(run_cuda):
     assert res.R["copy"] in (0, ill)      # queued before or after the fault was seen
     assert res.R["sync1"] == ill and res.R["sync2"] == ill
     assert res.R["after"] == 0 and res.R["ok"] is True
+
+
+def test_trace_names_the_workers_that_helped_a_copy():
+    """PYEMU_TRACE's worker lanes show who ran a copy's slices: the copy
+    engine (lane = the pool's size) and the idle workers that helped; the
+    copy is one command on its stream's lane whoever ran it."""
+    from pyemu.runtime import trace
+    n = 64 << 20
+    h = cudaMallocHost(n, np.uint8)
+    d = cudaMalloc(n)
+    cudaMemcpy(d, h, n, cudaMemcpyHostToDevice)          # pages touched
+    helped = False
+    for _ in range(5):                                    # a loaded host may not wake a worker in time
+        trace.start()
+        s = cudaStreamCreate()
+        cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s)
+        cudaStreamSynchronize(s)
+        doc = trace.stop()
+        spans = [e for e in doc["traceEvents"] if e.get("ph") == "X" and e["name"].startswith("copy H2D")]
+        on_stream = [e for e in spans if e["pid"] == 0]
+        on_workers = {e["tid"] for e in spans if e["pid"] == 1}
+        assert len(on_stream) == 1
+        assert on_workers and all(isinstance(t, int) and t >= 0 for t in on_workers)
+        cudaStreamDestroy(s)
+        if len(on_workers) > 1:
+            helped = True
+            break
+    assert helped, "no worker helped an idle device's 64 MiB copy in 5 tries"
