@@ -93,6 +93,8 @@ def _find(addr):
 
 def is_page_locked(addr: int, nbytes: int) -> bool:
     """Whether [addr, addr + nbytes) lies in one page-locked range."""
+    if not _starts:         # none at all: no lock to take (pageable copies' common case)
+        return False
     r = _find(addr)
     return r is not None and addr + nbytes <= r[0] + r[1]
 

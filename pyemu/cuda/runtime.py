@@ -477,6 +477,10 @@ def _allocation_range(addr, count, call, what):
 
 
 def _host_range(obj, count, writable, call, what):
+    if type(obj) is np.ndarray:             # the common case, without a memoryview
+        flags = obj.flags
+        if flags.c_contiguous and (flags.writeable or not writable) and count <= obj.nbytes:
+            return ffi.from_buffer(obj, require_writable=writable)
     try:
         ptr, nbytes = host_buffer(obj, writable)
     except (TypeError, ValueError) as exc:
