@@ -99,9 +99,7 @@ def cudaMemcpyAsync(dst, src, count, kind, stream=0) -> cudaError_t:  # noqa: F8
         ps = ffi.from_buffer(stage)
         ffi.memmove(ps, s, n)
         keep, s = (dst, d, stage, ps), ps
-    cmd = _enqueue(q, d, s, n, call)
-    _holds.hold(cmd, keep)
-    lib.pyemu_cmd_release(cmd)
+    _holds.hold_owned(_enqueue(q, d, s, n, call), keep)    # released once it completed
     return cudaSuccess
 
 
@@ -129,8 +127,7 @@ def cudaMemsetAsync(devPtr, value, count, stream=0) -> cudaError_t:  # noqa: F82
         _core.check(lib.pyemu_enqueue_fill(q, d, pat, 1, n, ffi.NULL, 0, ev))
     except CoreError as exc:
         E.raise_core(exc, call)
-    _holds.hold(ev[0], (devPtr,))
-    lib.pyemu_cmd_release(ev[0])
+    _holds.hold_owned(ev[0], (devPtr,))
     return cudaSuccess
 
 

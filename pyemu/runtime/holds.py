@@ -33,6 +33,14 @@ def hold(cmd, objects) -> None:
         _sweep_locked()
 
 
+def hold_owned(cmd, objects) -> None:
+    """hold(), taking over the caller's reference to `cmd` (no retain and
+    release around it: one copy call's worth of C calls saved)."""
+    with _lock:
+        _held.append((cmd, objects))
+        _sweep_locked()
+
+
 def sweep() -> None:
     """Drop the objects of every command that has completed."""
     if _held:
