@@ -17,6 +17,7 @@
 #include "core.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct {
@@ -35,6 +36,14 @@ static struct {
 
 /* ce.cur is set, read without the lock by the workers */
 static atomic_int help_open;
+/* PYEMU_COPY_HELPERS, read when this thread starts: 1 (the default) the
+ * workers that are awake and have no block take slices; 2 sleeping workers
+ * are woken for them too; 0 this thread copies alone (for A/B measurements).
+ * Measured on the 2-core machine under load: waking the sleepers, or
+ * sharing a copy that other copies wait behind (the 4-stream loop's), made
+ * the loop slower in some runs (a woken worker put on this thread's core,
+ * which it is pinned to, preempts it for a scheduler tick) */
+static int helpers_on = 1;
 
 /* ce.large, read without the lock by the workers */
 static atomic_int large_busy;
@@ -82,18 +91,20 @@ static void *copy_engine_main(void *arg)
         ce.head = cmd->run_next;
         if (!ce.head)
             ce.tail = NULL;
+        const int alone = !ce.head; /* no other copy queued behind this one */
         pthread_mutex_unlock(&ce.lock);
         if (!ce.pinned && is_large(cmd))
             pin_here();
         if (atomic_exchange(&cmd->started, 1) == 0)
             cmd->t_start = pyemu_clock_ns();
-        const int shared = cmd->nitems > 1;
+        const int shared = helpers_on && cmd->nitems > 1 && alone;
         if (shared) { /* the idle workers may claim slices too */
             pthread_mutex_lock(&ce.lock);
             ce.cur = cmd;
             atomic_store_explicit(&help_open, 1, memory_order_release);
             pthread_mutex_unlock(&ce.lock);
-            pyemu_pool_wake_helpers();
+            if (helpers_on > 1)
+                pyemu_pool_wake_helpers();
         }
         const int large = is_large(cmd);
         for (;;) {
@@ -133,6 +144,8 @@ int pyemu_copyengine_submit(pyemu_cmd *cmd)
     pthread_mutex_lock(&ce.lock);
     if (!ce.started) {
         ce.self.index = pyemu_pool_size();
+        const char *h = getenv("PYEMU_COPY_HELPERS");
+        helpers_on = h && h[0] >= '0' && h[0] <= '2' && h[1] == 0 ? h[0] - '0' : 1;
         if (pthread_create(&ce.thread, NULL, copy_engine_main, NULL) != 0) {
             pthread_mutex_unlock(&ce.lock);
             return -1;

@@ -170,17 +170,21 @@ def test_kernel_fault_before_a_chunked_copy_is_reported_and_sticky(run_cuda):
 
 def test_trace_names_the_workers_that_helped_a_copy():
     """PYEMU_TRACE's worker lanes show who ran a copy's slices: the copy
-    engine (lane = the pool's size) and the idle workers that helped; the
-    copy is one command on its stream's lane whoever ran it."""
+    engine (lane = the pool's size) and the idle workers that helped (the
+    awake ones: a kernel just before the copy, on its stream); the copy is
+    one command on its stream's lane whoever ran it."""
     from pyemu.runtime import trace
     n = 64 << 20
     h = cudaMallocHost(n, np.uint8)
     d = cudaMalloc(n)
     cudaMemcpy(d, h, n, cudaMemcpyHostToDevice)          # pages touched
+    scale = SourceModule(SCALE).get_function("scale")
+    tiny = cudaMalloc(4096)
     helped = False
     for _ in range(5):                                    # a loaded host may not wake a worker in time
         trace.start()
         s = cudaStreamCreate()
+        scale[8, 128, 0, s](tiny, tiny, np.int32(1024))
         cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s)
         cudaStreamSynchronize(s)
         doc = trace.stop()
@@ -193,4 +197,4 @@ def test_trace_names_the_workers_that_helped_a_copy():
         if len(on_workers) > 1:
             helped = True
             break
-    assert helped, "no worker helped an idle device's 64 MiB copy in 5 tries"
+    assert helped, "no worker helped a 64 MiB copy after a kernel in 5 tries"
