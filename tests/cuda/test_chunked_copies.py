@@ -198,3 +198,22 @@ def test_trace_names_the_workers_that_helped_a_copy():
             helped = True
             break
     assert helped, "no worker helped a 64 MiB copy after a kernel in 5 tries"
+
+
+@pytest.mark.parametrize("value", ["0", "2", "", "x", "9", "11", "-1"])
+def test_every_PYEMU_COPY_HELPERS_value_copies_correctly(run_cuda, value):
+    """0 (the copy engine alone), 2 (sleepers woken), anything else the default."""
+    res = run_cuda("""
+        import numpy as np
+        n = (5 << 20) + 3
+        src = (np.arange(n) % 251).astype(np.uint8)
+        d, d2 = cudaMalloc(n), cudaMalloc(n)
+        out = np.zeros(n, np.uint8)
+        s = cudaStreamCreate()
+        cudaMemcpyAsync(d, src, n, cudaMemcpyHostToDevice, s)
+        cudaMemcpyAsync(d2, d, n, cudaMemcpyDeviceToDevice, s)
+        cudaMemcpyAsync(out, d2, n, cudaMemcpyDeviceToHost, s)
+        R["ok"] = bool(np.array_equal(out, src))
+    """, env={"PYEMU_COPY_HELPERS": value})
+    assert res.returncode == 0, res.explain()
+    assert res.R["ok"] is True
