@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 20
+FRONT_VERSION = 21
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -371,6 +371,22 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
     return out
 
 
+def _uninstantiated_notes(kernels: list, exprs: Sequence[str]) -> str:
+    """A note for each kernel template that no name expression instantiates:
+    as with nvcc, such a template gives the module no kernel (nvrtc's
+    nvrtcAddNameExpression makes an instance)."""
+    named = {str(e).strip().lstrip("&").split("<", 1)[0].strip().lstrip(":") for e in exprs}
+    out, seen = [], set()
+    for k in kernels:
+        short = k.qualified.rsplit("::", 1)[-1]
+        if k.template and k.qualified not in seen and not named & {k.qualified, short}:
+            seen.add(k.qualified)
+            out.append(f"{k.where}: note: kernel template '{k.qualified}' has no instances "
+                       f"(no name expression such as '{k.qualified}<...>' names it), so it "
+                       "is not a kernel of the module\n")
+    return "".join(out)
+
+
 _BAD_EXPR_RE = re.compile(r"[;{}#\"'\n\\]|//|/\*")
 
 
@@ -626,6 +642,7 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                for e in _entries(kernels, exprs, source_name)]
     log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
                   "it is not exported\n" for k in kernels if not k.defined and not k.template)
+    log += _uninstantiated_notes(kernels, exprs)
     log += "".join(f"{w}: warning: pyemu's front end (libclang) could not read this as g++ "
                    f"does ({msg}); OpenCL vector literals, vector selects and __local or "
                    "__shared__ declarations there may not be rewritten\n"
@@ -697,7 +714,8 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
     diag = "\n".join(x for x in (pre_diag, diag) if x)
     if r.returncode != 0 or not so.is_file():
         raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
-    built = _probe.read_module(str(so), 6 * len(entries)) if entries else {}
+    built = _probe.read_module(str(so), 6 * len(entries)) if entries else \
+        {"static_smem": {}, "attr_values": []}     # no kernel instances: nothing to read
     for n, e in enumerate(entries):      # the attributes as g++ evaluated them
         if e.name in info:
             vals = built["attr_values"][6 * n:6 * n + 6]
