@@ -381,6 +381,11 @@ class _Walk:
             targets = [node.referenced]
         if kind == K.CALL_EXPR:
             self.cg_sync_call(node, fn)
+            if targets[0] is None and not _construction(node, K):
+                # a call clang leaves open (a template's dependent call: g.sync() on a
+                # template parameter, f(x) found at instantiation, op(a, b)): it may be
+                # a collective of cooperative groups (cg_reference)
+                self.cg["other"] = True
         for r in targets:
             if r is None or r.kind not in _FUNCTIONS:
                 continue
@@ -537,8 +542,6 @@ class _Walk:
                 self.vector_select(node)
             elif kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and node is not c:
                 kern = None
-            if kind in _TEMPLATES:
-                self.cg["other"] = True     # templates: calls clang leaves unresolved
             children = list(node.get_children())
             if node is c and fkind is not None:
                 fn = self.record(c, children, fkind, ns, heads)
@@ -869,7 +872,6 @@ def _statements(K, kind, children: list) -> list:
     return children[-1:]           # the body of a loop, a case or a label
 
 
-_TEMPLATES = set()      # cursor kinds of templates (their dependent calls stay unresolved)
 _CG_BLOCK_FUNCTIONS = {"this_thread_block"}
 
 
@@ -909,6 +911,14 @@ def _cg_kind(r, K):
     return "other"
 
 
+def _construction(call, K) -> bool:
+    """A call cursor that makes a value of a type (`T(3)`, `SharedMemory<T>()`
+    in a template, whose constructor clang has not chosen yet): its type
+    comes first, not a callee."""
+    first = next(iter(call.get_children()), None)
+    return first is not None and first.kind in (K.TYPE_REF, K.TEMPLATE_REF)
+
+
 def _simple_block(e, K) -> bool:
     """An operand of a thread_block sync that can be dropped: a name (of the
     variable, the function, with its namespace), this_thread_block(), a
@@ -937,8 +947,6 @@ _REFERENCES = set()     # cursor kinds that call or name a function
 
 def _init_holders(K) -> None:
     if not _STMT_HOLDERS:
-        _TEMPLATES.update({K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE,
-                           K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION})
         _FUNCTIONS.update({K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR,
                            K.DESTRUCTOR, K.CONVERSION_FUNCTION})
         _REFERENCES.update({K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR,
