@@ -473,17 +473,45 @@ class _Walk:
                                  for p in parms) + ")"
             signature = f"{ret.strip()} (*)({rest}"
         spelled = c.spelling[len("pyemu_cl_"):] if c.spelling.startswith("pyemu_cl_") else ""
+        defaults = () if template or self.dialect != "cuda" else self.defaults(c)
         k = Kernel(qual, self.where(c), c.is_definition(), template, bounds, params,
-                   tuple(attrs), signature, spelled)
+                   tuple(attrs), signature, spelled, defaults)
         old = self.kernels.get(qual)
         if old is not None:
             # a definition after a prototype: its place, the attributes of both
+            # (C++ gives each default argument in one declaration of them)
             k = Kernel(qual, k.where if k.defined else old.where, k.defined or old.defined,
                        k.template or old.template, k.max_threads or old.max_threads,
                        k.params if k.defined or not old.params else old.params,
-                       k.attributes or old.attributes, k.signature or old.signature, spelled)
+                       k.attributes or old.attributes, k.signature or old.signature, spelled,
+                       tuple(sorted(dict(old.defaults + k.defaults).items())))
         self.kernels[qual] = k
         return k.name
+
+    def defaults(self, c) -> tuple:
+        """((index, text), ...): the default arguments of the parameters of
+        declaration c, the text after the `=` that follows the parameter's
+        name (clang's tokens of the parameter, outside brackets)."""
+        out = []
+        parms = [ch for ch in c.get_children() if ch.kind == self.K.PARM_DECL]
+        for i, p in enumerate(parms):
+            start, end = self.span(p)
+            name = p.location.offset if p.spelling else start
+            depth = 0
+            for tok, at in self.tokens(name, end):
+                if tok in ("(", "[", "{"):
+                    depth += 1
+                elif tok in (")", "]", "}"):
+                    depth -= 1
+                elif tok == "=" and depth <= 0:
+                    # less g++ -E's line markers (NULL of a system header
+                    # comes between two): text of one line
+                    text = " ".join(x for x in self.text[at + 1:end].splitlines()
+                                    if not x.lstrip().startswith("#")).strip()
+                    if text:
+                        out.append((i, text))
+                    break
+        return tuple(out)
 
     def symbol(self, c, ns: list) -> None:
         notes = self.notes(c)
