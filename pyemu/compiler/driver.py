@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 20
+FRONT_VERSION = 22
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -344,6 +344,7 @@ class _Entry:
     signature: str = ""      # function pointer type, where the name is overloaded
     reqd: tuple = (0, 0, 0)  # OpenCL reqd_work_group_size (C++ expressions)
     hint: tuple = (0, 0, 0)  # OpenCL work_group_size_hint (C++ expressions)
+    defaults: tuple = ()     # CUDA: ((parameter, default argument text), ...)
 
 
 def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
@@ -355,7 +356,8 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
     plain = [k for k in kernels if not k.template]
     short = [getattr(k, "name", k.qualified.rsplit("::", 1)[-1]) for k in plain]
     out = [_Entry(s if short.count(s) == 1 else k.qualified, "::" + k.qualified, k.where,
-                  k.max_threads or "0", signature=k.signature)
+                  k.max_threads or "0", signature=k.signature,
+                  defaults=getattr(k, "defaults", ()))
            for s, k in zip(short, plain) if k.defined]
     templates = {k.qualified: k.where for k in kernels if k.template}
     seen = {e.name for e in out}
@@ -369,6 +371,22 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
             base = expr.split("<", 1)[0].strip().lstrip(":")
             out.append(_Entry(e, expr, templates.get(base, source_name)))
     return out
+
+
+def _uninstantiated_notes(kernels: list, exprs: Sequence[str]) -> str:
+    """A note for each kernel template that no name expression instantiates:
+    as with nvcc, such a template gives the module no kernel (nvrtc's
+    nvrtcAddNameExpression makes an instance)."""
+    named = {str(e).strip().lstrip("&").split("<", 1)[0].strip().lstrip(":") for e in exprs}
+    out, seen = [], set()
+    for k in kernels:
+        short = k.qualified.rsplit("::", 1)[-1]
+        if k.template and k.qualified not in seen and not named & {k.qualified, short}:
+            seen.add(k.qualified)
+            out.append(f"{k.where}: note: kernel template '{k.qualified}' has no instances "
+                       f"(no name expression such as '{k.qualified}<...>' names it), so it "
+                       "is not a kernel of the module\n")
+    return "".join(out)
 
 
 _BAD_EXPR_RE = re.compile(r"[;{}#\"'\n\\]|//|/\*")
@@ -413,8 +431,55 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None,
               'extern "C" __attribute__((__visibility__("default"))) const pyemu_module_info',
               f"    pyemu_module_info = {{{abi}u, {len(entries)}, {table}, "
               f"{c_string(source_name)}, pyemu_bind}};",
-              "}", ""]
+              "}"]
+    lines += _default_helpers(entries)
+    lines.append("")
     return "\n".join(lines)
+
+
+_IDENT_RE = re.compile(r"[A-Za-z_]\w*$")
+
+
+def _default_helpers(entries: list) -> list:
+    """For each default argument of a kernel's parameter (C++: `int *p =
+    NULL`), a function, exported as the pointer pyemu_default_<kernel>_<parameter>,
+    whose call (out) writes the bytes of the parameter's value initialised from it: in
+    the kernel's namespace, so that its names mean what they mean at the
+    declaration, and called at each launch that leaves the parameter out
+    (pyemu/cuda/module.py), as C++ evaluates a default argument at each
+    call."""
+    out = []
+    for n, e in enumerate(entries):
+        space = e.expr.lstrip(":").split("::")[:-1]
+        if not e.defaults or not all(_IDENT_RE.match(x) for x in space):
+            continue
+        if not out:
+            out += ["namespace pyemu_defaults {",
+                    "template <unsigned pyemu_I, class pyemu_F> struct pyemu_nth;",
+                    "template <class pyemu_R, class pyemu_A, class... pyemu_B>",
+                    "struct pyemu_nth<0u, pyemu_R (*)(pyemu_A, pyemu_B...)> "
+                    "{ typedef pyemu_A pyemu_type; };",
+                    "template <unsigned pyemu_I, class pyemu_R, class pyemu_A, class... pyemu_B>",
+                    "struct pyemu_nth<pyemu_I, pyemu_R (*)(pyemu_A, pyemu_B...)> { typedef "
+                    "typename pyemu_nth<pyemu_I - 1u, pyemu_R (*)(pyemu_B...)>::pyemu_type "
+                    "pyemu_type; };",
+                    "}"]
+        fn = f"static_cast<{e.signature}>(&{e.expr})" if e.signature else f"&{e.expr}"
+        for i, text in e.defaults:
+            name = f"pyemu_default_{n}_{i}"
+            out.append("".join(f"namespace {x} {{ " for x in space))
+            out.append(f"static void {name}_fn(void *pyemu_o) {{")
+            out.append(f"    typedef ::pyemu_defaults::pyemu_nth<{i}u, decltype({fn})>"
+                       "::pyemu_type pyemu_T;")
+            out.append(f"    pyemu_T pyemu_v = {text};")
+            out.append("    __builtin_memcpy(pyemu_o, &pyemu_v, sizeof pyemu_v);")
+            out.append("}" + " }" * len(space))
+            # a variable, so that the module's symbol table (csrc/symbols.c) has
+            # it: this instance's address of the function
+            out.append('extern "C" __attribute__((__visibility__("default"), __used__)) '
+                       f"void (*const {name})(void *) = "
+                       f"&{''.join(x + '::' for x in [''] + space)}{name}_fn;")
+    return out
 
 
 # ----------------------------------------------------------- diagnostics
@@ -626,6 +691,7 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                for e in _entries(kernels, exprs, source_name)]
     log = "".join(f"{k.where}: note: kernel '{k.qualified}' is declared but not defined; "
                   "it is not exported\n" for k in kernels if not k.defined and not k.template)
+    log += _uninstantiated_notes(kernels, exprs)
     log += "".join(f"{w}: warning: pyemu's front end (libclang) could not read this as g++ "
                    f"does ({msg}); OpenCL vector literals, vector selects and __local or "
                    "__shared__ declarations there may not be rewritten\n"
@@ -697,7 +763,8 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
     diag = "\n".join(x for x in (pre_diag, diag) if x)
     if r.returncode != 0 or not so.is_file():
         raise fail(diag or f"{cmd[0]} exited with status {r.returncode}", r.stderr)
-    built = _probe.read_module(str(so), 6 * len(entries)) if entries else {}
+    built = _probe.read_module(str(so), 6 * len(entries)) if entries else \
+        {"static_smem": {}, "attr_values": []}     # no kernel instances: nothing to read
     for n, e in enumerate(entries):      # the attributes as g++ evaluated them
         if e.name in info:
             vals = built["attr_values"][6 * n:6 * n + 6]

@@ -16,15 +16,17 @@ The front end (frontend/parse.py) decides it from the syntax tree: user
 code (a user file, not pyemu's headers) that calls or names a function
 is_collective() accepts, uses cooperative groups for more than the block
 (anything of the namespace but thread_block, this_thread_block() and the
-block's sync, whose calls become __syncthreads(); or any template in a unit
-that names the namespace: its calls stay unresolved), or gets
+block's sync, whose calls become __syncthreads(); or, in a unit that names
+the namespace, a call whose callee clang leaves open: a template's dependent
+call such as g.sync() on a template parameter; a template whose calls clang
+resolves, to the block alone, takes block functions as other code), or gets
 implicit warp steps (pyemu_warp_step(), after stores through volatile
 lvalues) sets Model.uses_warps; one that calls an atomic takes_lock()
 accepts sets Model.takes_locks.
 """
 from __future__ import annotations
 
-VERSION = 5   # in the cache key: change it when the test changes
+VERSION = 6   # in the cache key: change it when the test changes
 
 REASON = ("the unit uses warp collectives and the kernel has no block function: "
           "it runs on fibers")

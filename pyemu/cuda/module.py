@@ -7,11 +7,13 @@ all raise before anything runs).  Launches are asynchronous, as in CUDA.
 """
 from __future__ import annotations
 
+import ctypes
 import operator
 from struct import error as _struct_error
 
 from ..runtime import core as _core
 from ..runtime.args import MEMORY, Packer, fast_test
+from ..runtime.kernel import PARAM_FLOAT, PARAM_POINTER, PARAM_SIGNED, PARAM_UNSIGNED
 from ..runtime.core import CoreError, ffi, lib
 from ..runtime.kernel import Param  # noqa: F401 (re-exported)
 from ..runtime.kernel import KernelDesc, Loaded
@@ -47,6 +49,9 @@ def _pointer(v, bad):
     if addr and not is_device_address(addr) and not lib.pyemu_hostreg_contains(addr):
         bad(MEMORY, f"is a pointer; 0x{addr:x} is not device memory")
     return addr
+
+
+_DEFAULT_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)   # void (*)(void *out)
 
 
 class Function:
@@ -102,7 +107,50 @@ class Function:
         return self._packer.pack(args, _pointer, self._bad)
 
     def _pack_checked(self, args) -> bytes:
+        if len(args) < len(self.params):
+            data = self._with_defaults(args)
+            if data is not None:
+                return data
         return self._packer.pack_checked(args, _pointer, self._bad)
+
+    def _with_defaults(self, args):
+        """The buffer of a launch that leaves out trailing parameters with C++
+        default arguments (`int *partial_sums = NULL`), as nvcc's <<<>>> fills
+        them in: the module evaluates each default at each launch, as C++ does
+        at each call (compiler/driver.py's pyemu_default_<kernel>_<parameter>);
+        None when a parameter left out has none."""
+        fns = self._default_fns()
+        missing = range(len(args), len(self.params))
+        if not fns or any(i not in fns for i in missing):
+            return None
+        holders = tuple(None if p.kind == PARAM_POINTER else 0.0 if p.kind == PARAM_FLOAT
+                        else 0 if p.kind in (PARAM_SIGNED, PARAM_UNSIGNED) else bytes(p.size)
+                        for p in self.params[len(args):])
+        data = bytearray(self._packer.pack_checked(tuple(args) + holders, _pointer, self._bad))
+        for i in missing:
+            p = self.params[i]
+            out = ctypes.create_string_buffer(max(p.size, 1))
+            fns[i](out)
+            data[p.offset:p.offset + p.size] = out.raw[:p.size]
+        return bytes(data)
+
+    def _default_fns(self) -> dict:
+        """{parameter: the module's function that writes its default}, read once
+        from this module instance's symbol table (csrc/symbols.c)."""
+        fns = self.__dict__.get("_defaults")
+        if fns is None:
+            fns, prefix = {}, f"pyemu_default_{self.index}_"
+            count = ffi.new("unsigned int *")
+            _core.check(lib.pyemu_module_symbol_count(self.module.handle, count))
+            view = ffi.new("pyemu_symbol_view *")
+            for j in range(count[0]):
+                _core.check(lib.pyemu_module_symbol(self.module.handle, j, view))
+                name = ffi.string(view.name).decode("latin-1")
+                if name.startswith(prefix) and name[len(prefix):].isdigit():
+                    addr = ctypes.c_void_p.from_address(int(view.addr)).value
+                    fns[int(name[len(prefix):])] = _DEFAULT_FN(addr)
+            self.__dict__["_defaults"] = fns
+        return fns
 
     def launch(self, grid, block, shared=0, stream=None, args=()):
         """Enqueue one launch; returns at once (the grid runs on the workers)."""

@@ -123,9 +123,18 @@ def kernel_paths(source: str, dialect: str, options=()) -> dict:
 
 def print_kernel_paths(file: str, options=()) -> int:
     """Prints each kernel of `file` (.cl: OpenCL C, else CUDA) and its path."""
+    from ..compiler import driver
     dialect = "opencl" if file.endswith(".cl") else "cuda"
-    for name, (path, why) in kernel_paths(Path(file).read_text(), dialect, options).items():
+    mod = driver.compile_source(Path(file).read_text(), dialect=dialect, options=list(options),
+                                source_name=Path(file).name)
+    for name in mod.kernel_names:
+        path, why = mod.paths.get(name, ("unknown", ""))
         print(f"{name}: {path}" + (f" ({why})" if why else ""))
+    if not mod.kernel_names:       # say why: e.g. kernel templates with no instances
+        print(f"{file}: no kernels")
+        for line in mod.log.splitlines():
+            if "has no instances" in line or "declared but not defined" in line:
+                print(line)
     return 0
 
 

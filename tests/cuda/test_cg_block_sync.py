@@ -3,9 +3,10 @@ cg::sync(cta), cta.sync(), cta.thread_rank()): the way most cuda-samples use
 <cooperative_groups.h> (histogram, scalarProd, sortingNetworks, fastWalshTransform,
 transpose).  Their barriers are __syncthreads(), so they take block functions as
 __syncthreads() kernels do (the front end writes the sync as the barrier); a unit that
-uses anything else of cooperative groups (tiles, coalesced groups, the grid) or a
-template keeps the fibers' warp form.  Every case is checked against NumPy, and the
-block-function kernels also against the fiber path (PYEMU_FORCE_FIBERS=1)."""
+uses anything else of cooperative groups (tiles, coalesced groups, the grid) or a call
+clang leaves open (a template's dependent g.sync()) keeps the fibers' warp form.  Every
+case is checked against NumPy, and the block-function kernels also against the fiber
+path (PYEMU_FORCE_FIBERS=1); templates: test_cg_template_block.py."""
 import numpy as np
 import pytest
 

@@ -34,6 +34,9 @@ class Kernel:
                              # name alone may be ambiguous (an overload of `div`)
     spelled: str = ""        # its name as the user wrote it, where a header macro
                              # renamed it (OpenCL's abs is pyemu_cl_abs), else ''
+    # CUDA: the parameters' C++ default arguments, ((index, expression text
+    # of the parsed unit), ...), of a kernel that is no template
+    defaults: tuple = ()
 
     @property
     def name(self) -> str:

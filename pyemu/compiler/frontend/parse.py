@@ -381,6 +381,11 @@ class _Walk:
             targets = [node.referenced]
         if kind == K.CALL_EXPR:
             self.cg_sync_call(node, fn)
+            if targets[0] is None and not _construction(node, K):
+                # a call clang leaves open (a template's dependent call: g.sync() on a
+                # template parameter, f(x) found at instantiation, op(a, b)): it may be
+                # a collective of cooperative groups (cg_reference)
+                self.cg["other"] = True
         for r in targets:
             if r is None or r.kind not in _FUNCTIONS:
                 continue
@@ -468,17 +473,45 @@ class _Walk:
                                  for p in parms) + ")"
             signature = f"{ret.strip()} (*)({rest}"
         spelled = c.spelling[len("pyemu_cl_"):] if c.spelling.startswith("pyemu_cl_") else ""
+        defaults = () if template or self.dialect != "cuda" else self.defaults(c)
         k = Kernel(qual, self.where(c), c.is_definition(), template, bounds, params,
-                   tuple(attrs), signature, spelled)
+                   tuple(attrs), signature, spelled, defaults)
         old = self.kernels.get(qual)
         if old is not None:
             # a definition after a prototype: its place, the attributes of both
+            # (C++ gives each default argument in one declaration of them)
             k = Kernel(qual, k.where if k.defined else old.where, k.defined or old.defined,
                        k.template or old.template, k.max_threads or old.max_threads,
                        k.params if k.defined or not old.params else old.params,
-                       k.attributes or old.attributes, k.signature or old.signature, spelled)
+                       k.attributes or old.attributes, k.signature or old.signature, spelled,
+                       tuple(sorted(dict(old.defaults + k.defaults).items())))
         self.kernels[qual] = k
         return k.name
+
+    def defaults(self, c) -> tuple:
+        """((index, text), ...): the default arguments of the parameters of
+        declaration c, the text after the `=` that follows the parameter's
+        name (clang's tokens of the parameter, outside brackets)."""
+        out = []
+        parms = [ch for ch in c.get_children() if ch.kind == self.K.PARM_DECL]
+        for i, p in enumerate(parms):
+            start, end = self.span(p)
+            name = p.location.offset if p.spelling else start
+            depth = 0
+            for tok, at in self.tokens(name, end):
+                if tok in ("(", "[", "{"):
+                    depth += 1
+                elif tok in (")", "]", "}"):
+                    depth -= 1
+                elif tok == "=" and depth <= 0:
+                    # less g++ -E's line markers (NULL of a system header
+                    # comes between two): text of one line
+                    text = " ".join(x for x in self.text[at + 1:end].splitlines()
+                                    if not x.lstrip().startswith("#")).strip()
+                    if text:
+                        out.append((i, text))
+                    break
+        return tuple(out)
 
     def symbol(self, c, ns: list) -> None:
         notes = self.notes(c)
@@ -537,8 +570,6 @@ class _Walk:
                 self.vector_select(node)
             elif kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and node is not c:
                 kern = None
-            if kind in _TEMPLATES:
-                self.cg["other"] = True     # templates: calls clang leaves unresolved
             children = list(node.get_children())
             if node is c and fkind is not None:
                 fn = self.record(c, children, fkind, ns, heads)
@@ -869,7 +900,6 @@ def _statements(K, kind, children: list) -> list:
     return children[-1:]           # the body of a loop, a case or a label
 
 
-_TEMPLATES = set()      # cursor kinds of templates (their dependent calls stay unresolved)
 _CG_BLOCK_FUNCTIONS = {"this_thread_block"}
 
 
@@ -909,6 +939,14 @@ def _cg_kind(r, K):
     return "other"
 
 
+def _construction(call, K) -> bool:
+    """A call cursor that makes a value of a type (`T(3)`, `SharedMemory<T>()`
+    in a template, whose constructor clang has not chosen yet): its type
+    comes first, not a callee."""
+    first = next(iter(call.get_children()), None)
+    return first is not None and first.kind in (K.TYPE_REF, K.TEMPLATE_REF)
+
+
 def _simple_block(e, K) -> bool:
     """An operand of a thread_block sync that can be dropped: a name (of the
     variable, the function, with its namespace), this_thread_block(), a
@@ -937,8 +975,6 @@ _REFERENCES = set()     # cursor kinds that call or name a function
 
 def _init_holders(K) -> None:
     if not _STMT_HOLDERS:
-        _TEMPLATES.update({K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE,
-                           K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION})
         _FUNCTIONS.update({K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR,
                            K.DESTRUCTOR, K.CONVERSION_FUNCTION})
         _REFERENCES.update({K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR,

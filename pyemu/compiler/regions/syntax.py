@@ -62,7 +62,8 @@ def tokenize(pre: str, files: list, skip_system: bool = True, skip_root: str = "
         return index[name]
 
     parts, pos, fidx, line, system = [], 0, file_index("<stdin>"), 1, False
-    for mk in list(_MARKLINE_RE.finditer(pre)) + [None]:
+    marks = list(_MARKLINE_RE.finditer(pre))
+    for n, mk in enumerate(marks + [None]):
         end = mk.start() if mk else len(pre)
         if not system and end > pos:
             parts.append((pos, end, fidx, line))
@@ -70,11 +71,33 @@ def tokenize(pre: str, files: list, skip_system: bool = True, skip_root: str = "
             break
         name = mk.group(2)
         name = _unescape(name) if "\\" in name else name
+        was = fidx
         fidx, line = file_index(name), int(mk.group(1))
-        system = (skip_system and " 3" in mk.group(3)) or bool(skip_root
-                                                              and name.startswith(skip_root))
+        system = (skip_system and " 3" in mk.group(3)
+                  and not _system_macro(mk, marks[n + 1] if n + 1 < len(marks) else None,
+                                        system, was == fidx)) \
+            or bool(skip_root and name.startswith(skip_root))
         pos = mk.end() + 1
     return _scan(pre, parts)
+
+
+def _flags(mk) -> set:
+    return set(mk.group(3).split())
+
+
+def _system_macro(mk, nxt, system: bool, same_file: bool) -> bool:
+    """Whether line marker `mk` (flag 3, a system header's text) only marks
+    the expansion of a system header's macro in the user's line: g++ -E
+    writes `NULL` of <stddef.h> in the user's `if (p != NULL)` as
+    `# 9 "kernel.cu" 3 4` / `__null` / `# 9 "kernel.cu"`.  Those tokens are
+    the user's code: the marker stays in the current (non-system) file,
+    neither enters (flag 1) nor returns to (flag 2) another, and the next
+    marker goes back to the same file as non-system text."""
+    f = _flags(mk)
+    if system or not same_file or f & {"1", "2"} or nxt is None:
+        return False
+    g = _flags(nxt)
+    return nxt.group(2) == mk.group(2) and not g & {"1", "2", "3"}
 
 
 def _scan(pre: str, parts: list) -> list:
