@@ -139,8 +139,9 @@ class _Gen(Writer):
             if v.kind == "private":
                 t = f"{P}t{v.idx}"
                 # 32 more: an in-place shfl_down's lanes past the block read zeros there
+                count = f"({P}n + {pad}u)" if pad else f"{P}n"
                 self.raw(f"{t} *const {P}p{v.idx} = static_cast<{t} *>(__builtin_alloca_with_align("
-                         f"sizeof({t}) * ({P}n + {pad}u), (alignof({t}) > 64 ? 8 * alignof({t}) : 512)));")
+                         f"sizeof({t}) * {count}, (alignof({t}) > 64 ? 8 * alignof({t}) : 512)));")
                 if pad:
                     self.raw(f"__builtin_memset(static_cast<void *>({P}p{v.idx} + {P}n), 0, "
                              f"sizeof({t}) * {pad}u);")
