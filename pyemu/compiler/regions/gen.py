@@ -13,7 +13,7 @@ from . import ranges as _ranges
 from . import syntax as S
 from .blocks import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
                      _value_end, _Var)
-from .warpcut import EXITS, MARK, WARP_SITE
+from .warpcut import EXITS, MARK, PEER, WARP_SITE
 from .writer import Writer, cstr as _cstr
 
 MAX_THREADS = 1024   # PYEMU_MAX_THREADS_PER_BLOCK (csrc/pyemu_core.h): a block's threads at most
@@ -72,6 +72,19 @@ class _Gen(Writer):
                 self.tok(t, _cstr(self.k.g.name))
             elif t.kind == "gen" and t.text == MARK:
                 self.tok(t, f"({self.mark()})")
+            elif t.kind == "gen" and t.text == PEER:
+                # PEER ( ( v ) ): lane lin + pyemu_wa's copy of private v
+                # (warpcut's in-place shfl_down); the copies are padded
+                # with 32 zeros past the block (lanes that are not there)
+                name = toks[j + 3].text
+                v = self.lookup(self.peer_chain, name)
+                if v is None or v.kind != "private" or [x.text for x in toks[j + 1:j + 6]] != \
+                        ["(", "(", name, ")", ")"]:
+                    raise Unsupported(f"the variable of a shuffle at line {t.line} has no "
+                                      "copy per thread")
+                self.tok(t, f"({P}p{v.idx}[{P}lin + pyemu_wa])")
+                j += 6
+                continue
             elif t.text == "return" and thread:
                 self.tok(t, f"{{ {P}ex[{P}lin] = 1; ++{P}nexit; goto {P}l{self.cur_label}; }}")
                 j += 2
@@ -120,11 +133,18 @@ class _Gen(Writer):
         size = " + ".join(f"sizeof({P}t{v.idx})" for v in vs if v.kind == "private")
         if size:   # the copies go on the worker's stack (16 MiB): at most 4 MiB of them
             self.raw(f"if (({size}) * {P}n > (4u << 20)) return false;")
+        pad = 32 if any(t.kind == "gen" and t.text == PEER
+                        for t in self.toks[self.k.lo:self.k.hi]) else 0
         for v in vs:
             if v.kind == "private":
                 t = f"{P}t{v.idx}"
+                # 32 more: an in-place shfl_down's lanes past the block read zeros there
+                count = f"({P}n + {pad}u)" if pad else f"{P}n"
                 self.raw(f"{t} *const {P}p{v.idx} = static_cast<{t} *>(__builtin_alloca_with_align("
-                         f"sizeof({t}) * {P}n, (alignof({t}) > 64 ? 8 * alignof({t}) : 512)));")
+                         f"sizeof({t}) * {count}, (alignof({t}) > 64 ? 8 * alignof({t}) : 512)));")
+                if pad:
+                    self.raw(f"__builtin_memset(static_cast<void *>({P}p{v.idx} + {P}n), 0, "
+                             f"sizeof({t}) * {pad}u);")
                 if v.where == "param":
                     self.raw(f"for (unsigned {P}i = 0; {P}i < {P}n; ++{P}i) {P}p{v.idx}[{P}i] = {v.name};")
         if any(t.text == WARP_SITE for t in self.toks[self.k.lo:self.k.hi]):
@@ -456,7 +476,7 @@ class _Gen(Writer):
     # ------------------------------------------------------------- regions
 
     def thread_loop(self, chain: list, ranges: list, body, label: bool = False,
-                    precise: bool = False, plan=None, ranged=None):
+                    precise: bool = False, plan=None, ranged=None, ivdep: bool = False):
         """`body` (the tokens in `ranges`) once per thread of the block, the
         variables it names bound.
 
@@ -497,8 +517,12 @@ class _Gen(Writer):
                 lo, hi, lin = f"{P}ra", f"{P}rb", f"{P}row + {P}ra"
             inc = (f"++{P}tx, ++{P}lin" if step == 1 else
                    f"{P}tx += {step}u, {P}lin += {step}u")
-            self.raw(f"{{ unsigned long {P}lin = {lin}; for (unsigned {P}tx = {lo}; {P}tx < {hi}; "
-                     f"{inc}) {{ {index('x')}")
+            if ivdep and step == 1 and not self.preds and not self.has_return:
+                self.raw(f"{{ unsigned long {P}lin = {lin};\n#pragma GCC ivdep\n"
+                         f"for (unsigned {P}tx = {lo}; {P}tx < {hi}; {inc}) {{ {index('x')}")
+            else:
+                self.raw(f"{{ unsigned long {P}lin = {lin}; for (unsigned {P}tx = {lo}; {P}tx < {hi}; "
+                         f"{inc}) {{ {index('x')}")
             if self.has_return:
                 self.raw(f"if ({P}ex[{P}lin]) continue;")
             for f, neg in self.preds:
@@ -694,6 +718,14 @@ class _Gen(Writer):
     def region(self, stmts: list, chain: list):
         """Statements between barriers: hoisted declarations, then a thread
         loop (two where fission() splits them)."""
+        outer = getattr(self, "peer_chain", None)
+        self.peer_chain = chain     # where PEER's variable is looked up
+        try:
+            self._region(stmts, chain)
+        finally:
+            self.peer_chain = outer
+
+    def _region(self, stmts: list, chain: list):
         k, scope = self.k, chain[-1]
         stmts = list(stmts)
         while stmts and stmts[-1].kind == "pragma":
@@ -747,9 +779,16 @@ class _Gen(Writer):
             if pl is not None:
                 def ranged():
                     self.region_body(pl.decls + [pl.if_stmt.kids[0]], set(bound))
+            # an in-place shfl_down alone in its loop: its only loop-carried
+            # dependence is its read ahead (lane lin + pyemu_wa's copy, not
+            # yet written), which vector loads before stores keep: without
+            # the pragma g++ versions the loop and runs offsets below its
+            # vector length scalar
+            alone = len(items) == 1 and items[0].kind == "expr" and any(
+                t.kind == "gen" and t.text == PEER for t in self.toks[items[0].lo:items[0].hi])
             self.thread_loop(chain, [(st.lo, st.hi) for st in items],
                              lambda: self.region_body(items, set(bound)), label=ret,
-                             plan=pl, ranged=ranged)
+                             plan=pl, ranged=ranged, ivdep=alone)
             if ret:
                 self.raw(f"if ({P}nexit == {P}n) return true;")
         for v in own:

@@ -84,6 +84,9 @@ EXITS = {"return", "break", "continue", "goto", "co_return", "throw", "longjmp"}
 # the block function's name for whether a marked site's lanes mark their
 # arrival now (gen.py writes its condition there: _Gen.mark)
 MARK = P + "mark"
+# the block function's name for another thread's copy of a variable in the
+# in-place shfl_down: PEER(v) is gen.py's (&v)[pyemu_wa]
+PEER = P + "peer"
 
 
 class CutTok(Tok):
@@ -297,6 +300,10 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk,
         first.kind == "id" and toks[st.lo + 1].text in _ASSIGN and st.lo + 2 == a and any(
             x <= st.lo < y for x, y in locals_.get(first.text, ()))))
     lit = g1 - g0 == 1 and _literal(toks[g0]) is not None
+    # v op= __shfl_down_sync(full, v, off[, w]) with v a local variable: in place
+    in_place = (again or lit) and v1 - v0 == 1 and first.kind == "id" and \
+        toks[v0].text == first.text and st.kind == "expr" and toks[st.lo + 1].text in _ASSIGN \
+        and st.lo + 2 == a and any(x <= st.lo < y for x, y in locals_.get(first.text, ()))
 
     def T(text):
         # the block function's own names (its context, its linear thread
@@ -331,6 +338,14 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk,
             [mk("str", f'"{op} {toks[a].line} "'), mk("id", "__FILE__")] + \
             T(") - reinterpret_cast < unsigned long > ( & pyemu_warp_fast_anchor ) ) ;")
     W = f"{width - 1}u"
+    if op == 2 and whole and in_place:
+        # in place (see the module's docstring): no record; the source lane's
+        # value is its own copy of the variable, read before it is written
+        lin32 = f"( static_cast < unsigned > ( {P}row ) + {P}tx )"
+        got = T("( { const unsigned pyemu_wa =") + arg + T(f"; ( {lin32} & {W} ) + pyemu_wa <= {W} ?") + \
+            T("static_cast <") + ty + T(f"> ( {PEER} (") + var + T(") ) : static_cast <") + ty + \
+            T("> (") + var + T(") ; } )")
+        return [], T("static_cast <") + ty + T("> (") + got + T(")")
     # a GNU statement expression: the source lane's slot and the own one are
     # both loaded, then one is chosen (a conditional load keeps g++ from
     # vectorizing the thread loop); every index lies in the slots
