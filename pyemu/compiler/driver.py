@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 22
+FRONT_VERSION = 23
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -682,7 +682,7 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
         raise fail("\n".join(f"{k.where}: error: kernel '{k.name}' has the name of a built-in "
                              "function of OpenCL C, which a program may not redefine"
                              for k in clashes))
-    info = {} if d.name != "opencl" else _opencl_info(kernels)
+    info = {} if d.name != "opencl" else _opencl_info(kernels, model.symbols)
     entries = [e if e.name not in info else
                replace(e, reqd=tuple(info[e.name].pop("reqd_work_group_size_expr",
                                                       ("0", "0", "0"))),
@@ -950,9 +950,16 @@ def _pch_dir(cache_root) -> Optional[Path]:
     return Path(cache_root) / "frontend" if cache_root is not None else None
 
 
-def _opencl_info(kernels: list) -> dict:
+def _opencl_info(kernels: list, symbols: list = ()) -> dict:
     """{kernel: clGetKernelArgInfo and attribute info} (see CompiledModule):
-    the attribute values are filled in after the build (pyemu.compiler.probe)."""
+    the attribute values are filled in after the build (pyemu.compiler.probe);
+    "constants": [[name, bytes], ...], the kernel's kernel-scope __constant
+    variables, which clBuildProgram counts in the 64 KiB."""
+    consts = {}
+    for s in symbols:
+        if s.kind == "kernel_constant":
+            kern, name = s.qualified.split("::", 1)
+            consts.setdefault(kern, []).append([name, s.size])
     out = {}
     for k in kernels:
         name = k.name
@@ -961,7 +968,8 @@ def _opencl_info(kernels: list) -> dict:
         info = {"args": [{"name": p.name, "type_name": p.type_name, "address": p.address,
                           "access": p.access, "type_qualifiers": list(p.type_qualifiers)}
                          for p in k.params],
-                "reqd_work_group_size": [0, 0, 0], "work_group_size_hint": [0, 0, 0]}
+                "reqd_work_group_size": [0, 0, 0], "work_group_size_hint": [0, 0, 0],
+                "constants": consts.get(k.qualified, [])}
         written = []
         for aname, args in k.attributes:
             if aname in ("reqd_work_group_size", "work_group_size_hint"):

@@ -184,7 +184,8 @@ def _load(program, compiled):
 def constant_bytes(loaded) -> int:
     """The bytes a loaded module's program-scope __constant variables take
     (the core flags them PYEMU_SYM_CONSTANT: the front end puts each in a
-    pyemu_const section, pyemu/compiler/frontend/parse.py)."""
+    pyemu_const section, pyemu/compiler/frontend/parse.py).  The
+    kernel-scope ones come from the compiler's kernel_info (_build)."""
     count = ffi.new("unsigned int *")
     if lib.pyemu_module_symbol_count(loaded.handle, count):
         return 0
@@ -275,8 +276,17 @@ def _build(p, opts):
     except CoreError as exc:        # the module does not load
         p.log = _module_error(exc) + "\n"
         return CL_BUILD_PROGRAM_FAILURE, p.log.strip()
+    total = constant_bytes(loaded)
+    local = [(n, b) for info in compiled.kernel_info.values() for n, b in info.get("constants", ())]
+    if local and total + sum(b for _, b in local) > MAX_CONSTANT_BUFFER_SIZE:
+        total += sum(b for _, b in local)
+        named = ", ".join(f"{n} ({b} bytes)" for n, b in local)
+        p.log = (f"error: the program's __constant variables (program and kernel scope) take "
+                 f"{total} bytes; CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE is "
+                 f"{MAX_CONSTANT_BUFFER_SIZE}: kernel scope: {named}\n")
+        return CL_BUILD_PROGRAM_FAILURE, p.log.strip()
     p.compiled, p.loaded, p.kernels = compiled, loaded, kernels
-    p.constant_bytes = constant_bytes(loaded)
+    p.constant_bytes = total + sum(b for _, b in local)
     p.binary = _read_binary(compiled.path)
     p.arg_info = "-cl-kernel-arg-info" in words
     p.log = compiled.log

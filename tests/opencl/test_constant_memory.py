@@ -123,6 +123,44 @@ __kernel void k(__global int *o, __constant int *a, __constant int *b) {
 }"""
 
 
+def test_kernel_scope_constants_count_in_the_64KiB(context, queue, device):
+    """A __constant variable at a kernel's outermost scope is constant memory
+    of the program too (OpenCL C 6.5.3): it counts once, although the block
+    function holds a second copy of the kernel's body."""
+    src = """
+    __constant uchar table[32768] = {1};
+    __kernel void k(__global int *o) {
+        __constant int tail[4] = {10, 20, 30, 40};
+        int i = get_global_id(0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        o[i] = tail[i % 4] + table[0];
+    }
+    __kernel void j(__global int *o) {
+        __constant uchar more[SIZE] = {7};
+        o[get_global_id(0)] = more[0];
+    }"""
+    k = clCreateKernel(build(context, src.replace("SIZE", "32752")), "k")     # 65536 - 16: fits exactly
+    o = guarded(context, queue, 8)
+    clSetKernelArg(k, 0, o)
+    clEnqueueNDRangeKernel(queue, k, 1, None, [8], [8])
+    assert read(queue, o, 8).tolist() == [11, 21, 31, 41] * 2
+    # the kept count is the enqueue's too: one constant argument byte over
+    arg = """
+    __kernel void c(__global int *o, __constant uchar *a) {
+        __constant uchar big[65535] = {5};
+        o[0] = big[0] + a[0];
+    }"""
+    kc = clCreateKernel(build(context, arg), "c")
+    clSetKernelArg(kc, 0, o)
+    clSetKernelArg(kc, 1, buffer_of(context, np.ones(2, np.uint8)))
+    with pytest.raises(CLError) as e:
+        clEnqueueNDRangeKernel(queue, kc, 1, None, [1], [1])
+    assert e.value.code == CL_OUT_OF_RESOURCES
+    log = build_error(context, device, src.replace("SIZE", "32753"))
+    assert "65537 bytes" in log and "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE is 65536" in log
+    assert "more (32753 bytes)" in log and "tail (16 bytes)" in log
+
+
 def test_constant_buffers_and_program_constants_share_64KiB(context, queue):
     k = clCreateKernel(build(context, SUM2), "k")
     o = guarded(context, queue, 4)

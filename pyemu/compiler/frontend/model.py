@@ -46,11 +46,13 @@ class Kernel:
 
 @dataclass(frozen=True)
 class Symbol:
-    """A file-scope variable: __constant__, __device__, a texture reference."""
+    """A file-scope variable: __constant__, __device__, a texture reference;
+    or an OpenCL kernel-scope __constant one ("kernel::name")."""
     qualified: str
-    kind: str            # "constant", "device", "texture", "shared"
+    kind: str            # "constant", "device", "texture", "shared", "kernel_constant"
     type: str            # C++ spelling of its type
     where: str
+    size: int = 0        # bytes (kept for "kernel_constant": the 64 KiB count)
 
 
 @dataclass(frozen=True)

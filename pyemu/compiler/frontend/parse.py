@@ -615,11 +615,14 @@ class _Walk:
             self.m.edits.append(Edit(start, start, "static __thread ", "local"))
         elif "constant" in notes and not pointer:
             # not in a section: the regions pass copies the kernel's body (and
-            # with it the variable), so the core would count it twice; a
-            # kernel-scope __constant is not counted in the 64 KiB
+            # with it the variable), so the core would count it twice; the
+            # 64 KiB count takes it from here (driver._opencl_info, clBuildProgram)
             self.m.edits.append(Edit(start, start, "static ", "constant"))
             for v in var:
                 self.constant_const(v)
+                self.m.symbols.append(Symbol(f"{kern or ''}::{v.spelling}", "kernel_constant",
+                                             v.type.spelling, self.where(v),
+                                             max(v.type.get_size(), 0)))
         elif "constant" in notes:
             for v in var:       # a local pointer to constant memory: to const
                 self.constant_const(v)
