@@ -38,9 +38,19 @@ inline pyemu_T pyemu_cl_atomic_update(volatile pyemu_T *pyemu_p, pyemu_F pyemu_f
 /* Sums that wrap as the locked instructions do (a signed overflow of a
  * plain + would be undefined). */
 template <class pyemu_T>
-inline pyemu_T pyemu_cl_wrap_add(pyemu_T a, pyemu_T b) { pyemu_T r; __builtin_add_overflow(a, b, &r); return r; }
+inline pyemu_T pyemu_cl_wrap_add(pyemu_T pyemu_a, pyemu_T pyemu_b)
+{
+    pyemu_T pyemu_r;
+    __builtin_add_overflow(pyemu_a, pyemu_b, &pyemu_r);
+    return pyemu_r;
+}
 template <class pyemu_T>
-inline pyemu_T pyemu_cl_wrap_sub(pyemu_T a, pyemu_T b) { pyemu_T r; __builtin_sub_overflow(a, b, &r); return r; }
+inline pyemu_T pyemu_cl_wrap_sub(pyemu_T pyemu_a, pyemu_T pyemu_b)
+{
+    pyemu_T pyemu_r;
+    __builtin_sub_overflow(pyemu_a, pyemu_b, &pyemu_r);
+    return pyemu_r;
+}
 
 /* The operations GCC has built in; NEW is the value stored, from the old
  * value pyemu_o and the operand pyemu_v. */

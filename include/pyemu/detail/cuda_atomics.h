@@ -38,9 +38,19 @@ static inline pyemu_T pyemu_atomic_update(pyemu_T *p, pyemu_F f)
 /* Sums that wrap as the locked instructions do (a signed overflow of a
  * plain + would be undefined). */
 template <class pyemu_T>
-static inline pyemu_T pyemu_wrap_add(pyemu_T a, pyemu_T b) { pyemu_T r; __builtin_add_overflow(a, b, &r); return r; }
+static inline pyemu_T pyemu_wrap_add(pyemu_T pyemu_a, pyemu_T pyemu_b)
+{
+    pyemu_T pyemu_r;
+    __builtin_add_overflow(pyemu_a, pyemu_b, &pyemu_r);
+    return pyemu_r;
+}
 template <class pyemu_T>
-static inline pyemu_T pyemu_wrap_sub(pyemu_T a, pyemu_T b) { pyemu_T r; __builtin_sub_overflow(a, b, &r); return r; }
+static inline pyemu_T pyemu_wrap_sub(pyemu_T pyemu_a, pyemu_T pyemu_b)
+{
+    pyemu_T pyemu_r;
+    __builtin_sub_overflow(pyemu_a, pyemu_b, &pyemu_r);
+    return pyemu_r;
+}
 
 /* The integer operations that GCC has built in; NEW is the value stored,
  * from the old value o and the operand v. */
@@ -149,9 +159,9 @@ PYEMU_ATOMIC_CAS(unsigned short)
  * the plain function's; the system's takes the locked form even with one
  * worker, since host threads may update the same (mapped or managed) memory. */
 struct pyemu_atomic_locked {
-    bool solo;
-    pyemu_atomic_locked() : solo(pyemu_tctx.solo) { pyemu_tctx.solo = false; }
-    ~pyemu_atomic_locked() { pyemu_tctx.solo = solo; }
+    bool pyemu_was;
+    pyemu_atomic_locked() : pyemu_was(pyemu_tctx.solo) { pyemu_tctx.solo = false; }
+    ~pyemu_atomic_locked() { pyemu_tctx.solo = pyemu_was; }
 };
 #define PYEMU_ATOMIC_SCOPES(NAME)                                              \
     template <class... pyemu_A>                                                \
