@@ -517,7 +517,7 @@ class _Gen(Writer):
                 lo, hi, lin = f"{P}ra", f"{P}rb", f"{P}row + {P}ra"
             inc = (f"++{P}tx, ++{P}lin" if step == 1 else
                    f"{P}tx += {step}u, {P}lin += {step}u")
-            if ivdep and step == 1 and not self.preds and not self.has_return:
+            if ivdep and step == 1 and not self.has_return:
                 self.raw(f"{{ unsigned long {P}lin = {lin};\n#pragma GCC ivdep\n"
                          f"for (unsigned {P}tx = {lo}; {P}tx < {hi}; {inc}) {{ {index('x')}")
             else:
