@@ -39,7 +39,20 @@ of the block known to arrive (no if, switch, return, break, continue or goto
 around the site or in the kernel), nothing is checked at the cut: partial
 warps read 0 past the block's end, as warp.c's lanes that are not there.
 Otherwise each thread marks its arrival (IN) and the cut checks that each
-warp arrived whole or not at all, failing as the general form does.  The
+warp arrived whole or not at all, failing as the general form does.
+
+`v op= __shfl_down_sync(full, v, d[, W])` with v a local variable (the value
+shuffled is the one assigned) is computed in place: lane l's source l + d is
+ahead of it in the ascending thread loop, not yet written, so each thread
+reads the source's own copy of v (PEER: gen.py's per-thread array, padded
+with 32 zeros past the block) and nothing is recorded.  Where every lane
+arrives that is the only form.  Under a branch (a kernel with no early
+exit) the statement holds both forms, chosen by MARK: where the block
+function finds that every warp takes the branch whole or not at all (a
+uniform condition, or the predicated if's flags agree in each warp:
+abi.h's pyemu_warp_pred_whole) in place, with no record and no check;
+elsewhere the lanes record and mark their arrival and the cut checks the
+marks (gen.py writes such a thread loop once for each value of MARK).  The
 unit must not define a function of the intrinsic's name itself.  Anything else
 (a collective in a condition, cooperative groups, __activemask, OpenCL
 sub-group reductions and scans, a cut inside a branch whose condition is not
