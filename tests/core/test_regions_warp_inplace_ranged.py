@@ -10,7 +10,8 @@ the cut checks the marks, failing as the general form does.  Checked
 against NumPy (warp.c's semantics) and the fibers (PYEMU_FORCE_FIBERS=1):
 `if (warp == 0)`, `if (tid < 32)`, `if (tid >= 64 && tid < 128)`, an else
 branch, a range that is not whole warps (the launch fails alike on both
-paths), a 48-thread block; and the form's text is taken or not taken."""
+paths), a 48-thread block, a mask naming the lanes that branch (the
+general form); and the form's text is taken or not taken."""
 import numpy as np
 import pytest
 
@@ -68,6 +69,12 @@ __global__ void by_value(int *o, const int *in, const int *pa) {
   if (t % 64 < a) v += __shfl_down_sync(0xffffffff, v, 2);
   o[t] = v;
 }
+// a mask naming the lanes that take the branch: the general form
+__global__ void half_mask(int *o, const int *in) {
+  int t = threadIdx.x, v = in[t];
+  if (t % 32 < 16) v += __shfl_down_sync(0x0000ffff, v, 1, 16);
+  o[t] = v;
+}
 """
 
 
@@ -83,7 +90,7 @@ def mod(request, monkeypatch):
 
 def test_paths(mod):
     want = "fibers" if mod.force == "1" else "block function"
-    names = {"two_stage", "first_warp", "middle", "other_branch", "by_value"}
+    names = {"two_stage", "first_warp", "middle", "other_branch", "by_value", "half_mask"}
     assert {k for k in names if mod.compiled.paths[k][0] == want} == names, mod.compiled.paths
 
 
@@ -139,6 +146,14 @@ def test_a_runtime_condition_of_whole_warps_against_numpy(mod, n, a):
     (got,) = _launch(mod, "by_value", [(n, np.int32)], [x, np.array([a], np.int32)], (n, 1))
     t = np.arange(n)
     assert np.array_equal(got, np.where(t % 64 < a, x + _down(x, 2), x))
+
+
+@pytest.mark.parametrize("n", [32, 48, 96])
+def test_a_mask_of_the_lanes_that_take_the_branch_against_numpy(mod, n):
+    x = _input(n)
+    (got,) = _launch(mod, "half_mask", [(n, np.int32)], [x], (n, 1))
+    t = np.arange(n)
+    assert np.array_equal(got, np.where(t % 32 < 16, x + _down(x, 1, 16), x))
 
 
 FAULTS = r"""
