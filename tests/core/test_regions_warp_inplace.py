@@ -180,7 +180,11 @@ def test_in_place_form_where_it_applies_and_not_elsewhere():
                  "v += __shfl_up_sync(0xffffffff, v, 1);",          # reads behind
                  "v += __shfl_xor_sync(0xffffffff, v, 1);",         # reads behind too
                  "o[0] = __shfl_down_sync(0xffffffff, v, 1);",      # not a local assigned
-                 "if (a > 3) return; v += __shfl_down_sync(0xffffffff, v, 1);",  # may not arrive
-                 "if (a > 3) v += __shfl_down_sync(0xffffffff, v, 1);"):
+                 "if (a > 3) return; v += __shfl_down_sync(0xffffffff, v, 1);"):  # may not arrive
         text = _cut_text("__pyemu_global__ void k(int *o, int a) { int v = a; " + body + " }")
         assert "pyemu_rg_peer" not in text, body
+    # under an if: in place only where the block function finds every warp
+    # whole (test_regions_warp_inplace_ranged.py)
+    text = _cut_text("__pyemu_global__ void k(int *o, int a) { int v = a; "
+                     "if (a > 3) v += __shfl_down_sync(0xffffffff, v, 1); }")
+    assert "pyemu_rg_peer" in text and "pyemu_rg_mark ?" in text

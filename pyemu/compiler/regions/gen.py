@@ -288,6 +288,8 @@ class _Gen(Writer):
         enclosing predicated if leaves some warp in part."""
         if self.exits:
             return "true"
+        if getattr(self, "mark_fixed", None):     # thread_loop's two versions
+            return self.mark_fixed
         whole = [f"{f}u" for f, _ in self.preds]
         return f"!({' && '.join(whole)})" if whole else "false"
 
@@ -491,6 +493,21 @@ class _Gen(Writer):
         With a `plan` (ranges.py), each row runs `ranged` (the body less its
         `if`) over the row's range of threadIdx.x where the plan's guard
         holds, else `body`."""
+        m = self.mark()
+        if m not in ("true", "false") and any(t.kind == "gen" and t.text == MARK
+                                              for a, b in ranges for t in self.toks[a:b]):
+            # a shuffle whose form the run decides (warpcut's MARK: the
+            # in-place one where every warp is whole): one loop for each, so
+            # that neither tests it per thread
+            self.raw(f"if ({m}) {{")
+            for fixed in ("true", "false"):
+                self.mark_fixed = fixed
+                try:
+                    self.thread_loop(chain, ranges, body, label, precise, plan, ranged, ivdep)
+                finally:
+                    self.mark_fixed = None
+                self.raw("} else {" if fixed == "true" else "}")
+            return
         names = set().union(*(self.k._names(a, b) for a, b in ranges)) if ranges else set()
         binds = self.bindings(chain, names)
         precise = precise or self.may_fault(
@@ -517,7 +534,7 @@ class _Gen(Writer):
                 lo, hi, lin = f"{P}ra", f"{P}rb", f"{P}row + {P}ra"
             inc = (f"++{P}tx, ++{P}lin" if step == 1 else
                    f"{P}tx += {step}u, {P}lin += {step}u")
-            if ivdep and step == 1 and not self.preds and not self.has_return:
+            if ivdep and step == 1 and not self.has_return:
                 self.raw(f"{{ unsigned long {P}lin = {lin};\n#pragma GCC ivdep\n"
                          f"for (unsigned {P}tx = {lo}; {P}tx < {hi}; {inc}) {{ {index('x')}")
             else:

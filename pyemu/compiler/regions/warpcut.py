@@ -39,7 +39,20 @@ of the block known to arrive (no if, switch, return, break, continue or goto
 around the site or in the kernel), nothing is checked at the cut: partial
 warps read 0 past the block's end, as warp.c's lanes that are not there.
 Otherwise each thread marks its arrival (IN) and the cut checks that each
-warp arrived whole or not at all, failing as the general form does.  The
+warp arrived whole or not at all, failing as the general form does.
+
+`v op= __shfl_down_sync(full, v, d[, W])` with v a local variable (the value
+shuffled is the one assigned) is computed in place: lane l's source l + d is
+ahead of it in the ascending thread loop, not yet written, so each thread
+reads the source's own copy of v (PEER: gen.py's per-thread array, padded
+with 32 zeros past the block) and nothing is recorded.  Where every lane
+arrives that is the only form.  Under a branch (a kernel with no early
+exit) the statement holds both forms, chosen by MARK: where the block
+function finds that every warp takes the branch whole or not at all (a
+uniform condition, or the predicated if's flags agree in each warp:
+abi.h's pyemu_warp_pred_whole) in place, with no record and no check;
+elsewhere the lanes record and mark their arrival and the cut checks the
+marks (gen.py writes such a thread loop once for each value of MARK).  The
 unit must not define a function of the intrinsic's name itself.  Anything else
 (a collective in a condition, cooperative groups, __activemask, OpenCL
 sub-group reductions and scans, a cut inside a branch whose condition is not
@@ -165,7 +178,8 @@ def cut(toks: list, g: S.Group):
         if wrap:
             first, _ = rw.new([mk("op", "{")])
         whole = not exits and st.lo not in branched
-        fast = None if at.text in own else _fast(toks, st, a, b, whole, locals_, mk, nfast % 2)
+        fast = None if at.text in own else _fast(toks, st, a, b, whole, locals_, mk, nfast % 2,
+                                                 ranged=not exits)
         site = CutTok("str", WARP_SITE, at.file, at.line,
                       None if fast is None else "whole" if whole else "marked")
         if fast is not None:
@@ -268,9 +282,13 @@ def _literal(tok) -> "int | None":
         return None
 
 
-def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk, bank: int):
+def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk, bank: int,
+          ranged: bool = False):
     """(record, value) tokens of the fast form (see the module's docstring)
-    of the shuffle toks[a:b] in statement st, or None where it does not apply."""
+    of the shuffle toks[a:b] in statement st, or None where it does not apply.
+    `ranged`: the kernel has no early exit, so a site under a branch is
+    reached by whole warps wherever the block function's MARK is false (the
+    branch's flags agree within each warp, or its condition is uniform)."""
     name = toks[a].text
     if name not in FAST:
         return None
@@ -338,14 +356,20 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk,
             [mk("str", f'"{op} {toks[a].line} "'), mk("id", "__FILE__")] + \
             T(") - reinterpret_cast < unsigned long > ( & pyemu_warp_fast_anchor ) ) ;")
     W = f"{width - 1}u"
-    if op == 2 and whole and in_place:
+    peer = None
+    if op == 2 and in_place and (whole or ranged):
         # in place (see the module's docstring): no record; the source lane's
         # value is its own copy of the variable, read before it is written
         lin32 = f"( static_cast < unsigned > ( {P}row ) + {P}tx )"
-        got = T("( { const unsigned pyemu_wa =") + arg + T(f"; ( {lin32} & {W} ) + pyemu_wa <= {W} ?") + \
+        peer = T("( { const unsigned pyemu_wa =") + arg + T(f"; ( {lin32} & {W} ) + pyemu_wa <= {W} ?") + \
             T("static_cast <") + ty + T(f"> ( {PEER} (") + var + T(") ) : static_cast <") + ty + \
             T("> (") + var + T(") ; } )")
-        return [], T("static_cast <") + ty + T("> (") + got + T(")")
+        if whole:
+            return [], T("static_cast <") + ty + T("> (") + peer + T(")")
+        # under a branch: where MARK is false at run time (every warp takes
+        # the branch whole or not at all) in place too; where it is true the
+        # lanes record and mark their arrival, and the cut checks the marks
+        record = T(f"if ( {MARK} )") + record
     # a GNU statement expression: the source lane's slot and the own one are
     # both loaded, then one is chosen (a conditional load keeps g++ from
     # vectorizing the thread loop); every index lies in the slots
@@ -367,6 +391,8 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk,
                 3: f"( {lane} ^ pyemu_wa ) <= ( {lane} | {W} )"}[op]
         got = head + T("const") + ty + T(f"pyemu_wx = pyemu_wF [ {src} ] , pyemu_wy = pyemu_wF [ "
                                          f"{lin} ] ; {cond} ? pyemu_wx : pyemu_wy ;") + T("} )")
+    if peer is not None:
+        got = T(f"( {MARK} ?") + got + T(":") + peer + T(")")
     value = T("static_cast <") + ty + T("> (") + got + T(")")
     return record, value
 
