@@ -29,6 +29,20 @@ def managed():
         cudaFree(m)
 
 
+def paths_module(src, **kw):
+    """A `mod` fixture for a test module: SourceModule(src, **kw) built once
+    with block functions and once forced onto fibers (mod.force "0" or "1"),
+    block-function compile failures raising (strict)."""
+    @pytest.fixture(params=["0", "1"], ids=["block", "fibers"])
+    def mod(request, monkeypatch):
+        monkeypatch.setenv(_regions.FORCE_ENV, request.param)
+        monkeypatch.setenv(_regions.STRICT_ENV, "1")
+        m = SourceModule(src, **kw)
+        m.force = request.param
+        return m
+    return mod
+
+
 def both(src, name, options=(), expect_block=True, **kw):
     """The kernel compiled with and without block functions (asserting which
     one has one), as (block path, fiber path)."""

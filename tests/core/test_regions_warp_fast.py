@@ -16,6 +16,8 @@ is not a literal, the unit's own overload of the intrinsic)."""
 import numpy as np
 import pytest
 
+from regions_util import paths_module
+
 from pyemu.compiler.regions import blocks as _regions
 from pyemu.compiler.regions import warpcut
 from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
@@ -94,13 +96,7 @@ __global__ void marked(int *o, const int *in, int n) {
 KERNELS = {"kinds", "loops", "types", "hazard", "marked"}
 
 
-@pytest.fixture(params=["0", "1"], ids=["block", "fibers"])
-def mod(request, monkeypatch):
-    monkeypatch.setenv(_regions.FORCE_ENV, request.param)
-    monkeypatch.setenv(_regions.STRICT_ENV, "1")
-    m = SourceModule(SRC)
-    m.force = request.param
-    return m
+mod = paths_module(SRC)
 
 
 def _buffers(arrays):

@@ -15,8 +15,9 @@ that is not the assigned variable, or where a lane may not arrive."""
 import numpy as np
 import pytest
 
-from pyemu.compiler.regions import blocks as _regions
-from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
+from regions_util import paths_module
+
+from pyemu.cuda import (cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
                         cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemset)
 
 from test_regions_warp_fast import _cut_text, shfl_ref
@@ -77,13 +78,7 @@ KERNELS = {"steps", "reduce", "forms"}
 BLOCKS = [(64, 1), (48, 1), (16, 3), (96, 1), (256, 1)]
 
 
-@pytest.fixture(params=["0", "1"], ids=["block", "fibers"])
-def mod(request, monkeypatch):
-    monkeypatch.setenv(_regions.FORCE_ENV, request.param)
-    monkeypatch.setenv(_regions.STRICT_ENV, "1")
-    m = SourceModule(SRC)
-    m.force = request.param
-    return m
+mod = paths_module(SRC)
 
 
 def _launch(mod, name, outs, ins, block):

@@ -15,6 +15,8 @@ general form); and the form's text is taken or not taken."""
 import numpy as np
 import pytest
 
+from regions_util import paths_module
+
 from pyemu.compiler.regions import blocks as _regions
 
 from test_regions_warp_fast import _cut_text, shfl_ref
@@ -78,14 +80,7 @@ __global__ void half_mask(int *o, const int *in) {
 """
 
 
-@pytest.fixture(params=["0", "1"], ids=["block", "fibers"])
-def mod(request, monkeypatch):
-    from pyemu.cuda import SourceModule
-    monkeypatch.setenv(_regions.FORCE_ENV, request.param)
-    monkeypatch.setenv(_regions.STRICT_ENV, "1")
-    m = SourceModule(SRC)
-    m.force = request.param
-    return m
+mod = paths_module(SRC)
 
 
 def test_paths(mod):

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from regions_util import preprocessed
+from regions_util import paths_module, preprocessed
 from test_regions_warp_fast import _launch, shfl_ref
 from pyemu.compiler.regions import blocks as _regions
 from pyemu.cuda import SourceModule
@@ -107,13 +107,7 @@ BLOCKS = [(64, 1), (96, 1), (48, 1), (16, 6), (32, 4)]
 IDS = ["64", "96", "48", "16x6", "32x4"]
 
 
-@pytest.fixture(params=["0", "1"], ids=["block", "fibers"])
-def mod(request, monkeypatch):
-    monkeypatch.setenv(_regions.FORCE_ENV, request.param)
-    monkeypatch.setenv(_regions.STRICT_ENV, "1")
-    m = SourceModule(SRC)
-    m.force = request.param
-    return m
+mod = paths_module(SRC)
 
 
 def test_paths(mod):

@@ -12,6 +12,8 @@ fails the launch with the same message on both paths."""
 import numpy as np
 import pytest
 
+from regions_util import paths_module
+
 from pyemu.compiler.regions import blocks as _regions
 from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
                         cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemset)
@@ -94,13 +96,7 @@ __global__ void in_call(int *out, const int *in) {
 BLOCKED = {"block_sum", "shuffles", "votes", "seg_max<8>", "mirror"}
 
 
-@pytest.fixture(params=["0", "1"], ids=["block", "fibers"])
-def mod(request, monkeypatch):
-    monkeypatch.setenv(_regions.FORCE_ENV, request.param)
-    monkeypatch.setenv(_regions.STRICT_ENV, "1")
-    m = SourceModule(SRC, name_expressions=["seg_max<8>"])
-    m.force = request.param
-    return m
+mod = paths_module(SRC, name_expressions=["seg_max<8>"])
 
 
 def _run(mod, name, nout, ins, grid, block, dtype=np.int32, extra=()):
