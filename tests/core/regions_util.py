@@ -43,6 +43,24 @@ def paths_module(src, **kw):
     return mod
 
 
+def fails_alike(run_cuda, tmp_path, script, source, name, words):
+    """Runs `script` (its NAME replaced by the kernel's name) in a process of
+    its own on each path; both must fail with cudaErrorLaunchFailure (719)
+    and the same message, which names every one of `words`."""
+    got = {}
+    for force in ("0", "1"):
+        run = run_cuda(script.replace("NAME", repr(name)), consts={"SOURCE": source},
+                       env={_regions.FORCE_ENV: force,
+                            "PYEMU_CACHE_DIR": str(tmp_path / force)}, timeout=90)
+        assert run.returncode == 0, run.explain()
+        assert run.R["code"] == 719, run.R
+        assert run.R["path"] == ("block function" if force == "0" else "fibers"), run.R
+        got[force] = run.R["message"]
+    assert got["0"] == got["1"]
+    for w in words:
+        assert w in got["0"], got
+
+
 def both(src, name, options=(), expect_block=True, **kw):
     """The kernel compiled with and without block functions (asserting which
     one has one), as (block path, fiber path)."""

@@ -16,9 +16,8 @@ is not a literal, the unit's own overload of the intrinsic)."""
 import numpy as np
 import pytest
 
-from regions_util import paths_module
+from regions_util import fails_alike, paths_module
 
-from pyemu.compiler.regions import blocks as _regions
 from pyemu.compiler.regions import warpcut
 from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
                         cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemset)
@@ -254,18 +253,7 @@ R["message"] = _errors.sticky()[1]
                           "__shfl_down_sync"]),
 ])
 def test_a_lane_that_does_not_arrive_fails_as_on_the_fibers(run_cuda, tmp_path, name, words):
-    got = {}
-    for force in ("0", "1"):
-        run = run_cuda(FAULT_SCRIPT.replace("NAME", repr(name)), consts={"SOURCE": FAULTS},
-                       env={_regions.FORCE_ENV: force,
-                            "PYEMU_CACHE_DIR": str(tmp_path / force)}, timeout=90)
-        assert run.returncode == 0, run.explain()
-        assert run.R["code"] == 719, run.R
-        assert run.R["path"] == ("block function" if force == "0" else "fibers"), run.R
-        got[force] = run.R["message"]
-    assert got["0"] == got["1"]
-    for w in words:
-        assert w in got["0"], got
+    fails_alike(run_cuda, tmp_path, FAULT_SCRIPT, FAULTS, name, words)
 
 
 def _cut_text(src: str) -> str:

@@ -15,9 +15,8 @@ general form); and the form's text is taken or not taken."""
 import numpy as np
 import pytest
 
-from regions_util import paths_module
+from regions_util import fails_alike, paths_module
 
-from pyemu.compiler.regions import blocks as _regions
 
 from test_regions_warp_fast import _cut_text, shfl_ref
 from test_regions_warp_inplace import _input, _launch
@@ -171,18 +170,7 @@ __global__ void part_warp_loop(int *o) {
 ])
 def test_a_range_that_is_not_whole_warps_fails_alike_on_both_paths(run_cuda, tmp_path, name,
                                                                    words):
-    got = {}
-    for force in ("0", "1"):
-        run = run_cuda(FAULT_SCRIPT.replace("NAME", repr(name)), consts={"SOURCE": FAULTS},
-                       env={_regions.FORCE_ENV: force,
-                            "PYEMU_CACHE_DIR": str(tmp_path / force)}, timeout=90)
-        assert run.returncode == 0, run.explain()
-        assert run.R["code"] == 719, run.R
-        assert run.R["path"] == ("block function" if force == "0" else "fibers"), run.R
-        got[force] = run.R["message"]
-    assert got["0"] == got["1"]
-    for w in words:
-        assert w in got["0"], got
+    fails_alike(run_cuda, tmp_path, FAULT_SCRIPT, FAULTS, name, words)
 
 
 def test_the_ranged_form_where_it_applies_and_not_elsewhere():

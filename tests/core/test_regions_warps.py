@@ -12,7 +12,7 @@ fails the launch with the same message on both paths."""
 import numpy as np
 import pytest
 
-from regions_util import paths_module
+from regions_util import fails_alike, paths_module
 
 from pyemu.compiler.regions import blocks as _regions
 from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
@@ -233,18 +233,7 @@ R["message"] = _errors.sticky()[1]
 ])
 def test_mask_naming_a_lane_that_does_not_arrive_fails_alike_on_both_paths(run_cuda, tmp_path,
                                                                           name, words):
-    got = {}
-    for force in ("0", "1"):
-        run = run_cuda(FAULT_SCRIPT.replace("NAME", repr(name)), consts={"SOURCE": FAULTS},
-                       env={_regions.FORCE_ENV: force,
-                            "PYEMU_CACHE_DIR": str(tmp_path / force)}, timeout=90)
-        assert run.returncode == 0, run.explain()
-        assert run.R["code"] == 719, run.R
-        assert run.R["path"] == ("block function" if force == "0" else "fibers"), run.R
-        got[force] = run.R["message"]
-    assert got["0"] == got["1"]
-    for w in words:
-        assert w in got["0"], got
+    fails_alike(run_cuda, tmp_path, FAULT_SCRIPT, FAULTS, name, words)
 
 
 HIDDEN = r"""
