@@ -16,11 +16,7 @@ import numpy as np
 import pytest
 
 from regions_util import paths_module
-
-from pyemu.cuda import (cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
-                        cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaMemset)
-
-from test_regions_warp_fast import _cut_text, shfl_ref
+from test_regions_warp_fast import _cut_text, _launch, shfl_ref
 
 pytestmark = pytest.mark.usefixtures("cuda_clean_state")
 
@@ -79,25 +75,6 @@ BLOCKS = [(64, 1), (48, 1), (16, 3), (96, 1), (256, 1)]
 
 
 mod = paths_module(SRC)
-
-
-def _launch(mod, name, outs, ins, block):
-    res = [np.zeros(n, dt) for n, dt in outs]
-    d_out = [cudaMalloc(r.nbytes) for r in res]
-    for p, r in zip(d_out, res):
-        cudaMemset(p, 0, r.nbytes)
-    d_in = []
-    for a in ins:
-        p = cudaMalloc(a.nbytes)
-        cudaMemcpy(p, a, a.nbytes, cudaMemcpyHostToDevice)
-        d_in.append(p)
-    mod.get_function(name)[1, block](*d_out, *d_in)
-    cudaDeviceSynchronize()
-    for p, r in zip(d_out, res):
-        cudaMemcpy(r, p, r.nbytes, cudaMemcpyDeviceToHost)
-    for p in d_out + d_in:
-        cudaFree(p)
-    return res
 
 
 def _input(n):
