@@ -132,15 +132,22 @@ BUSY = r"""
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-// some arithmetic, then thread 0 notes when the block ended and which thread ran it
-__global__ void busy(float *out, long long *when, int *who, int rounds) {
+// some arithmetic; thread 0 spins until the block has lasted `ns` nanoseconds
+// (so the kernel's length does not depend on how fast the host computes), then
+// notes when the block ended and which thread ran it
+__global__ void busy(float *out, long long *when, int *who, int rounds, long long ns) {
     float x = threadIdx.x;
     for (int r = 0; r < rounds; r++)
         x = x * 0.999f + 0.5f;
     if (threadIdx.x == 0) {
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);
-        when[blockIdx.x] = t.tv_sec * 1000000000LL + t.tv_nsec;
+        long long t0 = t.tv_sec * 1000000000LL + t.tv_nsec, now = t0;
+        while (now - t0 < ns) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            now = t.tv_sec * 1000000000LL + t.tv_nsec;
+        }
+        when[blockIdx.x] = now;
         who[blockIdx.x] = (int)syscall(SYS_gettid);
         out[blockIdx.x] = x;
     }
@@ -160,7 +167,7 @@ def test_while_a_large_copy_runs_the_workers_leave_its_core_to_the_copy_engine()
     from pyemu.runtime.core import ffi, lib
     k = SourceModule(BUSY).get_function("busy")
     a, b = (cudaStreamCreateWithFlags(cudaStreamNonBlocking) for _ in range(2))
-    nblocks, n, rounds = 20000, 16 << 20, 500    # ~0.3 s of blocks; a 64 MiB copy (~5 ms)
+    nblocks, n, rounds = 20000, 16 << 20, 50     # a 64 MiB copy (~5-10 ms)
     out, when, who = cudaMalloc(4 * nblocks), cudaMalloc(8 * nblocks), cudaMalloc(4 * nblocks)
     h = cudaMallocHost(4 * n, np.float32)
     h[:] = 1.5                                   # every page touched before: the copy copies
@@ -172,7 +179,8 @@ def test_while_a_large_copy_runs_the_workers_leave_its_core_to_the_copy_engine()
     cores = len(os.sched_getaffinity(0))
     keep = workers if workers < cores else max(cores - 1, 1)
     ev = ffi.new("pyemu_cmd **")
-    k[nblocks, 32, 0, a](out, when, who, rounds)
+    block_ns = int(0.4e9 * workers / nblocks)   # ~0.4 s of blocks, however fast the host
+    k[nblocks, 32, 0, a](out, when, who, rounds, block_ns)
     time.sleep(0.02)                             # the workers are in the kernel now
     assert lib.pyemu_enqueue_copy(queue_of(b, "test"), ffi.cast("void *", int(d)),
                                   ffi.from_buffer(h), 4 * n, ffi.NULL, 0, ev) == 0
