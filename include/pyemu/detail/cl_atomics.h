@@ -8,94 +8,59 @@
  * serves both.  Work-groups run in parallel on worker threads, so these are
  * real atomic operations (GCC's __atomic builtins); OpenCL 1.2 only
  * promises relaxed ordering, sequentially consistent costs nothing more on
- * x86-64 and keeps hand-made spin locks correct on weaker CPUs too.  With
- * one worker (pyemu_tctx.solo) they are plain read-modify-writes, as
- * detail/cuda_atomics.h explains: no other thread runs kernel code then.
+ * x86-64 (detail/atomic_common.h).  With one worker (pyemu_tctx.solo) they
+ * are plain read-modify-writes: no other thread runs kernel code then.
  */
 #ifndef PYEMU_DETAIL_INSIDE
 #error "include <pyemu/opencl_device.h>, not this file"
 #endif
 
-#define PYEMU_CL_ATOMIC_ORDER __ATOMIC_SEQ_CST
-#define PYEMU_CL_ATOMIC_SOLO (pyemu_tctx.solo)
-
-/* Replaces *p by f(*p) atomically (a compare-and-swap loop). */
-template <class pyemu_T, class pyemu_F>
-inline pyemu_T pyemu_cl_atomic_update(volatile pyemu_T *pyemu_p, pyemu_F pyemu_f)
-{
-    pyemu_T pyemu_old = __atomic_load_n(pyemu_p, __ATOMIC_RELAXED), pyemu_want;
-    if (PYEMU_CL_ATOMIC_SOLO) {
-        *pyemu_p = pyemu_f(pyemu_old);
-        return pyemu_old;
-    }
-    do
-        pyemu_want = pyemu_f(pyemu_old);
-    while (!__atomic_compare_exchange_n(pyemu_p, &pyemu_old, pyemu_want, true, PYEMU_CL_ATOMIC_ORDER,
-                                        __ATOMIC_RELAXED));
-    return pyemu_old;
-}
-
-/* Sums that wrap as the locked instructions do (a signed overflow of a
- * plain + would be undefined). */
-template <class pyemu_T>
-inline pyemu_T pyemu_cl_wrap_add(pyemu_T pyemu_a, pyemu_T pyemu_b)
-{
-    pyemu_T pyemu_r;
-    __builtin_add_overflow(pyemu_a, pyemu_b, &pyemu_r);
-    return pyemu_r;
-}
-template <class pyemu_T>
-inline pyemu_T pyemu_cl_wrap_sub(pyemu_T pyemu_a, pyemu_T pyemu_b)
-{
-    pyemu_T pyemu_r;
-    __builtin_sub_overflow(pyemu_a, pyemu_b, &pyemu_r);
-    return pyemu_r;
-}
+#include "atomic_common.h"     /* the memory order, the one-worker test, the CAS loop */
 
 /* The operations GCC has built in; NEW is the value stored, from the old
  * value pyemu_o and the operand pyemu_v. */
 #define PYEMU_CL_FETCH(BUILTIN, NEW)                                                   \
     {                                                                                  \
-        if (PYEMU_CL_ATOMIC_SOLO) {                                                    \
+        if (PYEMU_ATOMIC_SOLO) {                                                       \
             auto pyemu_o = *pyemu_p;                                                   \
             *pyemu_p = (NEW);                                                          \
             return pyemu_o;                                                            \
         }                                                                              \
-        return BUILTIN(pyemu_p, pyemu_v, PYEMU_CL_ATOMIC_ORDER);                       \
+        return BUILTIN(pyemu_p, pyemu_v, PYEMU_ATOMIC_ORDER);                          \
     }
 #define PYEMU_CL_ATOMICS(P, T)                                                         \
     static inline T P##_add(volatile T *pyemu_p, T pyemu_v)                            \
-    PYEMU_CL_FETCH(__atomic_fetch_add, pyemu_cl_wrap_add(pyemu_o, pyemu_v))         \
+    PYEMU_CL_FETCH(__atomic_fetch_add, pyemu_wrap_add(pyemu_o, pyemu_v))               \
     static inline T P##_sub(volatile T *pyemu_p, T pyemu_v)                            \
-    PYEMU_CL_FETCH(__atomic_fetch_sub, pyemu_cl_wrap_sub(pyemu_o, pyemu_v))         \
+    PYEMU_CL_FETCH(__atomic_fetch_sub, pyemu_wrap_sub(pyemu_o, pyemu_v))               \
     static inline T P##_xchg(volatile T *pyemu_p, T pyemu_v)                           \
-    PYEMU_CL_FETCH(__atomic_exchange_n, pyemu_v)                                    \
-    static inline T P##_inc(volatile T *pyemu_p) { return P##_add(pyemu_p, (T)1); }   \
-    static inline T P##_dec(volatile T *pyemu_p) { return P##_sub(pyemu_p, (T)1); }   \
-    static inline T P##_cmpxchg(volatile T *pyemu_p, T pyemu_cmp, T pyemu_v)          \
+    PYEMU_CL_FETCH(__atomic_exchange_n, pyemu_v)                                       \
+    static inline T P##_inc(volatile T *pyemu_p) { return P##_add(pyemu_p, (T)1); }    \
+    static inline T P##_dec(volatile T *pyemu_p) { return P##_sub(pyemu_p, (T)1); }    \
+    static inline T P##_cmpxchg(volatile T *pyemu_p, T pyemu_cmp, T pyemu_v)           \
     {                                                                                  \
-        if (PYEMU_CL_ATOMIC_SOLO) {                                                    \
+        if (PYEMU_ATOMIC_SOLO) {                                                       \
             T pyemu_o = *pyemu_p;                                                      \
             if (pyemu_o == pyemu_cmp)                                                  \
                 *pyemu_p = pyemu_v;                                                    \
             return pyemu_o;                                                            \
         }                                                                              \
-        __atomic_compare_exchange_n(pyemu_p, &pyemu_cmp, pyemu_v, false, PYEMU_CL_ATOMIC_ORDER, \
-                                    PYEMU_CL_ATOMIC_ORDER);                            \
+        __atomic_compare_exchange_n(pyemu_p, &pyemu_cmp, pyemu_v, false, PYEMU_ATOMIC_ORDER, \
+                                    PYEMU_ATOMIC_ORDER);                               \
         return pyemu_cmp;                                                              \
     }                                                                                  \
     static inline T P##_min(volatile T *pyemu_p, T pyemu_v)                            \
     {                                                                                  \
-        return pyemu_cl_atomic_update(pyemu_p, [pyemu_v](T pyemu_o) { return pyemu_v < pyemu_o ? pyemu_v : pyemu_o; }); \
+        return pyemu_atomic_update((T *)pyemu_p, [pyemu_v](T pyemu_o) { return pyemu_v < pyemu_o ? pyemu_v : pyemu_o; }); \
     }                                                                                  \
     static inline T P##_max(volatile T *pyemu_p, T pyemu_v)                            \
     {                                                                                  \
-        return pyemu_cl_atomic_update(pyemu_p, [pyemu_v](T pyemu_o) { return pyemu_v > pyemu_o ? pyemu_v : pyemu_o; }); \
+        return pyemu_atomic_update((T *)pyemu_p, [pyemu_v](T pyemu_o) { return pyemu_v > pyemu_o ? pyemu_v : pyemu_o; }); \
     }                                                                                  \
     static inline T P##_and(volatile T *pyemu_p, T pyemu_v)                            \
-    PYEMU_CL_FETCH(__atomic_fetch_and, pyemu_o & pyemu_v)                           \
+    PYEMU_CL_FETCH(__atomic_fetch_and, pyemu_o & pyemu_v)                              \
     static inline T P##_or(volatile T *pyemu_p, T pyemu_v)                             \
-    PYEMU_CL_FETCH(__atomic_fetch_or, pyemu_o | pyemu_v)                            \
+    PYEMU_CL_FETCH(__atomic_fetch_or, pyemu_o | pyemu_v)                               \
     static inline T P##_xor(volatile T *pyemu_p, T pyemu_v)                            \
     PYEMU_CL_FETCH(__atomic_fetch_xor, pyemu_o ^ pyemu_v)
 PYEMU_CL_ATOMICS(atomic, int)
@@ -111,12 +76,12 @@ PYEMU_CL_ATOMICS(atom, unsigned long)
 static inline float atomic_xchg(volatile float *pyemu_p, float pyemu_v)
 {
     float pyemu_old;
-    if (PYEMU_CL_ATOMIC_SOLO) {
+    if (PYEMU_ATOMIC_SOLO) {
         pyemu_old = *pyemu_p;
         *pyemu_p = pyemu_v;
         return pyemu_old;
     }
-    __atomic_exchange((float *)pyemu_p, &pyemu_v, &pyemu_old, PYEMU_CL_ATOMIC_ORDER);
+    __atomic_exchange((float *)pyemu_p, &pyemu_v, &pyemu_old, PYEMU_ATOMIC_ORDER);
     return pyemu_old;
 }
 static inline float atom_xchg(volatile float *pyemu_p, float pyemu_v) { return atomic_xchg(pyemu_p, pyemu_v); }

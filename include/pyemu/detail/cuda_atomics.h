@@ -3,122 +3,83 @@
 #error "include <pyemu/cuda_device.h>, not this file"
 #endif
 
-/* Global memory is shared by worker threads that run blocks in parallel, so
- * these are real atomic operations.  CUDA only promises relaxed ordering;
- * sequentially consistent costs nothing more on x86-64 and keeps the
- * hand-made spin locks of course code correct on weaker CPUs too.
- *
- * With one worker (pyemu_tctx.solo, PYEMU_NUM_THREADS=1) no other thread
- * runs kernel code meanwhile, and the threads of a block take turns only at
- * barriers and warp collectives, never inside one of these functions: a
- * plain read-modify-write is then atomic to every thread of the device, at
- * a fraction of a locked instruction's cost.  The _system forms (the host
- * may take part) stay locked. */
-#define PYEMU_ATOMIC_ORDER __ATOMIC_SEQ_CST
-#define PYEMU_ATOMIC_SOLO (pyemu_tctx.solo)
-
-/* Replaces *p by f(*p) atomically (a compare-and-swap loop on the bits).
- * (Template parameters carry the pyemu_ prefix so that a -DT=... cannot reach them.) */
-template <class pyemu_T, class pyemu_F>
-static inline pyemu_T pyemu_atomic_update(pyemu_T *p, pyemu_F f)
-{
-    pyemu_T old, want;
-    if (PYEMU_ATOMIC_SOLO) {
-        old = *p;
-        *p = f(old);
-        return old;
-    }
-    __atomic_load(p, &old, __ATOMIC_RELAXED);
-    do
-        want = f(old);
-    while (!__atomic_compare_exchange(p, &old, &want, true, PYEMU_ATOMIC_ORDER, __ATOMIC_RELAXED));
-    return old;
-}
-
-/* Sums that wrap as the locked instructions do (a signed overflow of a
- * plain + would be undefined). */
-template <class pyemu_T>
-static inline pyemu_T pyemu_wrap_add(pyemu_T pyemu_a, pyemu_T pyemu_b)
-{
-    pyemu_T pyemu_r;
-    __builtin_add_overflow(pyemu_a, pyemu_b, &pyemu_r);
-    return pyemu_r;
-}
-template <class pyemu_T>
-static inline pyemu_T pyemu_wrap_sub(pyemu_T pyemu_a, pyemu_T pyemu_b)
-{
-    pyemu_T pyemu_r;
-    __builtin_sub_overflow(pyemu_a, pyemu_b, &pyemu_r);
-    return pyemu_r;
-}
+#include "atomic_common.h"     /* the memory order, the one-worker test, the CAS loop */
 
 /* The integer operations that GCC has built in; NEW is the value stored,
- * from the old value o and the operand v. */
+ * from the old value pyemu_o and the operand pyemu_v. */
 #define PYEMU_ATOMIC_FETCH(NAME, BUILTIN, NEW, T)                              \
-    static inline T NAME(T *p, T v)                                            \
+    static inline T NAME(T *pyemu_p, T pyemu_v)                                \
     {                                                                          \
         if (PYEMU_ATOMIC_SOLO) {                                               \
-            T o = *p;                                                          \
-            *p = (NEW);                                                        \
-            return o;                                                          \
+            T pyemu_o = *pyemu_p;                                              \
+            *pyemu_p = (NEW);                                                  \
+            return pyemu_o;                                                    \
         }                                                                      \
-        return BUILTIN(p, v, PYEMU_ATOMIC_ORDER);                              \
+        return BUILTIN(pyemu_p, pyemu_v, PYEMU_ATOMIC_ORDER);                  \
     }
-PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, pyemu_wrap_add(o, v), int)
-PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, pyemu_wrap_add(o, v), unsigned int)
-PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, pyemu_wrap_add(o, v), unsigned long long)
-PYEMU_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, pyemu_wrap_sub(o, v), int)
-PYEMU_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, pyemu_wrap_sub(o, v), unsigned int)
-PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, v, int)
-PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, v, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, v, unsigned long long)
-PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, o & v, int)
-PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, o & v, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, o & v, unsigned long long)
-PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, o | v, int)
-PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, o | v, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, o | v, unsigned long long)
-PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, o ^ v, int)
-PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, o ^ v, unsigned int)
-PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, o ^ v, unsigned long long)
+PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, pyemu_wrap_add(pyemu_o, pyemu_v), int)
+PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, pyemu_wrap_add(pyemu_o, pyemu_v), unsigned int)
+PYEMU_ATOMIC_FETCH(atomicAdd, __atomic_fetch_add, pyemu_wrap_add(pyemu_o, pyemu_v), unsigned long long)
+PYEMU_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, pyemu_wrap_sub(pyemu_o, pyemu_v), int)
+PYEMU_ATOMIC_FETCH(atomicSub, __atomic_fetch_sub, pyemu_wrap_sub(pyemu_o, pyemu_v), unsigned int)
+PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, pyemu_v, int)
+PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, pyemu_v, unsigned int)
+PYEMU_ATOMIC_FETCH(atomicExch, __atomic_exchange_n, pyemu_v, unsigned long long)
+PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, pyemu_o & pyemu_v, int)
+PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, pyemu_o & pyemu_v, unsigned int)
+PYEMU_ATOMIC_FETCH(atomicAnd, __atomic_fetch_and, pyemu_o & pyemu_v, unsigned long long)
+PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, pyemu_o | pyemu_v, int)
+PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, pyemu_o | pyemu_v, unsigned int)
+PYEMU_ATOMIC_FETCH(atomicOr, __atomic_fetch_or, pyemu_o | pyemu_v, unsigned long long)
+PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, pyemu_o ^ pyemu_v, int)
+PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, pyemu_o ^ pyemu_v, unsigned int)
+PYEMU_ATOMIC_FETCH(atomicXor, __atomic_fetch_xor, pyemu_o ^ pyemu_v, unsigned long long)
 #undef PYEMU_ATOMIC_FETCH
 
 /* Floating point: compare-and-swap loops. */
-static inline float atomicAdd(float *p, float v)
+static inline float atomicAdd(float *pyemu_p, float pyemu_v)
 {
-    return pyemu_atomic_update(p, [v](float old) { return old + v; });
+    return pyemu_atomic_update(pyemu_p, [pyemu_v](float pyemu_o) { return pyemu_o + pyemu_v; });
 }
-static inline double atomicAdd(double *p, double v)
+static inline double atomicAdd(double *pyemu_p, double pyemu_v)
 {
-    return pyemu_atomic_update(p, [v](double old) { return old + v; });
+    return pyemu_atomic_update(pyemu_p, [pyemu_v](double pyemu_o) { return pyemu_o + pyemu_v; });
 }
 /* sm_90: atomic per component, not as a whole. */
-static inline float2 atomicAdd(float2 *p, float2 v)
+static inline float2 atomicAdd(float2 *pyemu_p, float2 pyemu_v)
 {
-    return make_float2(atomicAdd(&p->x, v.x), atomicAdd(&p->y, v.y));
+    return make_float2(atomicAdd(&pyemu_p->x, pyemu_v.x), atomicAdd(&pyemu_p->y, pyemu_v.y));
 }
-static inline float4 atomicAdd(float4 *p, float4 v)
+static inline float4 atomicAdd(float4 *pyemu_p, float4 pyemu_v)
 {
-    return make_float4(atomicAdd(&p->x, v.x), atomicAdd(&p->y, v.y),
-                       atomicAdd(&p->z, v.z), atomicAdd(&p->w, v.w));
+    return make_float4(atomicAdd(&pyemu_p->x, pyemu_v.x), atomicAdd(&pyemu_p->y, pyemu_v.y),
+                       atomicAdd(&pyemu_p->z, pyemu_v.z), atomicAdd(&pyemu_p->w, pyemu_v.w));
 }
-static inline float atomicExch(float *p, float v)
+static inline float atomicExch(float *pyemu_p, float pyemu_v)
 {
-    float old;
+    float pyemu_old;
     if (PYEMU_ATOMIC_SOLO) {
-        old = *p;
-        *p = v;
-        return old;
+        pyemu_old = *pyemu_p;
+        *pyemu_p = pyemu_v;
+        return pyemu_old;
     }
-    __atomic_exchange(p, &v, &old, PYEMU_ATOMIC_ORDER);
-    return old;
+    __atomic_exchange(pyemu_p, &pyemu_v, &pyemu_old, PYEMU_ATOMIC_ORDER);
+    return pyemu_old;
 }
 
 #define PYEMU_ATOMIC_MINMAX(T)                                                 \
-    static inline T atomicMin(T *p, T v)                                       \
-    { return pyemu_atomic_update(p, [v](T old) { return v < old ? v : old; }); } \
-    static inline T atomicMax(T *p, T v)                                       \
-    { return pyemu_atomic_update(p, [v](T old) { return v > old ? v : old; }); }
+    static inline T atomicMin(T *pyemu_p, T pyemu_v)                           \
+    {                                                                          \
+        return pyemu_atomic_update(pyemu_p, [pyemu_v](T pyemu_o) {             \
+            return pyemu_v < pyemu_o ? pyemu_v : pyemu_o;                      \
+        });                                                                    \
+    }                                                                          \
+    static inline T atomicMax(T *pyemu_p, T pyemu_v)                           \
+    {                                                                          \
+        return pyemu_atomic_update(pyemu_p, [pyemu_v](T pyemu_o) {             \
+            return pyemu_v > pyemu_o ? pyemu_v : pyemu_o;                      \
+        });                                                                    \
+    }
 PYEMU_ATOMIC_MINMAX(int)
 PYEMU_ATOMIC_MINMAX(unsigned int)
 PYEMU_ATOMIC_MINMAX(long long)
@@ -127,27 +88,32 @@ PYEMU_ATOMIC_MINMAX(unsigned long long)
 
 /* Counters that wrap: Inc stores (old >= v) ? 0 : old + 1,
  * Dec stores (old == 0 || old > v) ? v : old - 1. */
-static inline unsigned int atomicInc(unsigned int *p, unsigned int v)
+static inline unsigned int atomicInc(unsigned int *pyemu_p, unsigned int pyemu_v)
 {
-    return pyemu_atomic_update(p, [v](unsigned int old) { return old >= v ? 0u : old + 1u; });
+    return pyemu_atomic_update(pyemu_p, [pyemu_v](unsigned int pyemu_o) {
+        return pyemu_o >= pyemu_v ? 0u : pyemu_o + 1u;
+    });
 }
-static inline unsigned int atomicDec(unsigned int *p, unsigned int v)
+static inline unsigned int atomicDec(unsigned int *pyemu_p, unsigned int pyemu_v)
 {
-    return pyemu_atomic_update(p, [v](unsigned int old) { return (old == 0u || old > v) ? v : old - 1u; });
+    return pyemu_atomic_update(pyemu_p, [pyemu_v](unsigned int pyemu_o) {
+        return (pyemu_o == 0u || pyemu_o > pyemu_v) ? pyemu_v : pyemu_o - 1u;
+    });
 }
 
 /* Stores v if *p == cmp; returns the old *p either way. */
 #define PYEMU_ATOMIC_CAS(T)                                                    \
-    static inline T atomicCAS(T *p, T cmp, T v)                                \
+    static inline T atomicCAS(T *pyemu_p, T pyemu_cmp, T pyemu_v)              \
     {                                                                          \
         if (PYEMU_ATOMIC_SOLO) {                                               \
-            T o = *p;                                                          \
-            if (o == cmp)                                                      \
-                *p = v;                                                        \
-            return o;                                                          \
+            T pyemu_o = *pyemu_p;                                              \
+            if (pyemu_o == pyemu_cmp)                                          \
+                *pyemu_p = pyemu_v;                                            \
+            return pyemu_o;                                                    \
         }                                                                      \
-        __atomic_compare_exchange_n(p, &cmp, v, false, PYEMU_ATOMIC_ORDER, PYEMU_ATOMIC_ORDER); \
-        return cmp;                                                            \
+        __atomic_compare_exchange_n(pyemu_p, &pyemu_cmp, pyemu_v, false,          \
+                                    PYEMU_ATOMIC_ORDER, PYEMU_ATOMIC_ORDER);   \
+        return pyemu_cmp;                                                      \
     }
 PYEMU_ATOMIC_CAS(int)
 PYEMU_ATOMIC_CAS(unsigned int)
@@ -165,12 +131,15 @@ struct pyemu_atomic_locked {
 };
 #define PYEMU_ATOMIC_SCOPES(NAME)                                              \
     template <class... pyemu_A>                                                \
-    static inline auto NAME##_block(pyemu_A... a) -> decltype(NAME(a...)) { return NAME(a...); } \
+    static inline auto NAME##_block(pyemu_A... pyemu_a) -> decltype(NAME(pyemu_a...)) \
+    {                                                                          \
+        return NAME(pyemu_a...);                                               \
+    }                                                                          \
     template <class... pyemu_A>                                                \
-    static inline auto NAME##_system(pyemu_A... a) -> decltype(NAME(a...))    \
+    static inline auto NAME##_system(pyemu_A... pyemu_a) -> decltype(NAME(pyemu_a...)) \
     {                                                                          \
         pyemu_atomic_locked pyemu_scope;                                       \
-        return NAME(a...);                                                     \
+        return NAME(pyemu_a...);                                                     \
     }
 PYEMU_ATOMIC_SCOPES(atomicAdd)
 PYEMU_ATOMIC_SCOPES(atomicSub)
