@@ -260,6 +260,32 @@ def test_shared_variable_with_an_initializer_is_refused_as_nvcc_does(src, name):
     assert f"kernel.cu:{line}: error" in msg
 
 
+@pytest.mark.parametrize("src,line", [
+    ("struct S { static __global__ void k(int *o) { o[0] = 7; } };", 1),
+    ("template <typename T>\nstruct TS { static __global__ void k(T *o) { o[0] = 9; } };", 2),
+    ("struct S {\n  __global__ void k(int *o);\n};", 2),
+    ("struct S { template <int N> static __global__ void k(int *o) { o[0] = N; } };", 1),
+])
+def test_a_global_member_function_is_refused_as_nvcc_does(src, line):
+    # nvcc 13 (tests/data/ground_truth/static_member_kernel_nvcc13.txt):
+    # "A __global__ function or function template cannot be a member function";
+    # pyemu used to drop such a kernel silently
+    from pyemu.compiler.driver import CompileError
+    with pytest.raises(CompileError) as e:
+        compile_source(src + "\n__global__ void plain(int *o) { o[0] = 1; }", dialect="cuda")
+    msg = str(e.value)
+    assert (f"kernel.cu:{line}: error: A __global__ function or function template cannot be "
+            "a member function") in msg
+    assert msg.count("cannot be a member function") == 1
+
+
+def test_device_members_and_a_friend_kernel_declaration_are_fine():
+    m = compile_source("struct S { __device__ static int two() { return 2; }\n"
+                       "  friend __global__ void k(int *o); };\n"
+                       "__global__ void k(int *o) { o[0] = S::two(); }", dialect="cuda")
+    assert m.kernel_names == ("k",)
+
+
 def test_shared_arrays_sized_by_expressions_are_no_initializers():
     compile_source("#define N 8\n__global__ void z(int *o) { __shared__ int a[N * (2 + 1)], "
                    "b[N]; a[threadIdx.x] = b[0] = 1; o[0] = a[0]; }", dialect="cuda")

@@ -166,6 +166,7 @@ class _Walk:
         # cooperative groups (see cg_reference): named at all; something of them
         # other than the block's own calls; thread_block syncs referenced, rewritten
         self.cg = {"named": False, "other": False, "syncs": 0, "rewritten": 0}
+        self.member_kernels = set()     # USRs of __global__ member functions, refused
         self.cursors = {}           # id(record) -> (function cursor, body cursor)
         self.scopes = {}            # id(record) -> (Function.scope, Function.space)
         _init_holders(self.K)
@@ -570,6 +571,8 @@ class _Walk:
                 self.vector_select(node)
             elif kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and node is not c:
                 kern = None
+            if kind in (K.CXX_METHOD, K.FUNCTION_TEMPLATE) and not opencl:
+                self.member_kernel(node)
             children = list(node.get_children())
             if node is c and fkind is not None:
                 fn = self.record(c, children, fkind, ns, heads)
@@ -579,6 +582,25 @@ class _Walk:
             if kind in _STMT_HOLDERS:
                 self.volatile_steps(kind, children)
             stack.extend((ch, kern, fn) for ch in reversed(children))
+
+    def member_kernel(self, f) -> None:
+        """nvcc refuses a __global__ member function (static or not, of a
+        class or a class template): "A __global__ function or function
+        template cannot be a member function" (nvcc 13,
+        tests/data/ground_truth/static_member_kernel_nvcc13.txt); so does pyemu."""
+        K = self.K
+        owner = f.semantic_parent
+        if (owner is None or owner.kind not in (K.CLASS_DECL, K.STRUCT_DECL, K.UNION_DECL,
+                                                 K.CLASS_TEMPLATE,
+                                                 K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION)
+                or "kernel" not in self.notes(f) or not self.user(f)):
+            return
+        key = f.get_usr()
+        if key in self.member_kernels:
+            return
+        self.member_kernels.add(key)
+        self.m.errors.append((self.where(f), "A __global__ function or function template "
+                              "cannot be a member function"))
 
     def local_decl(self, stmt, kern) -> bool:
         """A declaration statement in a function body: __local, __constant,
