@@ -94,6 +94,14 @@ class Function:
     # the namespaces it is a member of, so named (for every function); None:
     # a class or a function holds it
     space: Optional[tuple] = None
+    # a kernel's: the names that declarations after its body give a new
+    # meaning ('*': a using-directive), which code generated at the end of
+    # the unit from its body would see (parse.later_names)
+    later: frozenset = frozenset()
+    # a kernel's: the names its text takes from namespace scope, or that a
+    # template leaves to its instantiation (parse.outer_ref); not its
+    # locals, parameters or members
+    outer: frozenset = frozenset()
 
     def moved(self, where, left=None, last=None) -> "Function":
         """This record with each offset p replaced by where(p) (a character's

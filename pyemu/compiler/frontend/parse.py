@@ -167,6 +167,13 @@ class _Walk:
         # other than the block's own calls; thread_block syncs referenced, rewritten
         self.cg = {"named": False, "other": False, "syncs": 0, "rewritten": 0}
         self.member_kernels = set()     # USRs of __global__ member functions, refused
+        # namespace-scope declarations in the user's files: (offset, name,
+        # USR), '*' for a using-directive; those at the top of the headers
+        # with offset -1 (see later_names)
+        self.declared = []
+        # (offset, name) of each name user code takes from namespace scope
+        # (or that a template leaves open): see Function.outer
+        self.outer_refs = []
         self.cursors = {}           # id(record) -> (function cursor, body cursor)
         self.scopes = {}            # id(record) -> (Function.scope, Function.space)
         _init_holders(self.K)
@@ -247,6 +254,8 @@ class _Walk:
         for c in top:
             if self.user(c):
                 self.decl(c, [], ())
+            elif c.spelling:        # the headers' declarations (see later_names)
+                self.declared.append((-1, c.spelling, c.get_usr()))
         self.m.kernels = list(self.kernels.values())
         cg = self.cg
         if cg["named"] and (cg["other"] or cg["syncs"] != cg["rewritten"]):
@@ -280,6 +289,10 @@ class _Walk:
         """A declaration at namespace scope, in namespaces `ns` whose heads
         (offsets (start, brace)) are `heads`."""
         K = self.K
+        if c.kind == K.USING_DIRECTIVE:
+            self.declared.append((c.extent.start.offset, "*", ""))
+        elif c.spelling and c.kind not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            self.declared.append((c.extent.start.offset, c.spelling, c.get_usr()))
         if c.kind == K.NAMESPACE:
             brace = self.text.find("{", c.location.offset)
             if not heads or heads[-1][1] != brace:      # `namespace a::b {`: one head
@@ -347,11 +360,43 @@ class _Walk:
         scope, space = self.scopes.get(id(f), (None, None))
         fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]),
                       scope=scope, space=space)
+        if fn.kind == "kernel":
+            lo, hi = fn.head[0], fn.body[1]
+            fn = replace(fn, later=self.later_names(hi),
+                         outer=frozenset(n for at, n in self.outer_refs if lo <= at <= hi))
         if fn.kind in ("kernel", "function") and id(f) in self.cursors:
             body, unread, params, parens, head = _stmts.read(self, *self.cursors[id(f)])
             fn = replace(fn, stmts=body, unread=unread, params=params, parens=parens,
                          template_head=head)
         return fn
+
+    def outer_ref(self, node, kind) -> None:
+        """A name in user code: noted (outer_refs) unless clang resolved it
+        to a local variable, a parameter or a member, which no declaration
+        at namespace scope can hide."""
+        K = self.K
+        r = node.referenced if kind != K.OVERLOADED_DECL_REF else None
+        if r is not None:
+            owner = r.semantic_parent
+            if owner is not None and owner.kind not in (K.TRANSLATION_UNIT, K.NAMESPACE,
+                                                         K.LINKAGE_SPEC):
+                return
+            name = r.spelling
+        else:
+            name = node.spelling
+        if name:
+            self.outer_refs.append((node.extent.start.offset, name))
+
+    def later_names(self, end: int) -> frozenset:
+        """The names that a namespace-scope declaration after offset `end`
+        gives a meaning they had not there: a new overload, variable, type,
+        using-declaration ('*': a using-directive).  A redeclaration of an
+        entity declared before (the definition of a function prototyped
+        above) is none.  Code written at the end of the unit from a body
+        that ends at `end` (the regions pass's) would see them."""
+        before = {usr for off, _, usr in self.declared if off <= end and usr}
+        return frozenset(name for off, name, usr in self.declared
+                         if off > end and (not usr or usr not in before))
 
     def step_calls(self) -> None:
         """The implicit warp steps (volatile_steps) are calls of
@@ -549,6 +594,8 @@ class _Walk:
         while stack:
             node, kern, fn = stack.pop()
             kind = node.kind
+            if kind in _OUTER_REFS:
+                self.outer_ref(node, kind)
             if kind in _REFERENCES:
                 self.reference(node, kind, fn)
             elif kind == K.NAMESPACE_REF:
@@ -996,6 +1043,7 @@ def _simple_block(e, K) -> bool:
 _STMT_HOLDERS = set()
 _FUNCTIONS = set()      # cursor kinds of functions (a call's or a name's target)
 _REFERENCES = set()     # cursor kinds that call or name a function
+_OUTER_REFS = set()     # cursor kinds that name a declaration (Walk.outer_ref)
 
 
 def _init_holders(K) -> None:
@@ -1004,6 +1052,8 @@ def _init_holders(K) -> None:
                            K.DESTRUCTOR, K.CONVERSION_FUNCTION})
         _REFERENCES.update({K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR,
                             K.OVERLOADED_DECL_REF})
+        _OUTER_REFS.update({K.CALL_EXPR, K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF, K.TYPE_REF,
+                            K.TEMPLATE_REF})
         _STMT_HOLDERS.update({K.COMPOUND_STMT, K.IF_STMT, K.WHILE_STMT, K.FOR_STMT, K.DO_STMT,
                               K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT,
                               getattr(K, "CXX_FOR_RANGE_STMT", K.FOR_STMT)})

@@ -241,12 +241,15 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
             continue
         q = g.qualified
         gt = toks          # the tokens the kernel's text comes from
-        text, why, has_barrier, coll = None, "", False, False
+        text, why, has_barrier, coll, late = None, "", False, False, ""
         try:
             if poison:
                 raise Unsupported(poison)
             calls = {t.text for t in toks[g.body[0]:g.body[1]] if t.kind == "id"} & holders
             has_barrier = bool(calls) or any(t.text == BARRIER for t in toks[g.body[0]:g.body[1]])
+            late = _declared_later(g, g.outer)
+            if late:
+                raise Unsupported(late)
             # collectives here or in a called function: a block function or the warp form
             coll = warp and bool(calls or _warpcut.names(toks, *g.body) or warp_poison)
             if warp_poison:
@@ -260,7 +263,15 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
                 if found is None:
                     raise Unsupported("it calls a function that reaches __syncthreads() "
                                       "and cannot be inlined, or recurses")
+                own = {t.text for t in toks[g.head[0]:g.body[1]] if t.kind == "id"}
                 g, gt = found
+                # the inlined bodies' names but their locals (renamed) and members
+                late = _declared_later(g, {
+                    t.text for j, t in enumerate(gt[g.head[0]:g.body[1]], g.head[0])
+                    if t.kind == "id" and t.text not in own
+                    and gt[j - 1].text not in (".", "->")})
+                if late:
+                    raise Unsupported(late)
             if coll and _warpcut.names(gt, *g.body):
                 has_barrier = True
                 g, gt = _warpcut.cut(gt, g)
@@ -285,7 +296,7 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
             why, text = _internal(f"kernel {q}", e), None
         if text is None and coll:
             why = f"it uses warp collectives, which run on fibers here: {why}"
-        elif text is None and has_barrier and not why.startswith("internal error"):
+        elif text is None and has_barrier and not late and not why.startswith("internal error"):
             # the fiber path, with the implicit barriers the block function would have
             try:
                 params = {v.name for v in _Kernel(gt, files, g, user_funcs)._parse_params()}
@@ -320,6 +331,25 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
     if parts:
         out.text = _protect(_PRELUDE + "".join(parts))
     return out
+
+
+def _declared_later(g: S.Group, names: set) -> str:
+    """Why kernel `g` can have no generated code, or '': the block function
+    and the fiber variant go at the end of the unit, where a declaration
+    after the kernel (an overload of a function it calls, a using-directive)
+    could change what `names`, the names its code takes from namespace
+    scope, mean.  Then the kernel runs as written, on fibers."""
+    if not g.later:
+        return ""
+    names = set(names) - {g.name}     # the generated code does not name the kernel
+    if "*" in g.later and names:
+        return ("a using-directive after the kernel would change what its names mean in "
+                "code generated at the end of the unit")
+    clash = sorted(names & g.later)
+    if clash:
+        return (f"'{clash[0]}' is declared anew after the kernel (a new overload or meaning), "
+                "which code generated at the end of the unit would see")
+    return ""
 
 
 def _implicit(toks: list, files: list, g: S.Group, user_funcs: set):
@@ -449,7 +479,7 @@ def _groups(toks: list, functions: list) -> list:
                            f.name, tuple(nss), f.qualified if f.kind == "kernel" else "",
                            stmts=f.stmts, unread=f.unread, params=f.params, parens=f.parens,
                            template_head=f.template_head, scope=f.scope, space=f.space,
-                           key=f.key, origin=toks, pos=pos))
+                           key=f.key, later=f.later, outer=f.outer, origin=toks, pos=pos))
     return out
 
 

@@ -220,6 +220,8 @@ class Group:
     scope: Optional[tuple] = None   # a kernel defined outside its namespaces: their names
     space: Optional[tuple] = None   # the namespaces it is a member of (Function.space)
     key: str = ""             # its identity, clang's USR (Function.key)
+    later: frozenset = frozenset()   # names declared anew after it (Function.later)
+    outer: frozenset = frozenset()   # names it takes from namespace scope (Function.outer)
     origin: Optional[list] = field(default=None, repr=False, compare=False)
     pos: Optional[list] = field(default=None, repr=False, compare=False)
     # (tokens, statements, declarations) of the body in those tokens: tree.py's
