@@ -181,6 +181,8 @@ static void begin_cmd(pyemu_worker *w, pyemu_cmd *cmd)
     pyemu_tctx.dyn_smem_base = base;
     pyemu_tctx.smem_base = (void *)sbase;
     pyemu_tctx.solo = pool.nworkers == 1;
+    pyemu_tctx.smem_lo = slo;
+    pyemu_tctx.smem_span = (uintptr_t)w->dyn_smem_end - slo;
 }
 
 /* Run items [first, end) of cmd; a fault in kernel code lands back here.

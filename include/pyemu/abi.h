@@ -16,6 +16,7 @@
 #define PYEMU_ABI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The user's -D macros are defined before this file is read (-Dline=...,
  * -Dflags=...): the member and parameter names below must not be expanded
@@ -111,7 +112,7 @@
 #pragma push_macro("args")
 #undef args
 
-#define PYEMU_ABI_VERSION 7
+#define PYEMU_ABI_VERSION 8
 
 #ifdef __cplusplus
 extern "C" {
@@ -191,6 +192,12 @@ typedef struct pyemu_thread_ctx {
                                  * bool, which no store of the kernel's ints or
                                  * floats can alias, so g++ can test it once per
                                  * loop */
+    uintptr_t smem_lo;          /* the running block's shared memory (static, */
+    uintptr_t smem_span;        /* dynamic, __local arguments): [smem_lo,
+                                 * smem_lo + smem_span) of the worker's arena,
+                                 * which no other thread can reach, so an atomic
+                                 * function there may be a plain read-modify-
+                                 * write too */
 } pyemu_thread_ctx;
 
 

@@ -2,11 +2,14 @@
 
 With one worker no other thread runs kernel code, so the atomic functions
 of both dialects are plain read-modify-writes there (pyemu_tctx.solo,
-include/pyemu/detail/cuda_atomics.h and cl_atomics.h), and the _system
-forms stay locked.  Each program below runs in a process of its own with
-1 and with 2 workers; both must give NumPy's results, including the
-wrap-around of a signed sum, the counters of atomicInc/atomicDec and a
-lock built from atomicCAS and atomicExch.
+include/pyemu/detail/atomic_common.h), and the _system forms stay locked.
+With any number of workers, those on the block's own shared memory
+(__shared__, extern __shared__, kernel-scope __local and __local
+arguments) are plain too: only the worker that runs the block reaches it
+(pyemu_tctx.smem_lo/smem_span).  Each program below runs in a process of
+its own with 1 and with 2 workers; both must give NumPy's results,
+including the wrap-around of a signed sum, the counters of
+atomicInc/atomicDec and a lock built from atomicCAS and atomicExch.
 """
 from __future__ import annotations
 
@@ -43,6 +46,43 @@ __global__ void histo(const unsigned char *b, int n, unsigned *h)
         atomicAdd(&h[b[k]], 1u);
 }
 
+// the same on the block's shared memory, static and dynamic; thread 0
+// writes the block's results to out[16 * blockIdx.x ...]
+__global__ void shared_ops(int *out, int base)
+{
+    __shared__ int si[5];
+    __shared__ unsigned su[5];
+    __shared__ float sf;
+    __shared__ unsigned long long sl;
+    extern __shared__ int dyn[];
+    int t = threadIdx.x;
+    if (t == 0) {
+        si[0] = si[1] = 0; si[2] = base; si[3] = 1000000; si[4] = -1;
+        su[0] = 0xffffffffu; su[1] = su[2] = su[3] = su[4] = 0;
+        sf = 0; sl = 0; dyn[0] = 0;
+    }
+    __syncthreads();
+    atomicAdd(&si[0], 3);
+    atomicSub(&si[1], 2);
+    atomicAdd(&si[2], 1);                   // wraps past INT_MAX
+    atomicMin(&si[3], t - 500);
+    atomicMax(&si[4], t);
+    atomicAnd(&su[0], ~(1u << (t % 32)));
+    atomicOr(&su[1], 1u << (t % 32));
+    atomicXor(&su[2], (unsigned)t * 7u);
+    atomicInc(&su[3], 9u);
+    atomicCAS(&su[4], 0u, (unsigned)t + 1);
+    atomicAdd(&sf, 0.5f);
+    atomicAdd(&sl, 1ull << 33);
+    atomicAdd_system(&dyn[0], 2);
+    __syncthreads();
+    if (t == 0) {
+        int *o = out + 16 * blockIdx.x;
+        for (int j = 0; j < 5; j++) { o[j] = si[j]; o[5 + j] = (int)su[j]; }
+        o[10] = (int)sf; o[11] = (int)(sl >> 33); o[12] = dyn[0];
+    }
+}
+
 // thread 0 of each block takes a lock around a plain update
 __global__ void locked(int *lock, int *count)
 {
@@ -73,7 +113,10 @@ m.histo[5, 128](b, len(data), h)
 lock = cudaMallocManaged(4, dtype=np.int32); lock[:] = 0
 count = cudaMallocManaged(4, dtype=np.int32); count[:] = 0
 m.locked[301, 32](lock, count)
+so = cudaMallocManaged(37 * 16 * 4, dtype=np.int32); so[:] = 0
+m.shared_ops[37, 256, 4](so, 2**31 - 100)
 cudaDeviceSynchronize()
+R["shared"] = so.reshape(37, 16)[:, :13].tolist()
 R["i"] = i.tolist(); R["u"] = u.tolist(); R["ull"] = int(ull[0])
 R["f"] = float(f[0]); R["d"] = float(d[0]); R["h"] = h.tolist(); R["count"] = int(count[0])
 """
@@ -95,6 +138,33 @@ __kernel void every_op(__global int *i, __global uint *u, __global long *l, __gl
     atomic_cmpxchg(&u[3], 0u, (uint)t + 1);
     atomic_xchg(&f[0], 2.5f);
     atom_add(&l[0], 1L << 33);
+}
+// the same on the work-group's local memory: kernel scope and an argument
+__kernel void local_ops(__global int *out, __local int *arg)
+{
+    __local int li[4];
+    __local uint lu[3];
+    int t = get_local_id(0);
+    if (t == 0) {
+        li[0] = 0; li[1] = 1000000; li[2] = -1; li[3] = 0;
+        lu[0] = lu[1] = lu[2] = 0; arg[0] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_add(&li[0], 3);
+    atomic_min(&li[1], t - 500);
+    atomic_max(&li[2], t);
+    atomic_inc(&li[3]);
+    atomic_or(&lu[0], 1u << (t % 32));
+    atomic_xor(&lu[1], (uint)t * 7u);
+    atomic_cmpxchg(&lu[2], 0u, (uint)t + 1);
+    atomic_sub(&arg[0], 2);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t == 0) {
+        __global int *o = out + 8 * get_group_id(0);
+        for (int j = 0; j < 4; j++) o[j] = li[j];
+        for (int j = 0; j < 3; j++) o[4 + j] = (int)lu[j];
+        o[7] = arg[0];
+    }
 }
 __kernel void histo(__global const uchar *b, int n, __global uint *h)
 {
@@ -133,6 +203,13 @@ for a, b in ((i, bi), (u, bu), (l, bl), (f, bf)):
     clEnqueueReadBuffer(q, b, True, 0, a.nbytes, a)
 h = np.zeros(256, np.uint32)
 clEnqueueReadBuffer(q, bh, True, 0, h.nbytes, h)
+lo = np.zeros(37 * 8, np.int32)
+blo = buf(lo)
+kl = clCreateKernel(prog, "local_ops")
+clSetKernelArg(kl, 0, blo); clSetKernelArg(kl, 1, LocalMemory(4))
+clEnqueueNDRangeKernel(q, kl, 1, None, [37 * 256], [256])
+clEnqueueReadBuffer(q, blo, True, 0, lo.nbytes, lo)
+R["local"] = lo.reshape(37, 8).tolist()
 R["i"] = i.tolist(); R["u"] = u.tolist(); R["l"] = int(l[0]); R["f"] = float(f[0])
 R["h"] = h.tolist()
 """
@@ -168,6 +245,13 @@ def test_cuda_atomics_give_numpys_results(run_cuda, workers):
     assert R["f"] == n * 0.5 and R["d"] == n * 0.25
     assert R["h"] == _histogram()
     assert R["count"] == 301
+    t = np.arange(256)
+    wrapped = int(np.int32(np.int64(2**31 - 100 + 256) - 2**32))
+    one_block = [768, -512, wrapped, -500, 255,
+                 0, 0xffffffff - 2**32, int(np.bitwise_xor.reduce(t * 7)), 256 % 10]
+    for got in R["shared"]:
+        assert got[:9] == one_block and 1 <= got[9] <= 256
+        assert got[10:] == [128, 256, 512]
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -182,3 +266,8 @@ def test_opencl_atomics_give_numpys_results(run_cuda, workers):
     assert 1 <= R["u"][3] <= n
     assert R["l"] == n << 33 and R["f"] == 2.5
     assert R["h"] == _histogram()
+    t = np.arange(256)
+    for got in R["local"]:
+        assert got[:4] == [768, -500, 255, 256]
+        assert got[4] == -1 and got[5] == int(np.bitwise_xor.reduce(t * 7))
+        assert 1 <= got[6] <= 256 and got[7] == -512

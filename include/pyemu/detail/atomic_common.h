@@ -13,7 +13,9 @@
  * runs kernel code meanwhile, and the threads of a block take turns only at
  * barriers and warp collectives, never inside an atomic function: a plain
  * read-modify-write is then atomic to every thread of the device, at a
- * fraction of a locked instruction's cost. */
+ * fraction of a locked instruction's cost.  The same holds, with any number
+ * of workers, for the block's shared memory: only the worker running the
+ * block can reach it (the shared-memory histogram of the course slides). */
 #ifndef PYEMU_DETAIL_INSIDE
 #error "include <pyemu/cuda_device.h> or <pyemu/opencl_device.h>, not this file"
 #endif
@@ -21,7 +23,13 @@
 #define PYEMU_DETAIL_ATOMIC_COMMON_H
 
 #define PYEMU_ATOMIC_ORDER __ATOMIC_SEQ_CST
-#define PYEMU_ATOMIC_SOLO (pyemu_tctx.solo)
+/* PYEMU_ATOMIC_PLAIN(p): true where a plain read-modify-write of *p is
+ * atomic: with one worker, and in the running block's shared memory (a
+ * __shared__ or __local variable), which only this worker's thread reaches
+ * (pyemu_tctx.smem_lo/smem_span, the block's part of the worker's arena). */
+#define PYEMU_ATOMIC_PLAIN(p)                                                  \
+    (pyemu_tctx.solo ||                                                        \
+     (uintptr_t)(p) - pyemu_tctx.smem_lo < pyemu_tctx.smem_span)
 
 /* Replaces *p by f(*p) atomically (a compare-and-swap loop on the bits, so
  * floating-point types work too); returns the old value. */
@@ -29,7 +37,7 @@ template <class pyemu_T, class pyemu_F>
 static inline pyemu_T pyemu_atomic_update(pyemu_T *pyemu_p, pyemu_F pyemu_f)
 {
     pyemu_T pyemu_old, pyemu_want;
-    if (PYEMU_ATOMIC_SOLO) {
+    if (PYEMU_ATOMIC_PLAIN(pyemu_p)) {
         pyemu_old = *pyemu_p;
         *pyemu_p = pyemu_f(pyemu_old);
         return pyemu_old;

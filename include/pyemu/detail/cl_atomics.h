@@ -21,7 +21,7 @@
  * value pyemu_o and the operand pyemu_v. */
 #define PYEMU_CL_FETCH(BUILTIN, NEW)                                                   \
     {                                                                                  \
-        if (PYEMU_ATOMIC_SOLO) {                                                       \
+        if (PYEMU_ATOMIC_PLAIN(pyemu_p)) {                                             \
             auto pyemu_o = *pyemu_p;                                                   \
             *pyemu_p = (NEW);                                                          \
             return pyemu_o;                                                            \
@@ -39,7 +39,7 @@
     static inline T P##_dec(volatile T *pyemu_p) { return P##_sub(pyemu_p, (T)1); }    \
     static inline T P##_cmpxchg(volatile T *pyemu_p, T pyemu_cmp, T pyemu_v)           \
     {                                                                                  \
-        if (PYEMU_ATOMIC_SOLO) {                                                       \
+        if (PYEMU_ATOMIC_PLAIN(pyemu_p)) {                                             \
             T pyemu_o = *pyemu_p;                                                      \
             if (pyemu_o == pyemu_cmp)                                                  \
                 *pyemu_p = pyemu_v;                                                    \
@@ -76,7 +76,7 @@ PYEMU_CL_ATOMICS(atom, unsigned long)
 static inline float atomic_xchg(volatile float *pyemu_p, float pyemu_v)
 {
     float pyemu_old;
-    if (PYEMU_ATOMIC_SOLO) {
+    if (PYEMU_ATOMIC_PLAIN(pyemu_p)) {
         pyemu_old = *pyemu_p;
         *pyemu_p = pyemu_v;
         return pyemu_old;

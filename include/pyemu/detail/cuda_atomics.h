@@ -10,7 +10,7 @@
 #define PYEMU_ATOMIC_FETCH(NAME, BUILTIN, NEW, T)                              \
     static inline T NAME(T *pyemu_p, T pyemu_v)                                \
     {                                                                          \
-        if (PYEMU_ATOMIC_SOLO) {                                               \
+        if (PYEMU_ATOMIC_PLAIN(pyemu_p)) {                                     \
             T pyemu_o = *pyemu_p;                                              \
             *pyemu_p = (NEW);                                                  \
             return pyemu_o;                                                    \
@@ -58,7 +58,7 @@ static inline float4 atomicAdd(float4 *pyemu_p, float4 pyemu_v)
 static inline float atomicExch(float *pyemu_p, float pyemu_v)
 {
     float pyemu_old;
-    if (PYEMU_ATOMIC_SOLO) {
+    if (PYEMU_ATOMIC_PLAIN(pyemu_p)) {
         pyemu_old = *pyemu_p;
         *pyemu_p = pyemu_v;
         return pyemu_old;
@@ -105,13 +105,13 @@ static inline unsigned int atomicDec(unsigned int *pyemu_p, unsigned int pyemu_v
 #define PYEMU_ATOMIC_CAS(T)                                                    \
     static inline T atomicCAS(T *pyemu_p, T pyemu_cmp, T pyemu_v)              \
     {                                                                          \
-        if (PYEMU_ATOMIC_SOLO) {                                               \
+        if (PYEMU_ATOMIC_PLAIN(pyemu_p)) {                                     \
             T pyemu_o = *pyemu_p;                                              \
             if (pyemu_o == pyemu_cmp)                                          \
                 *pyemu_p = pyemu_v;                                            \
             return pyemu_o;                                                    \
         }                                                                      \
-        __atomic_compare_exchange_n(pyemu_p, &pyemu_cmp, pyemu_v, false,          \
+        __atomic_compare_exchange_n(pyemu_p, &pyemu_cmp, pyemu_v, false,       \
                                     PYEMU_ATOMIC_ORDER, PYEMU_ATOMIC_ORDER);   \
         return pyemu_cmp;                                                      \
     }
@@ -139,7 +139,7 @@ struct pyemu_atomic_locked {
     static inline auto NAME##_system(pyemu_A... pyemu_a) -> decltype(NAME(pyemu_a...)) \
     {                                                                          \
         pyemu_atomic_locked pyemu_scope;                                       \
-        return NAME(pyemu_a...);                                                     \
+        return NAME(pyemu_a...);                                               \
     }
 PYEMU_ATOMIC_SCOPES(atomicAdd)
 PYEMU_ATOMIC_SCOPES(atomicSub)
