@@ -174,3 +174,39 @@ def test_device_reports_the_subgroup_extensions(device):
     for name in ("cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
                  "cl_khr_subgroup_shuffle_relative"):
         assert name in ext
+
+
+QUERIES = r"""
+__kernel void q(__global uint *out) {
+  uint t = get_local_linear_id(), n = get_local_size(0) * get_local_size(1);
+  __global uint *o = out + 4 * n * (get_group_id(0) + get_num_groups(0) * get_group_id(1));
+  o[t] = get_sub_group_size();
+  o[n + t] = get_num_sub_groups();
+  o[2 * n + t] = get_max_sub_group_size();
+  o[3 * n + t] = get_enqueued_num_sub_groups();
+}
+"""
+
+
+@pytest.mark.parametrize("force", ["0", "1"], ids=["block", "fibers"])
+def test_sub_group_queries_are_no_collectives(context, queue, monkeypatch, force):
+    """The queries are functions of the work-group size and the local id
+    (detail/cl_subgroup.h): a kernel that asks only them keeps its block
+    function (it used to run on fibers, 100x slower); the values are the
+    same on both paths, the last sub-group of 48 work-items has 16."""
+    from pyemu.compiler.regions import blocks as _regions
+    from pyemu.tools.info import kernel_paths
+    assert kernel_paths(QUERIES, "opencl")["q"][0] == "block function"
+    monkeypatch.setenv(_regions.FORCE_ENV, force)
+    p = clCreateProgramWithSource(context, [QUERIES])
+    clBuildProgram(p)
+    k = clCreateKernel(p, "q")
+    n, groups = 48, 6
+    out = np.zeros(4 * n * groups, np.uint32)
+    b = clCreateBuffer(context, CL_MEM_READ_WRITE, out.nbytes)
+    clSetKernelArg(k, 0, b)
+    clEnqueueNDRangeKernel(queue, k, 2, None, [16 * 3, 3 * 2], [16, 3])
+    clEnqueueReadBuffer(queue, b, CL_TRUE, 0, out.nbytes, out)
+    t = np.arange(n)
+    one = np.concatenate([np.where(t < 32, 32, 16), np.full(n, 2), np.full(n, 32), np.full(n, 2)])
+    np.testing.assert_array_equal(out.reshape(groups, 4 * n), np.tile(one, (groups, 1)))

@@ -27,10 +27,6 @@ static inline unsigned pyemu_sg_linear(void)
     return pyemu_tctx.threadIdx.x +
            pyemu_tctx.blockDim.x * (pyemu_tctx.threadIdx.y + pyemu_tctx.blockDim.y * pyemu_tctx.threadIdx.z);
 }
-static inline unsigned pyemu_sg_wg_size(void)
-{
-    return pyemu_tctx.blockDim.x * pyemu_tctx.blockDim.y * pyemu_tctx.blockDim.z;
-}
 static inline uint get_sub_group_local_id(void) { return pyemu_sg_linear() & 31u; }
 static inline uint get_sub_group_id(void) { return pyemu_sg_linear() >> 5; }
 /* The two as the work-item functions are (cl_workitem.h): expressions of the
@@ -42,14 +38,17 @@ static inline uint get_sub_group_id(void) { return pyemu_sg_linear() >> 5; }
      (pyemu_tctx.blockDim).x * ((pyemu_tctx.threadIdx).y + (pyemu_tctx.blockDim).y * (pyemu_tctx.threadIdx).z))
 #define get_sub_group_local_id() (PYEMU_SG_LINEAR & 31u)
 #define get_sub_group_id() (PYEMU_SG_LINEAR >> 5)
-static inline uint get_num_sub_groups(void) { return (pyemu_sg_wg_size() + 31u) >> 5; }
-static inline uint get_enqueued_num_sub_groups(void) { return get_num_sub_groups(); }
-static inline uint get_max_sub_group_size(void) { return pyemu_sg_wg_size() < 32u ? pyemu_sg_wg_size() : 32u; }
-static inline uint get_sub_group_size(void)
-{
-    unsigned pyemu_rest = pyemu_sg_wg_size() - (get_sub_group_id() << 5);
-    return pyemu_rest < 32u ? pyemu_rest : 32u;
-}
+/* The other queries too: functions of the work-group's size (uniform) and of
+ * the work-item's index, no collective, so a kernel that asks them keeps its
+ * block function (the last sub-group of a work-group of 48 has 16). */
+#define PYEMU_SG_WG_SIZE                                                       \
+    ((pyemu_tctx.blockDim).x * (pyemu_tctx.blockDim).y * (pyemu_tctx.blockDim).z)
+#define get_num_sub_groups() ((uint)((PYEMU_SG_WG_SIZE + 31u) >> 5))
+#define get_enqueued_num_sub_groups() get_num_sub_groups()
+#define get_max_sub_group_size() ((uint)(PYEMU_SG_WG_SIZE < 32u ? PYEMU_SG_WG_SIZE : 32u))
+#define get_sub_group_size()                                                   \
+    ((uint)(PYEMU_SG_WG_SIZE - (get_sub_group_id() << 5) < 32u                 \
+                ? PYEMU_SG_WG_SIZE - (get_sub_group_id() << 5) : 32u))
 
 static inline void sub_group_barrier(int pyemu_flags = 0, int pyemu_scope = 0, PYEMU_SGLOC)
 {
