@@ -122,10 +122,14 @@ def kernel_paths(source: str, dialect: str, options=()) -> dict:
 
 
 def print_kernel_paths(file: str, options=()) -> int:
-    """Prints each kernel of `file` (.cl: OpenCL C, else CUDA) and its path."""
+    """Prints each kernel of `file` (.cl: OpenCL C, else CUDA) and its path.
+    `#include "x.h"` finds x.h beside `file` first, as nvcc and clBuildProgram
+    of the file's text in its folder would (the folder goes first as -I)."""
     from ..compiler import driver
     dialect = "opencl" if file.endswith(".cl") else "cuda"
-    mod = driver.compile_source(Path(file).read_text(), dialect=dialect, options=list(options),
+    here = str(Path(file).resolve().parent)
+    mod = driver.compile_source(Path(file).read_text(), dialect=dialect,
+                                options=["-I" + here] + list(options),
                                 source_name=Path(file).name)
     for name in mod.kernel_names:
         path, why = mod.paths.get(name, ("unknown", ""))

@@ -298,3 +298,16 @@ def test_info_kernel_prints_each_kernels_path(tmp_path, capsys):
     assert "tiled: block function" in out and "warp: block function" in out
     assert "cond: fibers (it uses warp collectives" in out, out
     assert cli.main(["info", "--", "-DX=1"]) == 2    # options without --kernel: usage error
+
+
+def test_info_kernel_finds_headers_beside_the_file(tmp_path, capsys, monkeypatch):
+    # `#include "common.h"` beside the kernel file, as nvcc finds it, run from elsewhere
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "common.h").write_text("#define TILE 32\n")
+    src = tmp_path / "src" / "k.cu"
+    src.write_text('#include "common.h"\n__global__ void t(float *o) { __shared__ float s[TILE];'
+                   " s[threadIdx.x] = o[threadIdx.x]; __syncthreads();"
+                   " o[threadIdx.x] = s[TILE - 1 - threadIdx.x]; }\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["info", "--kernel", str(src)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["t: block function"]
