@@ -1,5 +1,6 @@
 """Programs: clCreateProgramWithSource, clBuildProgram, clGetProgramInfo,
-clGetProgramBuildInfo, clRetainProgram, clReleaseProgram.
+clGetProgramBuildInfo, clRetainProgram, clReleaseProgram, and the compiler's
+clUnloadPlatformCompiler and clUnloadCompiler.
 
 A program is OpenCL C source; clBuildProgram compiles it with pyemu's
 compiler (pyemu.compiler.compile_source, dialect "opencl": g++ against
@@ -25,8 +26,8 @@ from . import _constants as K
 from ._base import CLObject, check, info, release, retain
 from ._errors import (CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS, CL_INVALID_DEVICE,
                       CL_INVALID_OPERATION, CL_INVALID_PROGRAM, CL_INVALID_PROGRAM_EXECUTABLE,
-                      CL_INVALID_VALUE, CL_OUT_OF_HOST_MEMORY, fail)
-from .platform import MAX_CONSTANT_BUFFER_SIZE, check_context, cl_device_id
+                      CL_INVALID_VALUE, CL_OUT_OF_HOST_MEMORY, CL_SUCCESS, fail)
+from .platform import MAX_CONSTANT_BUFFER_SIZE, _platform, check_context, cl_device_id
 
 SOURCE_NAME = "program.cl"     # the file name the build log gives the source
 
@@ -373,5 +374,22 @@ def clReleaseProgram(program):
     return release(program, cl_program, CL_INVALID_PROGRAM, "clReleaseProgram")
 
 
+def clUnloadPlatformCompiler(platform):
+    """clUnloadPlatformCompiler(platform) (OpenCL 1.2): a hint that the
+    program may release the compiler's resources.  pyemu's compiler is g++
+    run per build and libclang in process, which keeps nothing worth
+    releasing; a later clBuildProgram works as before.  CL_INVALID_PLATFORM
+    for anything but the platform (None is it, as in C)."""
+    _platform(platform, "clUnloadPlatformCompiler")
+    return CL_SUCCESS
+
+
+def clUnloadCompiler():
+    """clUnloadCompiler() (OpenCL 1.1, deprecated in 1.2): as
+    clUnloadPlatformCompiler for the one platform."""
+    return CL_SUCCESS
+
+
 __all__ = ["cl_program", "clCreateProgramWithSource", "clBuildProgram", "clGetProgramInfo",
-           "clGetProgramBuildInfo", "clRetainProgram", "clReleaseProgram"]
+           "clGetProgramBuildInfo", "clRetainProgram", "clReleaseProgram",
+           "clUnloadPlatformCompiler", "clUnloadCompiler"]

@@ -35,6 +35,12 @@ CASES = [
     C("clProgram_source_in_pieces",
       "p = cl.clCreateProgramWithSource(ctx, ['__kernel void ', 'k(__global int *a) ', "
       "'{ a[0] = 1; }']); cl.clBuildProgram(p); cl.clCreateKernel(p, 'k')", "ok"),
+    C("clUnloadPlatformCompiler_not_a_platform", "cl.clUnloadPlatformCompiler(ctx)", -32),
+    C("clUnloadPlatformCompiler_string", "cl.clUnloadPlatformCompiler('pyemu')", -32),
+    C("clUnloadPlatformCompiler_then_build",
+      "assert cl.clUnloadPlatformCompiler(platform) == 0\n"
+      "assert cl.clUnloadPlatformCompiler(None) == 0 and cl.clUnloadCompiler() == 0\n"
+      "p = cl.clCreateProgramWithSource(ctx, [CLK]); cl.clBuildProgram(p)", "ok"),
     C("clBuildProgram_syntax_error", "build('__kernel void k() { int x = ; }')", -11),
     C("clBuildProgram_error_directive", "build('#error no\\n__kernel void k() {}')", -11),
     C("clBuildProgram_missing_include", "build('#include \"missing.h\"\\n__kernel void k() {}')",
