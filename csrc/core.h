@@ -305,6 +305,15 @@ void pyemu_fault_vfail(pyemu_worker *w, int code, int kind, pyemu_uint3 bid, pye
 #define PYEMU_T_THREADS "\x01" "T"
 #define PYEMU_T_SYNC "\x01" "s"
 #define PYEMU_T_DSMEM "\x01" "d"
+/* warps: OpenCL says sub-group, sub-group local id, "a sub-group function"
+ * for the collective's CUDA name that follows PYEMU_T_OP (up to a space or
+ * ','), and drops what follows PYEMU_T_CUDA up to its ')' (a mask) */
+#define PYEMU_T_WARP "\x01" "w"
+#define PYEMU_T_LANE "\x01" "l"
+#define PYEMU_T_LANES "\x01" "L"
+#define PYEMU_T_RULE "\x01" "r"    /* every lane ... must reach the same collective */
+#define PYEMU_T_OP "\x01" "o"
+#define PYEMU_T_CUDA "\x01" "c"
 
 /* ---- printf (csrc/kprintf.c) ---- */
 void pyemu_printf_collect(pyemu_cmd *cmd);  /* engine lock held */

@@ -350,6 +350,11 @@ static const char *cuda_term(char letter)
     case 'T': return "threads";
     case 's': return "__syncthreads()";
     case 'd': return "dynamic shared memory";
+    case 'w': return "warp";
+    case 'l': return "lane";
+    case 'L': return "lane(s)";
+    case 'r': return "every lane named in a warp collective's mask must reach the same collective";
+    case 'o': case 'c': return "";      /* the CUDA name or mask that follows stays */
     default: return "?";
     }
 }

@@ -56,16 +56,27 @@ static __thread warp_state *ws;
 #define res (ws->res)
 #define exited_lanes (ws->exited_lanes)
 
+/* CUDA's names, each after PYEMU_T_OP: OpenCL's words say "a sub-group
+ * function" instead (pyemu/runtime/faults.py) */
 static const char *const op_names[] = {
-    [PYEMU_WARP_SHFL] = "__shfl_sync", [PYEMU_WARP_SHFL_UP] = "__shfl_up_sync",
-    [PYEMU_WARP_SHFL_DOWN] = "__shfl_down_sync", [PYEMU_WARP_SHFL_XOR] = "__shfl_xor_sync",
-    [PYEMU_WARP_BALLOT] = "__ballot_sync", [PYEMU_WARP_ANY] = "__any_sync",
-    [PYEMU_WARP_ALL] = "__all_sync", [PYEMU_WARP_MATCH_ANY] = "__match_any_sync",
-    [PYEMU_WARP_MATCH_ALL] = "__match_all_sync", [PYEMU_WARP_ADD] = "__reduce_add_sync",
-    [PYEMU_WARP_MIN] = "__reduce_min_sync", [PYEMU_WARP_MAX] = "__reduce_max_sync",
-    [PYEMU_WARP_UMIN] = "__reduce_min_sync", [PYEMU_WARP_UMAX] = "__reduce_max_sync",
-    [PYEMU_WARP_AND] = "__reduce_and_sync", [PYEMU_WARP_OR] = "__reduce_or_sync",
-    [PYEMU_WARP_XOR] = "__reduce_xor_sync", [PYEMU_WARP_SYNC] = "__syncwarp",
+    [PYEMU_WARP_SHFL] = PYEMU_T_OP "__shfl_sync",
+    [PYEMU_WARP_SHFL_UP] = PYEMU_T_OP "__shfl_up_sync",
+    [PYEMU_WARP_SHFL_DOWN] = PYEMU_T_OP "__shfl_down_sync",
+    [PYEMU_WARP_SHFL_XOR] = PYEMU_T_OP "__shfl_xor_sync",
+    [PYEMU_WARP_BALLOT] = PYEMU_T_OP "__ballot_sync",
+    [PYEMU_WARP_ANY] = PYEMU_T_OP "__any_sync",
+    [PYEMU_WARP_ALL] = PYEMU_T_OP "__all_sync",
+    [PYEMU_WARP_MATCH_ANY] = PYEMU_T_OP "__match_any_sync",
+    [PYEMU_WARP_MATCH_ALL] = PYEMU_T_OP "__match_all_sync",
+    [PYEMU_WARP_ADD] = PYEMU_T_OP "__reduce_add_sync",
+    [PYEMU_WARP_MIN] = PYEMU_T_OP "__reduce_min_sync",
+    [PYEMU_WARP_MAX] = PYEMU_T_OP "__reduce_max_sync",
+    [PYEMU_WARP_UMIN] = PYEMU_T_OP "__reduce_min_sync",
+    [PYEMU_WARP_UMAX] = PYEMU_T_OP "__reduce_max_sync",
+    [PYEMU_WARP_AND] = PYEMU_T_OP "__reduce_and_sync",
+    [PYEMU_WARP_OR] = PYEMU_T_OP "__reduce_or_sync",
+    [PYEMU_WARP_XOR] = PYEMU_T_OP "__reduce_xor_sync",
+    [PYEMU_WARP_SYNC] = PYEMU_T_OP "__syncwarp",
 };
 
 /* the CUDA name of a collective, for messages (warp_block.c too) */
@@ -103,9 +114,8 @@ warp_fail(pyemu_worker *w, unsigned int warp, unsigned int lanes, const char *wh
     pyemu_warp_lanes_text(lanes, l, sizeof l);
     pyemu_warp_lanes_text(pend.arrived, a, sizeof a);
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "warp %u: %s at %s:%u (mask "
-                      "0x%08x) is reached by lane(s) %s, but lane(s) %s %s; every lane named in "
-                      "a warp collective's mask must reach the same collective",
+                      PYEMU_T_WARP " %u: %s at %s:%u" PYEMU_T_CUDA " (mask 0x%08x) is reached by "
+                      PYEMU_T_LANES " %s, but " PYEMU_T_LANES " %s %s; " PYEMU_T_RULE,
                       warp, pyemu_warp_name(pend.op), pend.file, pend.line, pend.want, a, l, why);
 }
 
@@ -149,9 +159,8 @@ PYEMU_KSUPPORT void pyemu_warp_leave(pyemu_worker *w, const char *site)
     else
         snprintf(why, sizeof why, "returns without reaching it");
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "warp %u: lane %u %s, while "
-                      "lane(s) %s wait for it at %s at %s:%u; every lane named in a warp "
-                      "collective's mask must reach the same collective",
+                      PYEMU_T_WARP " %u: " PYEMU_T_LANE " %u %s, while " PYEMU_T_LANES
+                      " %s wait for it at %s at %s:%u; " PYEMU_T_RULE,
                       pend.warp, lane, why, l, pyemu_warp_name(pend.op), pend.file, pend.line);
 }
 

@@ -70,9 +70,8 @@ missing_lanes(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int m
         pyemu_warp_lanes_text(below, a, sizeof a);
         name_thread(warp * WARP + low);
         pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                          "warp %u: lane %u returns without reaching it, while lane(s) %s wait "
-                          "for it at %s at %s:%u; every lane named in a warp collective's mask "
-                          "must reach the same collective",
+                          PYEMU_T_WARP " %u: " PYEMU_T_LANE " %u returns without reaching it, "
+                          "while " PYEMU_T_LANES " %s wait for it at %s at %s:%u; " PYEMU_T_RULE,
                           warp, low, a, pyemu_warp_name(bs->op), bs->file, bs->line);
     }
     const unsigned int first = (unsigned int)__builtin_ctz(m);
@@ -80,9 +79,9 @@ missing_lanes(pyemu_worker *w, unsigned int warp, unsigned int m, unsigned int m
     pyemu_warp_lanes_text(1u << first, a, sizeof a);
     name_thread(warp * WARP + first);
     pyemu_kernel_fail(w, PYEMU_E_BARRIER,
-                      "warp %u: %s at %s:%u (mask 0x%08x) is reached by lane(s) %s, but lane(s) "
-                      "%s returned without reaching it; every lane named in a warp collective's "
-                      "mask must reach the same collective",
+                      PYEMU_T_WARP " %u: %s at %s:%u" PYEMU_T_CUDA " (mask 0x%08x) is reached by "
+                      PYEMU_T_LANES " %s, but " PYEMU_T_LANES " %s returned without reaching it; "
+                      PYEMU_T_RULE,
                       warp, pyemu_warp_name(bs->op), bs->file, bs->line, want, a, l);
 }
 

@@ -28,12 +28,20 @@ class Terms:
     global_ids: bool    # name the global id beside the local one (OpenCL)
     sync: str           # the barrier call
     dyn_smem: str       # shared memory (static, then dynamic) / __local memory
+    warp: str = "warp"  # a warp / sub-group, and its lanes
+    lane: str = "lane"
+    lanes: str = "lane(s)"
+    rule: str = "every lane named in a warp collective's mask must reach the same collective"
+    collective: str = ""   # '': a collective by its CUDA name; else this instead
+    masks: bool = True     # say the collective's mask
 
 
+_RULE = "every work-item of a sub-group must reach the same sub-group function"
 CUDA_TERMS = Terms("block", "thread", "threads", False, "__syncthreads()",
                    "shared memory")
 OPENCL_TERMS = Terms("work-group", "work-item", "work-items", True, "barrier()",
-                     "__local memory")
+                     "__local memory", "sub-group", "sub-group local id",
+                     "sub-group local id(s)", _RULE, "a sub-group function", False)
 
 
 def _dim(v) -> str:
@@ -58,10 +66,7 @@ class Fault:
 
     def words(self, terms: Terms) -> str:
         """The fault's sentence in `terms`."""
-        table = {"b": terms.block, "t": terms.thread, "T": terms.threads, "s": terms.sync,
-                 "d": terms.dyn_smem}
-        parts = self.detail.split("\x01")
-        detail = parts[0] + "".join(table.get(p[:1], "?") + p[1:] for p in parts[1:])
+        detail = _in_terms(self.detail, terms)
         stopped = self.kind in (TIMEOUT, INTERRUPT)
         ids = ""
         if terms.global_ids and self.is_kernel:
@@ -75,6 +80,27 @@ class Fault:
         """OpenCL's get_global_id of the faulting work-item."""
         return tuple(o + b * d + t for o, b, d, t in
                      zip(self.offset, self.block, self.block_dim, self.thread))
+
+
+def _in_terms(detail: str, terms: Terms) -> str:
+    """A record's detail with its terms ("\x01" and a letter, PYEMU_T_* in
+    csrc/core.h) in `terms`: 'o' comes before a collective's CUDA name
+    (up to a space or ','), 'c' before a mask's words (up to their ')')."""
+    table = {"b": terms.block, "t": terms.thread, "T": terms.threads, "s": terms.sync,
+             "d": terms.dyn_smem, "w": terms.warp, "l": terms.lane, "L": terms.lanes,
+             "r": terms.rule}
+    parts = detail.split("\x01")
+    out = [parts[0]]
+    for p in parts[1:]:
+        letter, rest = p[:1], p[1:]
+        if letter == "o":
+            cut = min((i for i in (rest.find(" "), rest.find(",")) if i >= 0), default=len(rest))
+            out.append(terms.collective + rest[cut:] if terms.collective else rest)
+        elif letter == "c":
+            out.append(rest if terms.masks or ")" not in rest else rest[rest.index(")") + 1:])
+        else:
+            out.append(table.get(letter, "?") + rest)
+    return "".join(out)
 
 
 def _text(field) -> str:

@@ -210,3 +210,39 @@ def test_sub_group_queries_are_no_collectives(context, queue, monkeypatch, force
     t = np.arange(n)
     one = np.concatenate([np.where(t < 32, 32, 16), np.full(n, 2), np.full(n, 32), np.full(n, 2)])
     np.testing.assert_array_equal(out.reshape(groups, 4 * n), np.tile(one, (groups, 1)))
+
+
+DIVERGED = r"""
+__kernel void gone(__global int *out) {
+  int t = get_local_id(0);
+  if (t >= 5) return;
+  out[t] = sub_group_reduce_add(t);
+}
+"""
+
+
+@pytest.mark.parametrize("force", ["0", "1"], ids=["block", "fibers"])
+def test_a_sub_group_left_in_part_fails_in_opencls_words(context, queue, monkeypatch, force):
+    """Work-items that return before a sub-group function the others wait
+    at: the launch fails (CL_OUT_OF_RESOURCES) with a message in OpenCL's
+    words (sub-group, sub-group local id), not CUDA's (warp, lane, the
+    intrinsic the header built it from), on both paths."""
+    from pyemu.compiler.regions import blocks as _regions
+    from pyemu.opencl import CLError, CL_OUT_OF_RESOURCES
+    monkeypatch.setenv(_regions.FORCE_ENV, force)
+    p = clCreateProgramWithSource(context, [DIVERGED])
+    clBuildProgram(p)
+    k = clCreateKernel(p, "gone")
+    b = clCreateBuffer(context, CL_MEM_READ_WRITE, 4 * 32)
+    clSetKernelArg(k, 0, b)
+    with pytest.raises(CLError) as e:
+        clEnqueueNDRangeKernel(queue, k, 1, None, [32], [32])
+        clFinish(queue)
+    assert e.value.code == CL_OUT_OF_RESOURCES
+    msg = str(e.value)
+    assert "kernel 'gone' failed in work-group (0,0,0), work-item (" in msg
+    assert "sub-group 0: " in msg and "sub-group local id(s) 0,1,2,3,4" in msg
+    assert "a sub-group function at program.cl:5" in msg
+    assert "every work-item of a sub-group must reach the same sub-group function" in msg
+    for cuda_word in ("warp", "lane", "__shfl", "mask"):
+        assert cuda_word not in msg, msg
