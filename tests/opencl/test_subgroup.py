@@ -221,25 +221,38 @@ __kernel void gone(__global int *out) {
 """
 
 
+SCRIPT = r"""
+from pyemu.opencl import *
+platform = clGetPlatformIDs()[0]
+device = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL)[0]
+ctx = clCreateContext(None, [device])
+q = clCreateCommandQueue(ctx, device, 0)
+p = clCreateProgramWithSource(ctx, [SOURCE])
+clBuildProgram(p)
+k = clCreateKernel(p, "gone")
+b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * 32)
+clSetKernelArg(k, 0, b)
+try:
+    clEnqueueNDRangeKernel(q, k, 1, None, [32], [32])
+    clFinish(q)
+except CLError as e:
+    R["code"], R["message"] = e.code, str(e)
+"""
+
+
 @pytest.mark.parametrize("force", ["0", "1"], ids=["block", "fibers"])
-def test_a_sub_group_left_in_part_fails_in_opencls_words(context, queue, monkeypatch, force):
+def test_a_sub_group_left_in_part_fails_in_opencls_words(run_cuda, tmp_path, force):
     """Work-items that return before a sub-group function the others wait
     at: the launch fails (CL_OUT_OF_RESOURCES) with a message in OpenCL's
     words (sub-group, sub-group local id), not CUDA's (warp, lane, the
-    intrinsic the header built it from), on both paths."""
+    intrinsic the header built it from), on both paths (in a process of
+    its own: the failure is sticky)."""
     from pyemu.compiler.regions import blocks as _regions
-    from pyemu.opencl import CLError, CL_OUT_OF_RESOURCES
-    monkeypatch.setenv(_regions.FORCE_ENV, force)
-    p = clCreateProgramWithSource(context, [DIVERGED])
-    clBuildProgram(p)
-    k = clCreateKernel(p, "gone")
-    b = clCreateBuffer(context, CL_MEM_READ_WRITE, 4 * 32)
-    clSetKernelArg(k, 0, b)
-    with pytest.raises(CLError) as e:
-        clEnqueueNDRangeKernel(queue, k, 1, None, [32], [32])
-        clFinish(queue)
-    assert e.value.code == CL_OUT_OF_RESOURCES
-    msg = str(e.value)
+    run = run_cuda(SCRIPT, consts={"SOURCE": DIVERGED},
+                   env={_regions.FORCE_ENV: force, "PYEMU_CACHE_DIR": str(tmp_path)})
+    assert run.returncode == 0, run.explain()
+    assert run.R["code"] == -5              # CL_OUT_OF_RESOURCES
+    msg = run.R["message"]
     assert "kernel 'gone' failed in work-group (0,0,0), work-item (" in msg
     assert "sub-group 0: " in msg and "sub-group local id(s) 0,1,2,3,4" in msg
     assert "a sub-group function at program.cl:5" in msg
