@@ -94,6 +94,11 @@ class Function:
     # the namespaces it is a member of, so named (for every function); None:
     # a class or a function holds it
     space: Optional[tuple] = None
+    # a kernel's reason to run on fibers for its cooperative groups: it
+    # reaches (itself, or a function, template, method or lambda it calls)
+    # a use of them beyond the block's own (tiles, grids, cg::reduce, ...),
+    # whose collectives the block functions cannot cut; '' none (parse.py)
+    cg: str = ""
 
     def moved(self, where, left=None, last=None) -> "Function":
         """This record with each offset p replaced by where(p) (a character's

@@ -163,9 +163,12 @@ class _Walk:
                             self.K.UNARY_OPERATOR)
         self.vector_names = set()   # typedefs of vector types in function bodies
         self.functions = []         # [Function fields, calls, callees] (see record)
-        # cooperative groups (see cg_reference): named at all; something of them
-        # other than the block's own calls; thread_block syncs referenced, rewritten
-        self.cg = {"named": False, "other": False, "syncs": 0, "rewritten": 0}
+        # cooperative groups (see cg_reference): named at all; and for each
+        # function record (id, None: code outside functions) what it uses of
+        # them (_CgUse); cg_reasons() makes each kernel's reason of them
+        self.cg = {"named": False, "rewritten": 0}
+        self.cg_uses = {}
+        self.cg_kernel = {}         # id(kernel record) -> why its cg run on fibers
         self.cursors = {}           # id(record) -> (function cursor, body cursor)
         self.scopes = {}            # id(record) -> (Function.scope, Function.space)
         _init_holders(self.K)
@@ -247,12 +250,7 @@ class _Walk:
             if self.user(c):
                 self.decl(c, [], ())
         self.m.kernels = list(self.kernels.values())
-        cg = self.cg
-        if cg["named"] and (cg["other"] or cg["syncs"] != cg["rewritten"]):
-            # collectives of tiles, grids, groups, or code this cannot follow
-            # (templates): the unit runs cooperative groups as the header has them
-            self.m.uses_warps = True
-            self.m.edits = [e for e in self.m.edits if e.why != "cg-sync"]
+        self.cg_reasons()
         if self.m.takes_locks:      # no warp steps (volatile_steps says why)
             self.m.edits = [e for e in self.m.edits if e.why != "warp-step"]
         else:
@@ -345,7 +343,7 @@ class _Walk:
         pass may read them (a kernel or a function at namespace scope)."""
         scope, space = self.scopes.get(id(f), (None, None))
         fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]),
-                      scope=scope, space=space)
+                      scope=scope, space=space, cg=self.cg_kernel.get(id(f), ""))
         if fn.kind in ("kernel", "function") and id(f) in self.cursors:
             body, unread, params, parens, head = _stmts.read(self, *self.cursors[id(f)])
             fn = replace(fn, stmts=body, unread=unread, params=params, parens=parens,
@@ -381,16 +379,16 @@ class _Walk:
             targets = [node.referenced]
         if kind == K.CALL_EXPR:
             self.cg_sync_call(node, fn)
-            if targets[0] is None and not _construction(node, K):
+            if targets[0] is None and not _construction(node, K) and not self.lookup_known(node):
                 # a call clang leaves open (a template's dependent call: g.sync() on a
                 # template parameter, f(x) found at instantiation, op(a, b)): it may be
                 # a collective of cooperative groups (cg_reference)
-                self.cg["other"] = True
+                self.cg_use(fn).open = self.cg_use(fn).open or self.where(node)
         for r in targets:
             if r is None or r.kind not in _FUNCTIONS:
                 continue
             if kind != K.CALL_EXPR:
-                self.cg_reference(r)
+                self.cg_reference(r, fn)
             self.named(r.spelling, r.get_usr(), fn)
             t = lib.clang_getSpecializedCursorTemplate(r)    # f<int>: the template f too
             if t is not None:
@@ -405,21 +403,125 @@ class _Walk:
             fn[-2].add(key)
             fn[-1].add(name)
 
-    def cg_reference(self, r) -> None:
+    def lookup_known(self, call) -> bool:
+        """A dependent call `f(x)` or `f<T>(x)` that clang leaves open (an
+        unresolved lookup): at instantiation it calls one of the candidates
+        its lookup found (edges of the call graph: reference) or a function
+        named f that argument-dependent lookup finds in the namespaces of
+        the arguments' types.  True when that cannot be one of cooperative
+        groups: no candidate is theirs and nothing of namespace
+        cooperative_groups is named f (cg_names)."""
+        K, lib = self.K, self.ci.conf.lib
+        callee = next(iter(call.get_children()), None)
+        while callee is not None and callee.kind in (K.UNEXPOSED_EXPR, K.DECL_REF_EXPR):
+            kids = list(callee.get_children())
+            if callee.kind == K.UNEXPOSED_EXPR:     # an implicit conversion of the callee
+                callee = kids[0] if len(kids) == 1 else None
+            else:           # `f<T>` or `ns::f`: the lookup's result after any qualifier
+                callee = next((k for k in kids if k.kind == K.OVERLOADED_DECL_REF), None)
+        if callee is None or callee.kind != K.OVERLOADED_DECL_REF or not callee.spelling:
+            return False
+        if callee.spelling in self.cg_names():
+            return False
+        return not any(_cg_kind(lib.clang_getOverloadedDecl(callee, i), K) is not None
+                       for i in range(lib.clang_getNumOverloadedDecls(callee)))
+
+    def cg_names(self) -> set:
+        """The names of everything declared in namespace cooperative_groups
+        (pyemu's header), its nested namespaces and classes."""
+        if self.cg.get("names") is None:
+            names, todo = set(), [c for c in self.tu.cursor.get_children()
+                                  if c.kind == self.K.NAMESPACE
+                                  and c.spelling == _warps.COOPERATIVE]
+            while todo:
+                c = todo.pop()
+                for ch in c.get_children():
+                    if ch.spelling:
+                        names.add(ch.spelling)
+                    if ch.kind in _SCOPES:
+                        todo.append(ch)
+            self.cg["names"] = names
+        return self.cg["names"]
+
+    def cg_use(self, fn) -> "_CgUse":
+        """What function record `fn` (None: code outside functions) uses of
+        cooperative groups."""
+        return self.cg_uses.setdefault(id(fn) if fn is not None else None, _CgUse(fn))
+
+    def cg_reference(self, r, fn, type_only: bool = False) -> None:
         """A function or type of namespace cooperative_groups that user code
-        names: what a block does on its own (this_thread_block(), class
-        thread_block: sync, thread_rank, size, group_index, ...; sync(g) of a
-        thread_block) keeps the unit's kernels off the warp form; anything
-        else (tiles, coalesced groups, grids, reduce, thread_group) is a warp
-        collective as before (warps.py)."""
+        names, in function record `fn`: what a block does on its own
+        (this_thread_block(), class thread_block: sync, thread_rank, size,
+        group_index, ...; sync(g) of a thread_block) keeps a kernel that
+        reaches it off the warp form; anything else (tiles, coalesced groups,
+        grids, reduce, thread_group) is a warp collective (warps.py) of the
+        kernels that reach `fn` (cg_reasons).  A type named outside functions
+        (`type_only`: a typedef, a prototype's parameter) does nothing by
+        itself: what is done with it is a call, seen where it is made."""
         what = _cg_kind(r, self.K)
         if what is None:
             return
         self.cg["named"] = True
+        if what == "block" or (type_only and fn is None):
+            return
+        use = self.cg_use(fn)
         if what == "sync":
-            self.cg["syncs"] += 1
-        elif what != "block":
-            self.cg["other"] = True
+            use.syncs += 1
+        elif not use.other:
+            use.other = _cg_name(r, self.K)
+
+    def cg_reasons(self) -> None:
+        """Each kernel's reason to run its cooperative groups on fibers
+        (self.cg_kernel, Function.cg): a function it reaches through the call
+        graph (its own body, the functions, templates, methods and lambdas it
+        calls or names) uses them beyond the block's own calls.  Code outside
+        functions that does, or a destructor or conversion function (called
+        implicitly: the call graph has no edge to it), gives the reason to
+        every kernel of the unit, whose thread_block syncs then stay the
+        header's (no cg-sync edit).  Any reason makes the unit use warps."""
+        if not self.cg["named"]:
+            return
+        own = {k: u.why() for k, u in self.cg_uses.items()}
+        own = {k: w for k, w in own.items() if w}
+        if not own:
+            return
+        self.m.uses_warps = True
+        kernels = [f for f in self.functions if f[0] == "kernel"]
+        unit = ""
+        implicit = (self.K.DESTRUCTOR, self.K.CONVERSION_FUNCTION)
+        for k, why in own.items():
+            c = self.cursors.get(k, (None,))[0] if k is not None else None
+            if k is None or (c is not None and c.kind in implicit):
+                where = "outside functions" if k is None else f"in {c.spelling}"
+                unit = f"the unit uses cooperative groups {where} ({why})"
+                break
+        if unit:
+            self.m.edits = [e for e in self.m.edits if e.why != "cg-sync"]
+            for f in kernels:
+                self.cg_kernel[id(f)] = unit + ", whose collectives run on fibers"
+            return
+        by_key, by_name = {}, {}
+        for f in self.functions:
+            if f[7]:
+                by_key.setdefault(f[7], []).append(f)
+            if f[1]:
+                by_name.setdefault(f[1], []).append(f)
+        for f in kernels:
+            seen, todo = {id(f)}, [(f, "")]
+            while todo:
+                g, via = todo.pop(0)
+                why = own.get(id(g))
+                if why:
+                    lead = f"it calls {via}, which uses" if via else "it uses"
+                    self.cg_kernel[id(f)] = (f"{lead} cooperative groups beyond the block "
+                                             f"({why}), whose collectives run on fibers")
+                    break
+                for key in sorted(g[-2]):
+                    for h in (by_name.get(key[5:], []) if key.startswith("name:")
+                              else by_key.get(key, [])):
+                        if id(h) not in seen:
+                            seen.add(id(h))
+                            todo.append((h, via or (h[1] or "a lambda or method")))
 
     def cg_sync_call(self, call, fn) -> None:
         """`cg::sync(b)` or `b.sync()` for a thread_block b (a variable, or
@@ -434,6 +536,7 @@ class _Walk:
             return
         start, end = self.span(call)
         self.cg["rewritten"] += 1
+        self.cg_use(fn).rewritten += 1
         site = f"{self.where(call)}#cg{self.cg['rewritten']}".replace("\\", "/").replace('"', "'")
         self.m.edits.append(Edit(start, end, f'pyemu_barrier("{site}")', "cg-sync"))
         if fn is not None:
@@ -554,7 +657,7 @@ class _Walk:
                 if node.spelling == _warps.COOPERATIVE:
                     self.cg["named"] = True
             elif kind in (K.TYPE_REF, K.TEMPLATE_REF):
-                self.cg_reference(node.referenced)
+                self.cg_reference(node.referenced, fn, type_only=True)
             elif kind == K.DECL_STMT:
                 if self.local_decl(node, kern):
                     continue
@@ -906,6 +1009,37 @@ def _statements(K, kind, children: list) -> list:
 _CG_BLOCK_FUNCTIONS = {"this_thread_block"}
 
 
+class _CgUse:
+    """What one function record (or code outside functions) uses of
+    cooperative groups: the first name beyond the block's own (`other`),
+    the thread_block syncs it names and those made pyemu_barrier calls
+    (cg_sync_call), the first call clang leaves open (`open`: where)."""
+
+    def __init__(self, fn):
+        self.fn, self.other, self.syncs, self.rewritten, self.open = fn, "", 0, 0, ""
+
+    def why(self) -> str:
+        """'' when every use is the block's own, else what is not."""
+        if self.other:
+            return self.other
+        if self.syncs != self.rewritten:
+            return "a thread_block sync that is not a plain call on a thread_block"
+        if self.open:
+            return (f"a call clang leaves open at {self.open}, a template's dependent call "
+                    "that may be one of their collectives")
+        return ""
+
+
+def _cg_name(r, K) -> str:
+    """`r`'s name with its namespaces and classes: cooperative_groups::tiled_partition."""
+    parts, p = [], r
+    while p is not None and p.kind != K.TRANSLATION_UNIT:
+        if p.spelling:
+            parts.append(p.spelling)
+        p = p.semantic_parent
+    return "::".join(reversed(parts))
+
+
 def _cg_kind(r, K):
     """None: `r` is not of namespace cooperative_groups; "sync": the
     thread_block's sync (its method, or cg::sync(const thread_block &));
@@ -973,6 +1107,7 @@ def _simple_block(e, K) -> bool:
 
 _STMT_HOLDERS = set()
 _FUNCTIONS = set()      # cursor kinds of functions (a call's or a name's target)
+_SCOPES = set()         # cursor kinds that declare names inside (cg_names)
 _REFERENCES = set()     # cursor kinds that call or name a function
 
 
@@ -982,6 +1117,9 @@ def _init_holders(K) -> None:
                            K.DESTRUCTOR, K.CONVERSION_FUNCTION})
         _REFERENCES.update({K.CALL_EXPR, K.DECL_REF_EXPR, K.MEMBER_REF_EXPR,
                             K.OVERLOADED_DECL_REF})
+        _SCOPES.update({K.NAMESPACE, K.CLASS_DECL, K.STRUCT_DECL, K.UNION_DECL,
+                        K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
+                        K.LINKAGE_SPEC, K.UNEXPOSED_DECL, K.FRIEND_DECL})
         _STMT_HOLDERS.update({K.COMPOUND_STMT, K.IF_STMT, K.WHILE_STMT, K.FOR_STMT, K.DO_STMT,
                               K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT,
                               getattr(K, "CXX_FOR_RANGE_STMT", K.FOR_STMT)})

@@ -225,14 +225,14 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
     holders, poison = _barrier_holders(functions, warp)
     user_funcs = {g.name for g in groups if g.kind in ("function", "template")}
     unnamed = any(g.kind == "kernel" and g.name in ("", "::") for g in groups)
-    # collectives the cuts cannot see: cooperative groups (member calls of a
-    # tile), a class or lambda of the user's that calls one: every kernel
-    # of the unit keeps the fibers' warp form
+    # collectives the cuts cannot see: a class or lambda of the user's that
+    # calls one (every kernel of the unit keeps the fibers' warp form); the
+    # cooperative groups beyond the block's own (member calls of a tile, ...)
+    # that a kernel reaches, as the front end says (Function.cg)
     warp_poison, hidden = "", set()
-    if warp and any(t.text == "cooperative_groups" and not internal(t.file) for t in toks):
-        warp_poison = "the unit uses cooperative groups, whose collectives run on fibers"
-    elif warp:
+    if warp:
         warp_poison, hidden = _warpcut.hidden(toks, groups)
+    cg = {f.key: f.cg for f in functions if f.kind == "kernel" and f.cg}
     out = Blocks()
     texts, failed = {}, set()
     gtoks = {}      # (kernel, overload) -> its own tokens (implicit barriers added)
@@ -255,6 +255,9 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
                 coll = True
                 raise Unsupported("it calls a function template that uses warp collectives "
                                   "(not inlined)")
+            if warp and cg.get(g.key):
+                coll = True
+                raise Unsupported(cg[g.key])
             if calls:
                 found = _inline.inline_calls(toks, groups, g, holders, internal)
                 if found is None:
@@ -301,7 +304,7 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
             failed.add(q)
             if has_barrier or why:
                 out.skipped[q] = why or "no barrier"
-            out.paths[q] = ("fibers" if has_barrier else "plain loop", why)
+            out.paths[q] = ("fibers" if has_barrier or coll else "plain loop", why)
             continue
         out.paths.setdefault(q, ("block function", ""))
         n = len(texts.get(q, ()))
