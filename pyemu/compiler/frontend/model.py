@@ -35,8 +35,11 @@ class Kernel:
     spelled: str = ""        # its name as the user wrote it, where a header macro
                              # renamed it (OpenCL's abs is pyemu_cl_abs), else ''
     # CUDA: the parameters' C++ default arguments, ((index, expression text
-    # of the parsed unit), ...), of a kernel that is no template
+    # of the parsed unit), ...)
     defaults: tuple = ()
+    # of a template with defaults: its template head as written (`template
+    # <class T, int N = 4>`), whose names the defaults' text may use
+    template_params: str = ""
 
     @property
     def name(self) -> str:

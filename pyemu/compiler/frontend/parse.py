@@ -576,9 +576,12 @@ class _Walk:
                                  for p in parms) + ")"
             signature = f"{ret.strip()} (*)({rest}"
         spelled = c.spelling[len("pyemu_cl_"):] if c.spelling.startswith("pyemu_cl_") else ""
-        defaults = () if template or self.dialect != "cuda" else self.defaults(c)
+        defaults = self.defaults(c) if self.dialect == "cuda" else ()
+        tparams = self.template_params(c) if template and defaults else ""
+        if template and defaults and not tparams:
+            defaults = ()           # (a head this cannot read: a launch must pass them all)
         k = Kernel(qual, self.where(c), c.is_definition(), template, bounds, params,
-                   tuple(attrs), signature, spelled, defaults)
+                   tuple(attrs), signature, spelled, defaults, tparams)
         old = self.kernels.get(qual)
         if old is not None:
             # a definition after a prototype: its place, the attributes of both
@@ -587,9 +590,31 @@ class _Walk:
                        k.template or old.template, k.max_threads or old.max_threads,
                        k.params if k.defined or not old.params else old.params,
                        k.attributes or old.attributes, k.signature or old.signature, spelled,
-                       tuple(sorted(dict(old.defaults + k.defaults).items())))
+                       tuple(sorted(dict(old.defaults + k.defaults).items())),
+                       # a template's default arguments are all in one of its declarations
+                       # (C++ [dcl.fct.default]): its names are that declaration's
+                       k.template_params if k.defaults else old.template_params)
         self.kernels[qual] = k
         return k.name
+
+    def template_params(self, c) -> str:
+        """The template head of kernel template c, `template <class T, int
+        N = 4>` as written: from its start to the '>' after its last
+        template parameter (clang's extents); '' when that is not where it
+        should be (a `>>` closing a default argument too)."""
+        K = self.K
+        tps = [ch for ch in c.get_children() if ch.kind in (
+            K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER,
+            K.TEMPLATE_TEMPLATE_PARAMETER)]
+        start = c.extent.start.offset
+        if not tps:
+            return ""
+        toks = self.tokens(tps[-1].extent.end.offset, c.extent.end.offset)
+        head = self.tokens(start, start + 1)
+        if not toks or toks[0][0] != ">" or not head or head[0][0] != "template":
+            return ""
+        return " ".join(x.strip() for x in self.text[start:toks[0][1] + 1].splitlines()
+                        if not x.lstrip().startswith("#"))      # (g++ -E's line markers)
 
     def defaults(self, c) -> tuple:
         """((index, text), ...): the default arguments of the parameters of
