@@ -102,6 +102,12 @@ class Function:
     # a use of them beyond the block's own (tiles, grids, cg::reduce, ...),
     # whose collectives the block functions cannot cut; '' none (parse.py)
     cg: str = ""
+    # the offsets of the variable names that are a whole argument of a call
+    # clang resolved (or whose candidates it knows): passed by value (the
+    # call cannot change the variable), or possibly changed (a reference
+    # parameter, an array's elements); a name in neither: clang cannot say
+    by_value: frozenset = frozenset()
+    by_ref: frozenset = frozenset()
 
     def moved(self, where, left=None, last=None) -> "Function":
         """This record with each offset p replaced by where(p) (a character's
@@ -118,7 +124,9 @@ class Function:
                                                                     for d in self.params),
                        parens=pair(self.parens) if self.parens else (),
                        template_head=(left(self.template_head[0]), where(self.template_head[1]))
-                       if self.template_head else ())
+                       if self.template_head else (),
+                       by_value=frozenset(where(p) for p in self.by_value),
+                       by_ref=frozenset(where(p) for p in self.by_ref))
 
 
 # ---------------------------------------------------------------- statements

@@ -169,6 +169,7 @@ class _Walk:
         self.cg = {"named": False, "rewritten": 0}
         self.cg_uses = {}
         self.cg_kernel = {}         # id(kernel record) -> why its cg run on fibers
+        self.call_refs = {}         # id(record) -> (by_value, by_ref) offsets (call_args)
         self.cursors = {}           # id(record) -> (function cursor, body cursor)
         self.scopes = {}            # id(record) -> (Function.scope, Function.space)
         _init_holders(self.K)
@@ -260,6 +261,7 @@ class _Walk:
         if self.dialect == "opencl":
             self.failed_literals(top)
             self.builtin_names(top)
+        self.m.functions = self.with_call_args(self.m.functions)
         # errors where the edits are made: a vector select (C++ has no
         # vector ?:), a vector literal C++ read as a cast of a comma expression
         selects = {e.start for e in self.m.edits if e.text == "pyemu_vternary("}
@@ -350,6 +352,29 @@ class _Walk:
                          template_head=head)
         return fn
 
+    def with_call_args(self, functions: list) -> list:
+        """The records with their by_value / by_ref (call_args), less the
+        names inside a range an edit replaces (the text there is another)."""
+        spans = sorted((e.start, e.end) for e in self.m.edits if e.end > e.start)
+        starts = [a for a, _ in spans]
+
+        def kept(p):
+            i = bisect.bisect_right(starts, p) - 1
+            return i < 0 or spans[i][1] <= p
+
+        recs = {}
+        for f in self.functions:
+            if id(f) in self.call_refs:
+                recs[(f[4], f[5])] = self.call_refs[id(f)]
+        out = []
+        for fn in functions:
+            refs = recs.get((fn.head, fn.body))
+            if refs is not None:
+                fn = replace(fn, by_value=frozenset(p for p in refs[0] if kept(p)),
+                             by_ref=frozenset(p for p in refs[1] if kept(p)))
+            out.append(fn)
+        return out
+
     def step_calls(self) -> None:
         """The implicit warp steps (volatile_steps) are calls of
         pyemu_warp_step() in the text g++ compiles: the unit uses warps
@@ -379,6 +404,8 @@ class _Walk:
             targets = [node.referenced]
         if kind == K.CALL_EXPR:
             self.cg_sync_call(node, fn)
+            if fn is not None:
+                self.call_args(node, targets, fn)
             if targets[0] is None and not _construction(node, K) and not self.lookup_known(node):
                 # a call clang leaves open (a template's dependent call: g.sync() on a
                 # template parameter, f(x) found at instantiation, op(a, b)): it may be
@@ -403,6 +430,90 @@ class _Walk:
             fn[-2].add(key)
             fn[-1].add(name)
 
+    def call_args(self, call, targets, fn) -> None:
+        """For each argument of `call` that is a variable's name alone (`f(a,
+        x)`), whether the call may change that variable, as clang's tree says
+        (record `fn`'s by_value / by_ref, offsets of the names): only by a
+        reference parameter, or through the elements of an array (it decays
+        to a pointer), or by a user copy constructor that takes a non-const
+        reference.  Known where clang resolved the callee, or where the
+        lookup of a dependent call found candidates and no explicit template
+        arguments make their parameters' types (ADL may find more at
+        instantiation: the regions pass takes such calls as before)."""
+        K = self.K
+        cands = [t for t in targets if t is not None and t.kind in _FUNCTIONS]
+        if not cands:
+            callee = self.open_callee(call)
+            if callee is None or callee[1]:
+                return
+            lib = self.ci.conf.lib
+            cands = [lib.clang_getOverloadedDecl(callee[0], i)
+                     for i in range(lib.clang_getNumOverloadedDecls(callee[0]))]
+            cands = [c for c in cands if c is not None and c.kind in _FUNCTIONS]
+            if not cands:
+                return
+            known = False
+        else:
+            known = True
+        if call.spelling.startswith("operator"):
+            return          # an operator's call: its operands are no argument list
+        args = list(call.get_arguments())
+        for i, a in enumerate(args):
+            a = _bare_expr(a, K)
+            if a.kind != K.DECL_REF_EXPR or a.referenced is None or \
+                    a.referenced.kind not in (K.VAR_DECL, K.PARM_DECL):
+                continue
+            try:
+                safe = self.copied(a.referenced.type) and all(
+                    _by_value_param(c, i, K, self.ci.TypeKind) for c in cands)
+            except ValueError:      # a type kind this cindex has no name for
+                continue
+            if safe or known:
+                byval, byref = self.call_refs.setdefault(id(fn), (set(), set()))
+                (byval if safe else byref).add(a.extent.start.offset)
+
+    def copied(self, t) -> bool:
+        """A value of type t passed by value is a copy the callee cannot use to
+        change the variable: a scalar, a pointer, a reference's referee of
+        those, a class without a user copy constructor taking a non-const
+        reference; not an array (a pointer to its elements), not a type that
+        depends on template parameters."""
+        TK = self.ci.TypeKind
+        c = t.get_canonical()
+        if c.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
+            c = c.get_pointee().get_canonical()
+        if c._kind_id in _SCALAR_IDS or c.kind in (TK.POINTER, TK.ENUM):
+            return True
+        if c.kind != TK.RECORD:
+            return False
+        d = c.get_declaration()
+        if d is None or d.kind not in (self.K.STRUCT_DECL, self.K.CLASS_DECL, self.K.UNION_DECL):
+            return False
+        for ch in d.get_children():
+            if ch.kind == self.K.CONSTRUCTOR and ch.is_copy_constructor():
+                ps = list(ch.get_arguments())
+                if not ps or not ps[0].type.get_pointee().is_const_qualified():
+                    return False
+        return True
+
+    def open_callee(self, call):
+        """(the OVERLOADED_DECL_REF a dependent call's callee names, whether
+        explicit template arguments follow it), or None."""
+        K = self.K
+        callee = next(iter(call.get_children()), None)
+        explicit = False
+        while callee is not None and callee.kind in (K.UNEXPOSED_EXPR, K.DECL_REF_EXPR):
+            kids = list(callee.get_children())
+            if callee.kind == K.UNEXPOSED_EXPR:     # an implicit conversion of the callee
+                callee = kids[0] if len(kids) == 1 else None
+            else:           # `f<T>` or `ns::f`: the lookup's result after any qualifier
+                explicit = any(k.kind not in (K.OVERLOADED_DECL_REF, K.NAMESPACE_REF)
+                               for k in kids)
+                callee = next((k for k in kids if k.kind == K.OVERLOADED_DECL_REF), None)
+        if callee is None or callee.kind != K.OVERLOADED_DECL_REF or not callee.spelling:
+            return None
+        return callee, explicit
+
     def lookup_known(self, call) -> bool:
         """A dependent call `f(x)` or `f<T>(x)` that clang leaves open (an
         unresolved lookup): at instantiation it calls one of the candidates
@@ -412,15 +523,10 @@ class _Walk:
         groups: no candidate is theirs and nothing of namespace
         cooperative_groups is named f (cg_names)."""
         K, lib = self.K, self.ci.conf.lib
-        callee = next(iter(call.get_children()), None)
-        while callee is not None and callee.kind in (K.UNEXPOSED_EXPR, K.DECL_REF_EXPR):
-            kids = list(callee.get_children())
-            if callee.kind == K.UNEXPOSED_EXPR:     # an implicit conversion of the callee
-                callee = kids[0] if len(kids) == 1 else None
-            else:           # `f<T>` or `ns::f`: the lookup's result after any qualifier
-                callee = next((k for k in kids if k.kind == K.OVERLOADED_DECL_REF), None)
-        if callee is None or callee.kind != K.OVERLOADED_DECL_REF or not callee.spelling:
+        found = self.open_callee(call)
+        if found is None:
             return False
+        callee = found[0]
         if callee.spelling in self.cg_names():
             return False
         return not any(_cg_kind(lib.clang_getOverloadedDecl(callee, i), K) is not None
@@ -1099,6 +1205,40 @@ def _cg_kind(r, K):
             and not list(r.get_arguments()):
         return "block"
     return "other"
+
+
+# clang's builtin arithmetic types (CXTypeKind ids: Bool .. NullPtr, Float128,
+# Half, Float16, BFloat16, Ibm128; not Overload or Dependent)
+_SCALAR_IDS = set(range(3, 25)) | {30, 31, 32, 39, 40}
+
+
+def _bare_expr(e, K):
+    """Expression cursor e without the implicit nodes around it."""
+    while e.kind == K.UNEXPOSED_EXPR:
+        kids = list(e.get_children())
+        if len(kids) != 1:
+            break
+        e = kids[0]
+    return e
+
+
+def _by_value_param(c, i: int, K, TK) -> bool:
+    """Function (or template) c takes its argument i by value: its i-th
+    parameter is no reference and no pack comes before it; past its
+    parameters, a C variadic function's `...`."""
+    params = [ch for ch in c.get_children() if ch.kind == K.PARM_DECL]
+    if c.kind != K.FUNCTION_TEMPLATE:
+        params = list(c.get_arguments()) or params
+    for p in params[:i + 1]:
+        if "..." in p.type.spelling:
+            return False        # a function parameter pack
+    if i < len(params):
+        t = params[i].type
+        kind = t.get_canonical().kind if t.kind != TK.UNEXPOSED else t.kind
+        return kind not in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE) and \
+            t.kind not in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)
+    return c.kind != K.FUNCTION_TEMPLATE and c.type.kind == TK.FUNCTIONPROTO and \
+        c.type.is_function_variadic()
 
 
 def _construction(call, K) -> bool:

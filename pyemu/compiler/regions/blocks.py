@@ -50,6 +50,7 @@ and compile_failed for the rest of its hook.
 from __future__ import annotations
 
 import bisect
+import contextvars
 import hashlib
 import os
 import sys
@@ -117,6 +118,9 @@ _CASTS = {"static_cast", "const_cast", "reinterpret_cast"}
 # Functions of the CUDA headers and the C library that take their arguments by
 # value and have no effect but their result (or, for atomics and printf, one
 # through a pointer): a bare variable passed to them is read, not modified.
+# Only for calls the front end could not resolve (a template's dependent
+# call, whose callee argument-dependent lookup may find at instantiation;
+# tokens the pass made): elsewhere clang's tree says (_safe_call).
 _BY_VALUE = {
     "pyemu_printf", "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
     "atomicInc", "atomicDec", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor",
@@ -208,7 +212,23 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None,
     return out
 
 
+# The front end's facts about call arguments (Function.by_value, by_ref:
+# offsets into the unit of the variable names that are a whole argument of a
+# call clang resolved), for _Kernel._safe_call, while _generate runs.
+_CALL_ARGS = contextvars.ContextVar("pyemu_regions_call_args", default=(frozenset(), frozenset()))
+
+
 def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> Blocks:
+    by_value = frozenset().union(*(f.by_value for f in functions))
+    by_ref = frozenset().union(*(f.by_ref for f in functions))
+    token = _CALL_ARGS.set((by_value, by_ref))
+    try:
+        return _generate_unit(pre, marker, internal_root, implicit, force, warp, functions)
+    finally:
+        _CALL_ARGS.reset(token)
+
+
+def _generate_unit(pre, marker, internal_root, implicit, force, warp, functions) -> Blocks:
     from . import inline as _inline
     from . import variant as _variant
     from . import warpcut as _warpcut
@@ -828,14 +848,25 @@ class _Kernel:
             return kind                # a method call
         if prev.text in ("(", ",") and nxt in (")", ","):
             open_at = parent.get(j)
-            if open_at is not None and not self._safe_call(open_at):
+            if open_at is not None and not self._safe_call(open_at, j):
                 return kind
         return None
 
-    def _safe_call(self, open_at: int) -> bool:
-        """True when the '(' at open_at is not a call, or a call that takes its
-        arguments by value."""
+    def _safe_call(self, open_at: int, j: int = -1) -> bool:
+        """True when the '(' at open_at is not a call, or a call that cannot
+        change the variable toks[j], a whole argument of it.  Where clang
+        resolved the call (or knows its candidates), its tree says
+        (Function.by_value / by_ref: the parameter's type, the argument's);
+        else (a template's dependent call, a token the pass made) the names
+        of _BY_VALUE, functions of pyemu's headers that take their arguments
+        by value."""
         toks = self.toks
+        if j >= 0 and toks[j].pos >= 0:
+            by_value, by_ref = _CALL_ARGS.get()
+            if toks[j].pos in by_value:
+                return True
+            if toks[j].pos in by_ref:
+                return False
         before = toks[open_at - 1]
         if before.text == ">":
             depth, k = 0, open_at - 1
