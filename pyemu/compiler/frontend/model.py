@@ -108,6 +108,11 @@ class Function:
     # parameter, an array's elements); a name in neither: clang cannot say
     by_value: frozenset = frozenset()
     by_ref: frozenset = frozenset()
+    # the offsets of the names of variables that may change the variable
+    # there (an assignment's target, ++, &, a reference bound to it, ...), or
+    # that only read it; a name in neither: clang's tree cannot say (lvalues.py)
+    changed: frozenset = frozenset()
+    unchanged: frozenset = frozenset()
 
     def moved(self, where, left=None, last=None) -> "Function":
         """This record with each offset p replaced by where(p) (a character's
@@ -126,7 +131,9 @@ class Function:
                        template_head=(left(self.template_head[0]), where(self.template_head[1]))
                        if self.template_head else (),
                        by_value=frozenset(where(p) for p in self.by_value),
-                       by_ref=frozenset(where(p) for p in self.by_ref))
+                       by_ref=frozenset(where(p) for p in self.by_ref),
+                       changed=frozenset(where(p) for p in self.changed),
+                       unchanged=frozenset(where(p) for p in self.unchanged))
 
 
 # ---------------------------------------------------------------- statements

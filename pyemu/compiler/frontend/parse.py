@@ -26,7 +26,11 @@ root), in order of the text, and records:
   call a template leaves unresolved); for kernels and functions at
   namespace scope also their statements and parameters (stmts.py);
 * whether user code uses warp collectives or takes locks with atomics
-  (pyemu.compiler.warps says which names count).
+  (pyemu.compiler.warps says which names count), and for each kernel why
+  its cooperative groups run on fibers (cg_reasons);
+* for the regions pass, which names of variables may change them
+  (lvalues.py) and which whole call arguments are passed by value
+  (call_args).
 """
 from __future__ import annotations
 
@@ -46,6 +50,7 @@ from . import lex as _lex
 from .clangargs import clang_args
 from .edits import c_string
 from .libclang import cindex, index, presumed
+from . import lvalues as _lvalues
 from . import stmts as _stmts
 from .model import Edit, Function, Kernel, Model, Symbol
 
@@ -170,6 +175,7 @@ class _Walk:
         self.cg_uses = {}
         self.cg_kernel = {}         # id(kernel record) -> why its cg run on fibers
         self.call_refs = {}         # id(record) -> (by_value, by_ref) offsets (call_args)
+        self.lvalues = {}           # id(record) -> {offset: "mod" / "read"} (lvalues.py)
         self.cursors = {}           # id(record) -> (function cursor, body cursor)
         self.scopes = {}            # id(record) -> (Function.scope, Function.space)
         _init_holders(self.K)
@@ -347,6 +353,10 @@ class _Walk:
         fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]),
                       scope=scope, space=space, cg=self.cg_kernel.get(id(f), ""))
         if fn.kind in ("kernel", "function") and id(f) in self.cursors:
+            try:
+                self.lvalues[id(f)] = _lvalues.uses(self, self.cursors[id(f)][1])
+            except RecursionError:      # a body nested too deep: the tokens decide
+                pass
             body, unread, params, parens, head = _stmts.read(self, *self.cursors[id(f)])
             fn = replace(fn, stmts=body, unread=unread, params=params, parens=parens,
                          template_head=head)
@@ -364,14 +374,20 @@ class _Walk:
 
         recs = {}
         for f in self.functions:
-            if id(f) in self.call_refs:
-                recs[(f[4], f[5])] = self.call_refs[id(f)]
+            if id(f) in self.call_refs or id(f) in self.lvalues:
+                recs[(f[4], f[5])] = (self.call_refs.get(id(f), ((), ())),
+                                      self.lvalues.get(id(f), {}))
         out = []
         for fn in functions:
-            refs = recs.get((fn.head, fn.body))
-            if refs is not None:
-                fn = replace(fn, by_value=frozenset(p for p in refs[0] if kept(p)),
-                             by_ref=frozenset(p for p in refs[1] if kept(p)))
+            got = recs.get((fn.head, fn.body))
+            if got is not None:
+                (byval, byref), uses = got
+                fn = replace(fn, by_value=frozenset(p for p in byval if kept(p)),
+                             by_ref=frozenset(p for p in byref if kept(p)),
+                             changed=frozenset(p for p, u in uses.items()
+                                               if u == "mod" and kept(p)),
+                             unchanged=frozenset(p for p, u in uses.items()
+                                                 if u == "read" and kept(p)))
             out.append(fn)
         return out
 
@@ -1224,8 +1240,9 @@ def _bare_expr(e, K):
 
 def _by_value_param(c, i: int, K, TK) -> bool:
     """Function (or template) c takes its argument i by value: its i-th
-    parameter is no reference and no pack comes before it; past its
-    parameters, a C variadic function's `...`."""
+    parameter is no reference and no pack comes before it (or c is a copy
+    constructor taking a const reference: a class passed by value, which
+    copied() checks); past its parameters, a C variadic function's `...`."""
     params = [ch for ch in c.get_children() if ch.kind == K.PARM_DECL]
     if c.kind != K.FUNCTION_TEMPLATE:
         params = list(c.get_arguments()) or params
@@ -1234,6 +1251,9 @@ def _by_value_param(c, i: int, K, TK) -> bool:
             return False        # a function parameter pack
     if i < len(params):
         t = params[i].type
+        if i == 0 and c.kind == K.CONSTRUCTOR and c.is_copy_constructor() and \
+                t.get_canonical().get_pointee().is_const_qualified():
+            return True         # a copy (class by value): its source is const
         kind = t.get_canonical().kind if t.kind != TK.UNEXPOSED else t.kind
         return kind not in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE) and \
             t.kind not in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)

@@ -215,13 +215,16 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None,
 # The front end's facts about call arguments (Function.by_value, by_ref:
 # offsets into the unit of the variable names that are a whole argument of a
 # call clang resolved), for _Kernel._safe_call, while _generate runs.
-_CALL_ARGS = contextvars.ContextVar("pyemu_regions_call_args", default=(frozenset(), frozenset()))
+_CALL_ARGS = contextvars.ContextVar("pyemu_regions_call_args",
+                                    default=(frozenset(),) * 4)
 
 
 def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> Blocks:
     by_value = frozenset().union(*(f.by_value for f in functions))
     by_ref = frozenset().union(*(f.by_ref for f in functions))
-    token = _CALL_ARGS.set((by_value, by_ref))
+    changed = frozenset().union(*(f.changed for f in functions))
+    unchanged = frozenset().union(*(f.unchanged for f in functions)) - changed
+    token = _CALL_ARGS.set((by_value, by_ref, changed, unchanged))
     try:
         return _generate_unit(pre, marker, internal_root, implicit, force, warp, functions)
     finally:
@@ -830,8 +833,17 @@ class _Kernel:
     def _modifies(self, j: int, parent: dict) -> Optional[str]:
         """How the occurrence of a variable at toks[j] may change it: None,
         'self' or 'index' (through v[i]..., which for a pointer changes only
-        what it points to)."""
+        what it points to).  Clang's tree says for the names it could follow
+        (Function.changed / unchanged, frontend/lvalues.py); the tokens
+        around the name decide for the rest (a template's dependent call, a
+        __shared__ variable, a token the pass made)."""
         toks = self.toks
+        if toks[j].pos >= 0:
+            _, _, changed, unchanged = _CALL_ARGS.get()
+            if toks[j].pos in changed:      # clang's tree (Function.changed, unchanged)
+                return "self"
+            if toks[j].pos in unchanged:
+                return None
         prev, prev2 = toks[j - 1], toks[j - 2]
         kind = "index" if toks[j + 1].text == "[" else "self"
         if prev.text in ("++", "--"):
@@ -862,7 +874,7 @@ class _Kernel:
         by value."""
         toks = self.toks
         if j >= 0 and toks[j].pos >= 0:
-            by_value, by_ref = _CALL_ARGS.get()
+            by_value, by_ref = _CALL_ARGS.get()[:2]
             if toks[j].pos in by_value:
                 return True
             if toks[j].pos in by_ref:
