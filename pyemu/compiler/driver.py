@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 25
+FRONT_VERSION = 28
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -345,6 +345,12 @@ class _Entry:
     reqd: tuple = (0, 0, 0)  # OpenCL reqd_work_group_size (C++ expressions)
     hint: tuple = (0, 0, 0)  # OpenCL work_group_size_hint (C++ expressions)
     defaults: tuple = ()     # CUDA: ((parameter, default argument text), ...)
+    # an instance of a kernel template with defaults: the template's head
+    # (Kernel.template_params), the name expression's template arguments and
+    # the template's namespaces
+    tparams: str = ""
+    targs: str = ""
+    space: tuple = ()
 
 
 def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
@@ -359,7 +365,7 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
                   k.max_threads or "0", signature=k.signature,
                   defaults=getattr(k, "defaults", ()))
            for s, k in zip(short, plain) if k.defined]
-    templates = {k.qualified: k.where for k in kernels if k.template}
+    templates = {k.qualified: k for k in kernels if k.template}
     seen = {e.name for e in out}
     for e in exprs:
         e = str(e).strip()
@@ -369,7 +375,13 @@ def _entries(kernels: list, exprs: Sequence[str], source_name: str) -> list:
             seen.add(e)
             expr = e.lstrip("&").strip()
             base = expr.split("<", 1)[0].strip().lstrip(":")
-            out.append(_Entry(e, expr, templates.get(base, source_name)))
+            k = templates.get(base)
+            entry = _Entry(e, expr, k.where if k is not None else source_name)
+            if k is not None and k.defaults and k.template_params and expr.endswith(">"):
+                entry = replace(entry, defaults=k.defaults, tparams=k.template_params,
+                                targs=expr[expr.index("<") + 1:-1],
+                                space=tuple(k.qualified.split("::")[:-1]))
+            out.append(entry)
     return out
 
 
@@ -448,9 +460,9 @@ def _default_helpers(entries: list) -> list:
     declaration, and called at each launch that leaves the parameter out
     (pyemu/cuda/module.py), as C++ evaluates a default argument at each
     call."""
-    out = []
+    out, shared = [], False
     for n, e in enumerate(entries):
-        space = e.expr.lstrip(":").split("::")[:-1]
+        space = list(e.space) if e.tparams else e.expr.lstrip(":").split("::")[:-1]
         if not e.defaults or not all(_IDENT_RE.match(x) for x in space):
             continue
         if not out:
@@ -464,6 +476,10 @@ def _default_helpers(entries: list) -> list:
                     "typename pyemu_nth<pyemu_I - 1u, pyemu_R (*)(pyemu_B...)>::pyemu_type "
                     "pyemu_type; };",
                     "}"]
+        if e.tparams:
+            out += _template_default_helpers(n, e, space, not shared)
+            shared = True
+            continue
         fn = f"static_cast<{e.signature}>(&{e.expr})" if e.signature else f"&{e.expr}"
         for i, text in e.defaults:
             name = f"pyemu_default_{n}_{i}"
@@ -479,6 +495,46 @@ def _default_helpers(entries: list) -> list:
             out.append('extern "C" __attribute__((__visibility__("default"), __used__)) '
                        f"void (*const {name})(void *) = "
                        f"&{''.join(x + '::' for x in [''] + space)}{name}_fn;")
+    return out
+
+
+def _template_default_helpers(n: int, e: _Entry, space: list, first: bool) -> list:
+    """_default_helpers for an instance of a kernel template (name expression
+    `k<int, 4>`): the default's text may name the template's parameters, so
+    it is the result of a function template with the template's head
+    (`pyemu_default_<n>_<i>_at<int, 4>(0)`); where that text is ill-formed
+    for this instance (C++ instantiates a default argument only where a call
+    uses it: SFINAE picks the overload returning pyemu_none), the exported
+    pointer is null and a launch must pass the parameter."""
+    out = []
+    if first:
+        out += ["namespace pyemu_defaults {",
+                "struct pyemu_none {};",
+                "template <class pyemu_T, class pyemu_G, class pyemu_R> struct pyemu_put {",
+                "    static void pyemu_fn(void *pyemu_o) { pyemu_T pyemu_v = pyemu_G::pyemu_get();"
+                " __builtin_memcpy(pyemu_o, &pyemu_v, sizeof pyemu_v); }",
+                "    static constexpr void (*pyemu_ptr())(void *) { return &pyemu_fn; }",
+                "};",
+                "template <class pyemu_T, class pyemu_G> struct pyemu_put<pyemu_T, pyemu_G, "
+                "pyemu_none> {",
+                "    static constexpr void (*pyemu_ptr())(void *) { return nullptr; }",
+                "};",
+                "}"]
+    for i, text in e.defaults:
+        name = f"pyemu_default_{n}_{i}"
+        at = f"{name}_at<{e.targs}>(0)"
+        out.append("".join(f"namespace {x} {{ " for x in space))
+        out.append(f"{e.tparams} auto {name}_at(int) -> decltype({text}) {{ return {text}; }}")
+        out.append(f"{e.tparams} ::pyemu_defaults::pyemu_none {name}_at(...) "
+                   "{ return ::pyemu_defaults::pyemu_none(); }")
+        out.append(f"struct {name}_get {{ static auto pyemu_get() -> decltype({at}) "
+                   f"{{ return {at}; }} }};")
+        out.append(f"typedef ::pyemu_defaults::pyemu_put<::pyemu_defaults::pyemu_nth<{i}u, "
+                   f"decltype(&{e.expr})>::pyemu_type, {name}_get, decltype({at})> {name}_put;")
+        out.append(" ".join("}" * len(space)))
+        out.append('extern "C" __attribute__((__visibility__("default"), __used__)) '
+                   f"void (*const {name})(void *) = "
+                   f"{''.join(x + '::' for x in [''] + space)}{name}_put::pyemu_ptr();")
     return out
 
 

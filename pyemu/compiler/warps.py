@@ -17,12 +17,16 @@ code (a user file, not pyemu's headers) that calls or names a function
 is_collective() accepts, uses cooperative groups for more than the block
 (anything of the namespace but thread_block, this_thread_block() and the
 block's sync, whose calls become __syncthreads(); or, in a unit that names
-the namespace, a call whose callee clang leaves open: a template's dependent
-call such as g.sync() on a template parameter; a template whose calls clang
-resolves, to the block alone, takes block functions as other code), or gets
-implicit warp steps (pyemu_warp_step(), after stores through volatile
-lvalues) sets Model.uses_warps; one that calls an atomic takes_lock()
-accepts sets Model.takes_locks.
+the namespace, a call whose callee clang leaves open and may find one of
+theirs: a template's dependent g.sync() on a template parameter, f(x) where
+the namespace declares an f), or gets implicit warp steps
+(pyemu_warp_step(), after stores through volatile lvalues) sets
+Model.uses_warps; one that calls an atomic takes_lock() accepts sets
+Model.takes_locks.  Cooperative groups then decide per kernel
+(parse.cg_reasons, Function.cg): a kernel that reaches such a use, itself or
+through what it calls, runs on fibers with that reason; one whose use is the
+block's alone takes block functions (cuda-samples' reduction: reduce0-3 next
+to reduce4+'s tiles).
 """
 from __future__ import annotations
 

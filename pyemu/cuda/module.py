@@ -148,7 +148,8 @@ class Function:
                 name = ffi.string(view.name).decode("latin-1")
                 if name.startswith(prefix) and name[len(prefix):].isdigit():
                     addr = ctypes.c_void_p.from_address(int(view.addr)).value
-                    fns[int(name[len(prefix):])] = _DEFAULT_FN(addr)
+                    if addr:    # null: this template instance cannot use the default
+                        fns[int(name[len(prefix):])] = _DEFAULT_FN(addr)
             self.__dict__["_defaults"] = fns
         return fns
 

@@ -80,8 +80,9 @@ __global__ void block_sum(float *out, const float *in) {
 }
 """
 
-# units that keep the warp form: a tile's collective next to the block-only kernel; a
-# template whose sync clang leaves unresolved (g.sync() on a template parameter)
+# kernels that keep the warp form: one with a tile's collective (the block-only kernels
+# next to it keep their block functions: the rule is per kernel); one calling a template
+# whose sync clang leaves unresolved (g.sync() on a template parameter)
 WITH_TILE = BLOCK_ONLY + r"""
 __global__ void tile_sum(int *out, const int *in) {
     cg::thread_block cta = cg::this_thread_block();
@@ -163,9 +164,12 @@ def test_block_sync_in_device_function():
 @pytest.mark.parametrize("src", [WITH_TILE, IN_TEMPLATE], ids=["with-tile", "in-template"])
 def test_other_cooperative_groups_keep_the_warp_form(src):
     paths = kernel_paths(src, "cuda")
-    name = "by_method" if src is WITH_TILE else "block_sum"
+    name = "tile_sum" if src is WITH_TILE else "block_sum"
     assert paths[name][0] == "fibers", paths
     assert "warp collectives" in paths[name][1], paths
+    if src is WITH_TILE:
+        assert {n: paths[n][0] for n in NAMES} == {n: "block function" for n in NAMES}, paths
+        name = "by_method"
     mod = SourceModule(src)
     if src is WITH_TILE:
         out, want = _transpose(mod, name)

@@ -35,8 +35,11 @@ class Kernel:
     spelled: str = ""        # its name as the user wrote it, where a header macro
                              # renamed it (OpenCL's abs is pyemu_cl_abs), else ''
     # CUDA: the parameters' C++ default arguments, ((index, expression text
-    # of the parsed unit), ...), of a kernel that is no template
+    # of the parsed unit), ...)
     defaults: tuple = ()
+    # of a template with defaults: its template head as written (`template
+    # <class T, int N = 4>`), whose names the defaults' text may use
+    template_params: str = ""
 
     @property
     def name(self) -> str:
@@ -102,6 +105,22 @@ class Function:
     # template leaves to its instantiation (parse.outer_ref); not its
     # locals, parameters or members
     outer: frozenset = frozenset()
+    # a kernel's reason to run on fibers for its cooperative groups: it
+    # reaches (itself, or a function, template, method or lambda it calls)
+    # a use of them beyond the block's own (tiles, grids, cg::reduce, ...),
+    # whose collectives the block functions cannot cut; '' none (parse.py)
+    cg: str = ""
+    # the offsets of the variable names that are a whole argument of a call
+    # clang resolved (or whose candidates it knows): passed by value (the
+    # call cannot change the variable), or possibly changed (a reference
+    # parameter, an array's elements); a name in neither: clang cannot say
+    by_value: frozenset = frozenset()
+    by_ref: frozenset = frozenset()
+    # the offsets of the names of variables that may change the variable
+    # there (an assignment's target, ++, &, a reference bound to it, ...), or
+    # that only read it; a name in neither: clang's tree cannot say (lvalues.py)
+    changed: frozenset = frozenset()
+    unchanged: frozenset = frozenset()
 
     def moved(self, where, left=None, last=None) -> "Function":
         """This record with each offset p replaced by where(p) (a character's
@@ -118,7 +137,11 @@ class Function:
                                                                     for d in self.params),
                        parens=pair(self.parens) if self.parens else (),
                        template_head=(left(self.template_head[0]), where(self.template_head[1]))
-                       if self.template_head else ())
+                       if self.template_head else (),
+                       by_value=frozenset(where(p) for p in self.by_value),
+                       by_ref=frozenset(where(p) for p in self.by_ref),
+                       changed=frozenset(where(p) for p in self.changed),
+                       unchanged=frozenset(where(p) for p in self.unchanged))
 
 
 # ---------------------------------------------------------------- statements

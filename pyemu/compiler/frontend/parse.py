@@ -26,7 +26,11 @@ root), in order of the text, and records:
   call a template leaves unresolved); for kernels and functions at
   namespace scope also their statements and parameters (stmts.py);
 * whether user code uses warp collectives or takes locks with atomics
-  (pyemu.compiler.warps says which names count).
+  (pyemu.compiler.warps says which names count), and for each kernel why
+  its cooperative groups run on fibers (cg_reasons);
+* for the regions pass, which names of variables may change them
+  (lvalues.py) and which whole call arguments are passed by value
+  (call_args).
 """
 from __future__ import annotations
 
@@ -46,6 +50,7 @@ from . import lex as _lex
 from .clangargs import clang_args
 from .edits import c_string
 from .libclang import cindex, index, presumed
+from . import lvalues as _lvalues
 from . import stmts as _stmts
 from .model import Edit, Function, Kernel, Model, Symbol
 
@@ -163,9 +168,14 @@ class _Walk:
                             self.K.UNARY_OPERATOR)
         self.vector_names = set()   # typedefs of vector types in function bodies
         self.functions = []         # [Function fields, calls, callees] (see record)
-        # cooperative groups (see cg_reference): named at all; something of them
-        # other than the block's own calls; thread_block syncs referenced, rewritten
-        self.cg = {"named": False, "other": False, "syncs": 0, "rewritten": 0}
+        # cooperative groups (see cg_reference): named at all; and for each
+        # function record (id, None: code outside functions) what it uses of
+        # them (_CgUse); cg_reasons() makes each kernel's reason of them
+        self.cg = {"named": False, "rewritten": 0}
+        self.cg_uses = {}
+        self.cg_kernel = {}         # id(kernel record) -> why its cg run on fibers
+        self.call_refs = {}         # id(record) -> (by_value, by_ref) offsets (call_args)
+        self.lvalues = {}           # id(record) -> {offset: "mod" / "read"} (lvalues.py)
         self.member_kernels = set()     # USRs of __global__ member functions, refused
         # namespace-scope declarations in the user's files: (offset, name,
         # USR), '*' for a using-directive; those at the top of the headers
@@ -257,12 +267,7 @@ class _Walk:
             elif c.spelling:        # the headers' declarations (see later_names)
                 self.declared.append((-1, c.spelling, c.get_usr()))
         self.m.kernels = list(self.kernels.values())
-        cg = self.cg
-        if cg["named"] and (cg["other"] or cg["syncs"] != cg["rewritten"]):
-            # collectives of tiles, grids, groups, or code this cannot follow
-            # (templates): the unit runs cooperative groups as the header has them
-            self.m.uses_warps = True
-            self.m.edits = [e for e in self.m.edits if e.why != "cg-sync"]
+        self.cg_reasons()
         if self.m.takes_locks:      # no warp steps (volatile_steps says why)
             self.m.edits = [e for e in self.m.edits if e.why != "warp-step"]
         else:
@@ -272,6 +277,7 @@ class _Walk:
         if self.dialect == "opencl":
             self.failed_literals(top)
             self.builtin_names(top)
+        self.m.functions = self.with_call_args(self.m.functions)
         # errors where the edits are made: a vector select (C++ has no
         # vector ?:), a vector literal C++ read as a cast of a comma expression
         selects = {e.start for e in self.m.edits if e.text == "pyemu_vternary("}
@@ -359,12 +365,16 @@ class _Walk:
         pass may read them (a kernel or a function at namespace scope)."""
         scope, space = self.scopes.get(id(f), (None, None))
         fn = Function(*f[:-2], calls=frozenset(f[-2]), callees=frozenset(f[-1]),
-                      scope=scope, space=space)
+                      scope=scope, space=space, cg=self.cg_kernel.get(id(f), ""))
         if fn.kind == "kernel":
             lo, hi = fn.head[0], fn.body[1]
             fn = replace(fn, later=self.later_names(hi),
                          outer=frozenset(n for at, n in self.outer_refs if lo <= at <= hi))
         if fn.kind in ("kernel", "function") and id(f) in self.cursors:
+            try:
+                self.lvalues[id(f)] = _lvalues.uses(self, self.cursors[id(f)][1])
+            except RecursionError:      # a body nested too deep: the tokens decide
+                pass
             body, unread, params, parens, head = _stmts.read(self, *self.cursors[id(f)])
             fn = replace(fn, stmts=body, unread=unread, params=params, parens=parens,
                          template_head=head)
@@ -397,6 +407,34 @@ class _Walk:
         before = {usr for off, _, usr in self.declared if off <= end and usr}
         return frozenset(name for off, name, usr in self.declared
                          if off > end and (not usr or usr not in before))
+    def with_call_args(self, functions: list) -> list:
+        """The records with their by_value / by_ref (call_args), less the
+        names inside a range an edit replaces (the text there is another)."""
+        spans = sorted((e.start, e.end) for e in self.m.edits if e.end > e.start)
+        starts = [a for a, _ in spans]
+
+        def kept(p):
+            i = bisect.bisect_right(starts, p) - 1
+            return i < 0 or spans[i][1] <= p
+
+        recs = {}
+        for f in self.functions:
+            if id(f) in self.call_refs or id(f) in self.lvalues:
+                recs[(f[4], f[5])] = (self.call_refs.get(id(f), ((), ())),
+                                      self.lvalues.get(id(f), {}))
+        out = []
+        for fn in functions:
+            got = recs.get((fn.head, fn.body))
+            if got is not None:
+                (byval, byref), uses = got
+                fn = replace(fn, by_value=frozenset(p for p in byval if kept(p)),
+                             by_ref=frozenset(p for p in byref if kept(p)),
+                             changed=frozenset(p for p, u in uses.items()
+                                               if u == "mod" and kept(p)),
+                             unchanged=frozenset(p for p, u in uses.items()
+                                                 if u == "read" and kept(p)))
+            out.append(fn)
+        return out
 
     def step_calls(self) -> None:
         """The implicit warp steps (volatile_steps) are calls of
@@ -427,16 +465,18 @@ class _Walk:
             targets = [node.referenced]
         if kind == K.CALL_EXPR:
             self.cg_sync_call(node, fn)
-            if targets[0] is None and not _construction(node, K):
+            if fn is not None:
+                self.call_args(node, targets, fn)
+            if targets[0] is None and not _construction(node, K) and not self.lookup_known(node):
                 # a call clang leaves open (a template's dependent call: g.sync() on a
                 # template parameter, f(x) found at instantiation, op(a, b)): it may be
                 # a collective of cooperative groups (cg_reference)
-                self.cg["other"] = True
+                self.cg_use(fn).open = self.cg_use(fn).open or self.where(node)
         for r in targets:
             if r is None or r.kind not in _FUNCTIONS:
                 continue
             if kind != K.CALL_EXPR:
-                self.cg_reference(r)
+                self.cg_reference(r, fn)
             self.named(r.spelling, r.get_usr(), fn)
             t = lib.clang_getSpecializedCursorTemplate(r)    # f<int>: the template f too
             if t is not None:
@@ -451,21 +491,204 @@ class _Walk:
             fn[-2].add(key)
             fn[-1].add(name)
 
-    def cg_reference(self, r) -> None:
+    def call_args(self, call, targets, fn) -> None:
+        """For each argument of `call` that is a variable's name alone (`f(a,
+        x)`), whether the call may change that variable, as clang's tree says
+        (record `fn`'s by_value / by_ref, offsets of the names): only by a
+        reference parameter, or through the elements of an array (it decays
+        to a pointer), or by a user copy constructor that takes a non-const
+        reference.  Known where clang resolved the callee, or where the
+        lookup of a dependent call found candidates and no explicit template
+        arguments make their parameters' types (ADL may find more at
+        instantiation: the regions pass takes such calls as before)."""
+        K = self.K
+        cands = [t for t in targets if t is not None and t.kind in _FUNCTIONS]
+        if not cands:
+            callee = self.open_callee(call)
+            if callee is None or callee[1]:
+                return
+            lib = self.ci.conf.lib
+            cands = [lib.clang_getOverloadedDecl(callee[0], i)
+                     for i in range(lib.clang_getNumOverloadedDecls(callee[0]))]
+            cands = [c for c in cands if c is not None and c.kind in _FUNCTIONS]
+            if not cands:
+                return
+            known = False
+        else:
+            known = True
+        if call.spelling.startswith("operator"):
+            return          # an operator's call: its operands are no argument list
+        args = list(call.get_arguments())
+        for i, a in enumerate(args):
+            a = _bare_expr(a, K)
+            if a.kind != K.DECL_REF_EXPR or a.referenced is None or \
+                    a.referenced.kind not in (K.VAR_DECL, K.PARM_DECL):
+                continue
+            try:
+                safe = self.copied(a.referenced.type) and all(
+                    _by_value_param(c, i, K, self.ci.TypeKind) for c in cands)
+            except ValueError:      # a type kind this cindex has no name for
+                continue
+            if safe or known:
+                byval, byref = self.call_refs.setdefault(id(fn), (set(), set()))
+                (byval if safe else byref).add(a.extent.start.offset)
+
+    def copied(self, t) -> bool:
+        """A value of type t passed by value is a copy the callee cannot use to
+        change the variable: a scalar, a pointer, a reference's referee of
+        those, a class without a user copy constructor taking a non-const
+        reference; not an array (a pointer to its elements), not a type that
+        depends on template parameters."""
+        TK = self.ci.TypeKind
+        c = t.get_canonical()
+        if c.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
+            c = c.get_pointee().get_canonical()
+        if c._kind_id in _SCALAR_IDS or c.kind in (TK.POINTER, TK.ENUM):
+            return True
+        if c.kind != TK.RECORD:
+            return False
+        d = c.get_declaration()
+        if d is None or d.kind not in (self.K.STRUCT_DECL, self.K.CLASS_DECL, self.K.UNION_DECL):
+            return False
+        for ch in d.get_children():
+            if ch.kind == self.K.CONSTRUCTOR and ch.is_copy_constructor():
+                ps = list(ch.get_arguments())
+                if not ps or not ps[0].type.get_pointee().is_const_qualified():
+                    return False
+        return True
+
+    def open_callee(self, call):
+        """(the OVERLOADED_DECL_REF a dependent call's callee names, whether
+        explicit template arguments follow it), or None."""
+        K = self.K
+        callee = next(iter(call.get_children()), None)
+        explicit = False
+        while callee is not None and callee.kind in (K.UNEXPOSED_EXPR, K.DECL_REF_EXPR):
+            kids = list(callee.get_children())
+            if callee.kind == K.UNEXPOSED_EXPR:     # an implicit conversion of the callee
+                callee = kids[0] if len(kids) == 1 else None
+            else:           # `f<T>` or `ns::f`: the lookup's result after any qualifier
+                explicit = any(k.kind not in (K.OVERLOADED_DECL_REF, K.NAMESPACE_REF)
+                               for k in kids)
+                callee = next((k for k in kids if k.kind == K.OVERLOADED_DECL_REF), None)
+        if callee is None or callee.kind != K.OVERLOADED_DECL_REF or not callee.spelling:
+            return None
+        return callee, explicit
+
+    def lookup_known(self, call) -> bool:
+        """A dependent call `f(x)` or `f<T>(x)` that clang leaves open (an
+        unresolved lookup): at instantiation it calls one of the candidates
+        its lookup found (edges of the call graph: reference) or a function
+        named f that argument-dependent lookup finds in the namespaces of
+        the arguments' types.  True when that cannot be one of cooperative
+        groups: no candidate is theirs and nothing of namespace
+        cooperative_groups is named f (cg_names)."""
+        K, lib = self.K, self.ci.conf.lib
+        found = self.open_callee(call)
+        if found is None:
+            return False
+        callee = found[0]
+        if callee.spelling in self.cg_names():
+            return False
+        return not any(_cg_kind(lib.clang_getOverloadedDecl(callee, i), K) is not None
+                       for i in range(lib.clang_getNumOverloadedDecls(callee)))
+
+    def cg_names(self) -> set:
+        """The names of everything declared in namespace cooperative_groups
+        (pyemu's header), its nested namespaces and classes."""
+        if self.cg.get("names") is None:
+            names, todo = set(), [c for c in self.tu.cursor.get_children()
+                                  if c.kind == self.K.NAMESPACE
+                                  and c.spelling == _warps.COOPERATIVE]
+            while todo:
+                c = todo.pop()
+                for ch in c.get_children():
+                    if ch.spelling:
+                        names.add(ch.spelling)
+                    if ch.kind in _SCOPES:
+                        todo.append(ch)
+            self.cg["names"] = names
+        return self.cg["names"]
+
+    def cg_use(self, fn) -> "_CgUse":
+        """What function record `fn` (None: code outside functions) uses of
+        cooperative groups."""
+        return self.cg_uses.setdefault(id(fn) if fn is not None else None, _CgUse(fn))
+
+    def cg_reference(self, r, fn, type_only: bool = False) -> None:
         """A function or type of namespace cooperative_groups that user code
-        names: what a block does on its own (this_thread_block(), class
-        thread_block: sync, thread_rank, size, group_index, ...; sync(g) of a
-        thread_block) keeps the unit's kernels off the warp form; anything
-        else (tiles, coalesced groups, grids, reduce, thread_group) is a warp
-        collective as before (warps.py)."""
+        names, in function record `fn`: what a block does on its own
+        (this_thread_block(), class thread_block: sync, thread_rank, size,
+        group_index, ...; sync(g) of a thread_block) keeps a kernel that
+        reaches it off the warp form; anything else (tiles, coalesced groups,
+        grids, reduce, thread_group) is a warp collective (warps.py) of the
+        kernels that reach `fn` (cg_reasons).  A type named outside functions
+        (`type_only`: a typedef, a prototype's parameter) does nothing by
+        itself: what is done with it is a call, seen where it is made."""
         what = _cg_kind(r, self.K)
         if what is None:
             return
         self.cg["named"] = True
+        if what == "block" or (type_only and fn is None):
+            return
+        use = self.cg_use(fn)
         if what == "sync":
-            self.cg["syncs"] += 1
-        elif what != "block":
-            self.cg["other"] = True
+            use.syncs += 1
+        elif not use.other:
+            use.other = _cg_name(r, self.K)
+
+    def cg_reasons(self) -> None:
+        """Each kernel's reason to run its cooperative groups on fibers
+        (self.cg_kernel, Function.cg): a function it reaches through the call
+        graph (its own body, the functions, templates, methods and lambdas it
+        calls or names) uses them beyond the block's own calls.  Code outside
+        functions that does, or a destructor or conversion function (called
+        implicitly: the call graph has no edge to it), gives the reason to
+        every kernel of the unit, whose thread_block syncs then stay the
+        header's (no cg-sync edit).  Any reason makes the unit use warps."""
+        if not self.cg["named"]:
+            return
+        own = {k: u.why() for k, u in self.cg_uses.items()}
+        own = {k: w for k, w in own.items() if w}
+        if not own:
+            return
+        self.m.uses_warps = True
+        kernels = [f for f in self.functions if f[0] == "kernel"]
+        unit = ""
+        implicit = (self.K.DESTRUCTOR, self.K.CONVERSION_FUNCTION)
+        for k, why in own.items():
+            c = self.cursors.get(k, (None,))[0] if k is not None else None
+            if k is None or (c is not None and c.kind in implicit):
+                where = "outside functions" if k is None else f"in {c.spelling}"
+                unit = f"the unit uses cooperative groups {where} ({why})"
+                break
+        if unit:
+            self.m.edits = [e for e in self.m.edits if e.why != "cg-sync"]
+            for f in kernels:
+                self.cg_kernel[id(f)] = unit + ", whose collectives run on fibers"
+            return
+        by_key, by_name = {}, {}
+        for f in self.functions:
+            if f[7]:
+                by_key.setdefault(f[7], []).append(f)
+            if f[1]:
+                by_name.setdefault(f[1], []).append(f)
+        for f in kernels:
+            seen, todo = {id(f)}, [(f, "")]
+            while todo:
+                g, via = todo.pop(0)
+                why = own.get(id(g))
+                if why:
+                    lead = f"it calls {via}, which uses" if via else "it uses"
+                    self.cg_kernel[id(f)] = (f"{lead} cooperative groups beyond the block "
+                                             f"({why}), whose collectives run on fibers")
+                    break
+                for key in sorted(g[-2]):
+                    for h in (by_name.get(key[5:], []) if key.startswith("name:")
+                              else by_key.get(key, [])):
+                        if id(h) not in seen:
+                            seen.add(id(h))
+                            todo.append((h, via or (h[1] or "a lambda or method")))
 
     def cg_sync_call(self, call, fn) -> None:
         """`cg::sync(b)` or `b.sync()` for a thread_block b (a variable, or
@@ -480,6 +703,7 @@ class _Walk:
             return
         start, end = self.span(call)
         self.cg["rewritten"] += 1
+        self.cg_use(fn).rewritten += 1
         site = f"{self.where(call)}#cg{self.cg['rewritten']}".replace("\\", "/").replace('"', "'")
         self.m.edits.append(Edit(start, end, f'pyemu_barrier("{site}")', "cg-sync"))
         if fn is not None:
@@ -519,9 +743,12 @@ class _Walk:
                                  for p in parms) + ")"
             signature = f"{ret.strip()} (*)({rest}"
         spelled = c.spelling[len("pyemu_cl_"):] if c.spelling.startswith("pyemu_cl_") else ""
-        defaults = () if template or self.dialect != "cuda" else self.defaults(c)
+        defaults = self.defaults(c) if self.dialect == "cuda" else ()
+        tparams = self.template_params(c) if template and defaults else ""
+        if template and defaults and not tparams:
+            defaults = ()           # (a head this cannot read: a launch must pass them all)
         k = Kernel(qual, self.where(c), c.is_definition(), template, bounds, params,
-                   tuple(attrs), signature, spelled, defaults)
+                   tuple(attrs), signature, spelled, defaults, tparams)
         old = self.kernels.get(qual)
         if old is not None:
             # a definition after a prototype: its place, the attributes of both
@@ -530,9 +757,31 @@ class _Walk:
                        k.template or old.template, k.max_threads or old.max_threads,
                        k.params if k.defined or not old.params else old.params,
                        k.attributes or old.attributes, k.signature or old.signature, spelled,
-                       tuple(sorted(dict(old.defaults + k.defaults).items())))
+                       tuple(sorted(dict(old.defaults + k.defaults).items())),
+                       # a template's default arguments are all in one of its declarations
+                       # (C++ [dcl.fct.default]): its names are that declaration's
+                       k.template_params if k.defaults else old.template_params)
         self.kernels[qual] = k
         return k.name
+
+    def template_params(self, c) -> str:
+        """The template head of kernel template c, `template <class T, int
+        N = 4>` as written: from its start to the '>' after its last
+        template parameter (clang's extents); '' when that is not where it
+        should be (a `>>` closing a default argument too)."""
+        K = self.K
+        tps = [ch for ch in c.get_children() if ch.kind in (
+            K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER,
+            K.TEMPLATE_TEMPLATE_PARAMETER)]
+        start = c.extent.start.offset
+        if not tps:
+            return ""
+        toks = self.tokens(tps[-1].extent.end.offset, c.extent.end.offset)
+        head = self.tokens(start, start + 1)
+        if not toks or toks[0][0] != ">" or not head or head[0][0] != "template":
+            return ""
+        return " ".join(x.strip() for x in self.text[start:toks[0][1] + 1].splitlines()
+                        if not x.lstrip().startswith("#"))      # (g++ -E's line markers)
 
     def defaults(self, c) -> tuple:
         """((index, text), ...): the default arguments of the parameters of
@@ -602,7 +851,7 @@ class _Walk:
                 if node.spelling == _warps.COOPERATIVE:
                     self.cg["named"] = True
             elif kind in (K.TYPE_REF, K.TEMPLATE_REF):
-                self.cg_reference(node.referenced)
+                self.cg_reference(node.referenced, fn, type_only=True)
             elif kind == K.DECL_STMT:
                 if self.local_decl(node, kern):
                     continue
@@ -975,6 +1224,37 @@ def _statements(K, kind, children: list) -> list:
 _CG_BLOCK_FUNCTIONS = {"this_thread_block"}
 
 
+class _CgUse:
+    """What one function record (or code outside functions) uses of
+    cooperative groups: the first name beyond the block's own (`other`),
+    the thread_block syncs it names and those made pyemu_barrier calls
+    (cg_sync_call), the first call clang leaves open (`open`: where)."""
+
+    def __init__(self, fn):
+        self.fn, self.other, self.syncs, self.rewritten, self.open = fn, "", 0, 0, ""
+
+    def why(self) -> str:
+        """'' when every use is the block's own, else what is not."""
+        if self.other:
+            return self.other
+        if self.syncs != self.rewritten:
+            return "a thread_block sync that is not a plain call on a thread_block"
+        if self.open:
+            return (f"a call clang leaves open at {self.open}, a template's dependent call "
+                    "that may be one of their collectives")
+        return ""
+
+
+def _cg_name(r, K) -> str:
+    """`r`'s name with its namespaces and classes: cooperative_groups::tiled_partition."""
+    parts, p = [], r
+    while p is not None and p.kind != K.TRANSLATION_UNIT:
+        if p.spelling:
+            parts.append(p.spelling)
+        p = p.semantic_parent
+    return "::".join(reversed(parts))
+
+
 def _cg_kind(r, K):
     """None: `r` is not of namespace cooperative_groups; "sync": the
     thread_block's sync (its method, or cg::sync(const thread_block &));
@@ -1011,6 +1291,44 @@ def _cg_kind(r, K):
     return "other"
 
 
+# clang's builtin arithmetic types (CXTypeKind ids: Bool .. NullPtr, Float128,
+# Half, Float16, BFloat16, Ibm128; not Overload or Dependent)
+_SCALAR_IDS = set(range(3, 25)) | {30, 31, 32, 39, 40}
+
+
+def _bare_expr(e, K):
+    """Expression cursor e without the implicit nodes around it."""
+    while e.kind == K.UNEXPOSED_EXPR:
+        kids = list(e.get_children())
+        if len(kids) != 1:
+            break
+        e = kids[0]
+    return e
+
+
+def _by_value_param(c, i: int, K, TK) -> bool:
+    """Function (or template) c takes its argument i by value: its i-th
+    parameter is no reference and no pack comes before it (or c is a copy
+    constructor taking a const reference: a class passed by value, which
+    copied() checks); past its parameters, a C variadic function's `...`."""
+    params = [ch for ch in c.get_children() if ch.kind == K.PARM_DECL]
+    if c.kind != K.FUNCTION_TEMPLATE:
+        params = list(c.get_arguments()) or params
+    for p in params[:i + 1]:
+        if "..." in p.type.spelling:
+            return False        # a function parameter pack
+    if i < len(params):
+        t = params[i].type
+        if i == 0 and c.kind == K.CONSTRUCTOR and c.is_copy_constructor() and \
+                t.get_canonical().get_pointee().is_const_qualified():
+            return True         # a copy (class by value): its source is const
+        kind = t.get_canonical().kind if t.kind != TK.UNEXPOSED else t.kind
+        return kind not in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE) and \
+            t.kind not in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)
+    return c.kind != K.FUNCTION_TEMPLATE and c.type.kind == TK.FUNCTIONPROTO and \
+        c.type.is_function_variadic()
+
+
 def _construction(call, K) -> bool:
     """A call cursor that makes a value of a type (`T(3)`, `SharedMemory<T>()`
     in a template, whose constructor clang has not chosen yet): its type
@@ -1042,6 +1360,7 @@ def _simple_block(e, K) -> bool:
 
 _STMT_HOLDERS = set()
 _FUNCTIONS = set()      # cursor kinds of functions (a call's or a name's target)
+_SCOPES = set()         # cursor kinds that declare names inside (cg_names)
 _REFERENCES = set()     # cursor kinds that call or name a function
 _OUTER_REFS = set()     # cursor kinds that name a declaration (Walk.outer_ref)
 
@@ -1054,6 +1373,9 @@ def _init_holders(K) -> None:
                             K.OVERLOADED_DECL_REF})
         _OUTER_REFS.update({K.CALL_EXPR, K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF, K.TYPE_REF,
                             K.TEMPLATE_REF})
+        _SCOPES.update({K.NAMESPACE, K.CLASS_DECL, K.STRUCT_DECL, K.UNION_DECL,
+                        K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
+                        K.LINKAGE_SPEC, K.UNEXPOSED_DECL, K.FRIEND_DECL})
         _STMT_HOLDERS.update({K.COMPOUND_STMT, K.IF_STMT, K.WHILE_STMT, K.FOR_STMT, K.DO_STMT,
                               K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT,
                               getattr(K, "CXX_FOR_RANGE_STMT", K.FOR_STMT)})

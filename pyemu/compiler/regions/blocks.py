@@ -50,6 +50,7 @@ and compile_failed for the rest of its hook.
 from __future__ import annotations
 
 import bisect
+import contextvars
 import hashlib
 import os
 import sys
@@ -117,6 +118,9 @@ _CASTS = {"static_cast", "const_cast", "reinterpret_cast"}
 # Functions of the CUDA headers and the C library that take their arguments by
 # value and have no effect but their result (or, for atomics and printf, one
 # through a pointer): a bare variable passed to them is read, not modified.
+# Only for calls the front end could not resolve (a template's dependent
+# call, whose callee argument-dependent lookup may find at instantiation;
+# tokens the pass made): elsewhere clang's tree says (_safe_call).
 _BY_VALUE = {
     "pyemu_printf", "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
     "atomicInc", "atomicDec", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor",
@@ -208,7 +212,26 @@ def generate(pre: str, marker: str, internal_root: Optional[str] = None,
     return out
 
 
+# The front end's facts about call arguments (Function.by_value, by_ref:
+# offsets into the unit of the variable names that are a whole argument of a
+# call clang resolved), for _Kernel._safe_call, while _generate runs.
+_CALL_ARGS = contextvars.ContextVar("pyemu_regions_call_args",
+                                    default=(frozenset(),) * 4)
+
+
 def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> Blocks:
+    by_value = frozenset().union(*(f.by_value for f in functions))
+    by_ref = frozenset().union(*(f.by_ref for f in functions))
+    changed = frozenset().union(*(f.changed for f in functions))
+    unchanged = frozenset().union(*(f.unchanged for f in functions)) - changed
+    token = _CALL_ARGS.set((by_value, by_ref, changed, unchanged))
+    try:
+        return _generate_unit(pre, marker, internal_root, implicit, force, warp, functions)
+    finally:
+        _CALL_ARGS.reset(token)
+
+
+def _generate_unit(pre, marker, internal_root, implicit, force, warp, functions) -> Blocks:
     from . import inline as _inline
     from . import variant as _variant
     from . import warpcut as _warpcut
@@ -225,14 +248,14 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
     holders, poison = _barrier_holders(functions, warp)
     user_funcs = {g.name for g in groups if g.kind in ("function", "template")}
     unnamed = any(g.kind == "kernel" and g.name in ("", "::") for g in groups)
-    # collectives the cuts cannot see: cooperative groups (member calls of a
-    # tile), a class or lambda of the user's that calls one: every kernel
-    # of the unit keeps the fibers' warp form
+    # collectives the cuts cannot see: a class or lambda of the user's that
+    # calls one (every kernel of the unit keeps the fibers' warp form); the
+    # cooperative groups beyond the block's own (member calls of a tile, ...)
+    # that a kernel reaches, as the front end says (Function.cg)
     warp_poison, hidden = "", set()
-    if warp and any(t.text == "cooperative_groups" and not internal(t.file) for t in toks):
-        warp_poison = "the unit uses cooperative groups, whose collectives run on fibers"
-    elif warp:
+    if warp:
         warp_poison, hidden = _warpcut.hidden(toks, groups)
+    cg = {f.key: f.cg for f in functions if f.kind == "kernel" and f.cg}
     out = Blocks()
     texts, failed = {}, set()
     gtoks = {}      # (kernel, overload) -> its own tokens (implicit barriers added)
@@ -258,6 +281,9 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
                 coll = True
                 raise Unsupported("it calls a function template that uses warp collectives "
                                   "(not inlined)")
+            if warp and cg.get(g.key):
+                coll = True
+                raise Unsupported(cg[g.key])
             if calls:
                 found = _inline.inline_calls(toks, groups, g, holders, internal)
                 if found is None:
@@ -312,7 +338,7 @@ def _generate(pre, marker, internal_root, implicit, force, warp, functions) -> B
             failed.add(q)
             if has_barrier or why:
                 out.skipped[q] = why or "no barrier"
-            out.paths[q] = ("fibers" if has_barrier else "plain loop", why)
+            out.paths[q] = ("fibers" if has_barrier or coll else "plain loop", why)
             continue
         out.paths.setdefault(q, ("block function", ""))
         n = len(texts.get(q, ()))
@@ -837,8 +863,17 @@ class _Kernel:
     def _modifies(self, j: int, parent: dict) -> Optional[str]:
         """How the occurrence of a variable at toks[j] may change it: None,
         'self' or 'index' (through v[i]..., which for a pointer changes only
-        what it points to)."""
+        what it points to).  Clang's tree says for the names it could follow
+        (Function.changed / unchanged, frontend/lvalues.py); the tokens
+        around the name decide for the rest (a template's dependent call, a
+        __shared__ variable, a token the pass made)."""
         toks = self.toks
+        if toks[j].pos >= 0:
+            _, _, changed, unchanged = _CALL_ARGS.get()
+            if toks[j].pos in changed:      # clang's tree (Function.changed, unchanged)
+                return "self"
+            if toks[j].pos in unchanged:
+                return None
         prev, prev2 = toks[j - 1], toks[j - 2]
         kind = "index" if toks[j + 1].text == "[" else "self"
         if prev.text in ("++", "--"):
@@ -855,14 +890,25 @@ class _Kernel:
             return kind                # a method call
         if prev.text in ("(", ",") and nxt in (")", ","):
             open_at = parent.get(j)
-            if open_at is not None and not self._safe_call(open_at):
+            if open_at is not None and not self._safe_call(open_at, j):
                 return kind
         return None
 
-    def _safe_call(self, open_at: int) -> bool:
-        """True when the '(' at open_at is not a call, or a call that takes its
-        arguments by value."""
+    def _safe_call(self, open_at: int, j: int = -1) -> bool:
+        """True when the '(' at open_at is not a call, or a call that cannot
+        change the variable toks[j], a whole argument of it.  Where clang
+        resolved the call (or knows its candidates), its tree says
+        (Function.by_value / by_ref: the parameter's type, the argument's);
+        else (a template's dependent call, a token the pass made) the names
+        of _BY_VALUE, functions of pyemu's headers that take their arguments
+        by value."""
         toks = self.toks
+        if j >= 0 and toks[j].pos >= 0:
+            by_value, by_ref = _CALL_ARGS.get()[:2]
+            if toks[j].pos in by_value:
+                return True
+            if toks[j].pos in by_ref:
+                return False
         before = toks[open_at - 1]
         if before.text == ">":
             depth, k = 0, open_at - 1
