@@ -1,16 +1,17 @@
 """Issue 13: a predicated if whose condition is a range of threadIdx.x gets
 its span without flags (pyemu/compiler/regions/gen.py's predicated,
-ranges.py's `q == u` for q monotone), and the rarely run thread loops stay
-scalar (gen.COLD).
+ranges.py's `q == u` for q monotone); inside predicated ifs each thread
+loop has a version for dense spans (no flag read) and a cold one (gen.COLD).
 
-In a block of one row, `if (warp == 0)` (warp = threadIdx.x / 32), `if (t /
-64 == k)`, `if (k == (t + 32) / 64)`, `if (t < k)` and `if (t >= a && t <
-b)` run their branch over the range the bisection finds, dense, whole
-where its ends are multiples of 32 or the block's end; a range that splits
-a warp takes the marks and fails as the general form does; a block of
-several rows, an else branch, `warp & 1` keep the flags.  Each kernel runs
-as a block function and on the fibers (PYEMU_FORCE_FIBERS=1), both checked
-against NumPy (warp.c's shuffle semantics)."""
+In a block of one row, `if (warp == k)` (warp = t / 32), `if (t / 64 ==
+k)`, `if (k == (threadIdx.x + 32) / 64)`, `if (t >> 5 == k)` and `if (t >=
+32 * k && t < 32 * k + 64)` run their branch over the range the bisection
+finds, dense, whole where its ends are multiples of 32 or the block's end;
+a range that splits a warp takes the marks and fails as the general form
+does; a block of several rows, an else branch, `warp & 1` keep the flags.
+Each kernel runs as a block function and on the fibers
+(PYEMU_FORCE_FIBERS=1), both checked against NumPy (warp.c's shuffle
+semantics)."""
 import re
 
 import numpy as np
@@ -33,12 +34,13 @@ __device__ __forceinline__ int wsum(int v) {
 __global__ void eq_forms(int *o, const int *in, int k) {
   unsigned t = threadIdx.x + blockDim.x * threadIdx.y, n = blockDim.x * blockDim.y;
   unsigned warp = t / 32;
-  int v = in[t], a = v, b = v, c = v, d = v;
+  int v = in[t], a = v, b = v, c = v, d = v, e = v;
   if (warp == k) a = wsum(a);
   if (t / 64 == k) b += __shfl_down_sync(0xffffffff, b, 3);
   if (k == (threadIdx.x + 32) / 64) c = wsum(c);
   if (t >= 32 * k && t < 32 * k + 64) d -= __shfl_down_sync(0xffffffff, d, 1, 8);
-  o[t] = a; o[n + t] = b; o[2 * n + t] = c; o[3 * n + t] = d;
+  if (t >> 5 == k) e = wsum(e);                 // OpenCL's get_sub_group_id()
+  o[t] = a; o[n + t] = b; o[2 * n + t] = c; o[3 * n + t] = d; o[4 * n + t] = e;
 }
 // forms that keep the flags: an else branch, warp & 1
 __global__ void flag_forms(int *o, const int *in, int k) {
@@ -48,6 +50,13 @@ __global__ void flag_forms(int *o, const int *in, int k) {
   if (warp == k) a = wsum(a); else a = -a;
   if (warp & 1) b = wsum(b);
   o[t] = a; o[n + t] = b;
+}
+// a return inside the branch: its loop stays one (the return's label once)
+__global__ void with_return(int *o, const int *in) {
+  unsigned t = threadIdx.x;
+  int v = in[t];
+  o[t] = -1;
+  if (t / 32 == 0) { v += __shfl_down_sync(0xffffffff, v, 1); if (v > 0) return; o[t] = v; }
 }
 """
 
@@ -66,8 +75,8 @@ def _wsum(v):
 
 def test_paths(mod):
     want = "fibers" if mod.force == "1" else "block function"
-    assert {k: mod.compiled.paths[k][0] for k in ("eq_forms", "flag_forms")} == \
-        {"eq_forms": want, "flag_forms": want}
+    names = ("eq_forms", "flag_forms", "with_return")
+    assert {k: mod.compiled.paths[k][0] for k in names} == {k: want for k in names}
 
 
 # k: the branch's warps; 7 and 9: no thread takes it (an empty range)
@@ -77,7 +86,7 @@ def test_paths(mod):
 def test_ranges_of_the_row_against_numpy(mod, block, k):
     n = block[0] * block[1]
     x = _input(n)
-    (got,) = _launch(mod, "eq_forms", [(4 * n, np.int32)], [x], block, (np.int32(k),))
+    (got,) = _launch(mod, "eq_forms", [(5 * n, np.int32)], [x], block, (np.int32(k),))
     t = np.arange(n)
     tx = t % block[0]
     warp = t // 32
@@ -85,7 +94,7 @@ def test_ranges_of_the_row_against_numpy(mod, block, k):
     b = np.where(t // 64 == k, x + _down(x, 3), x)
     c = np.where((tx + 32) // 64 == k, _wsum(x), x)
     d = np.where((t >= 32 * k) & (t < 32 * k + 64), x - _down(x, 1, 8), x)
-    assert np.array_equal(got, np.concatenate([a, b, c, d])), (block, k)
+    assert np.array_equal(got, np.concatenate([a, b, c, d, a])), (block, k)
 
 
 @pytest.mark.parametrize("block,k", [((256, 1), 0), ((96, 1), 2), ((32, 2), 1)])
@@ -97,6 +106,15 @@ def test_forms_that_keep_the_flags_against_numpy(mod, block, k):
     a = np.where(warp == k, _wsum(x), -x)
     b = np.where(warp & 1, _wsum(x), x)
     assert np.array_equal(got, np.concatenate([a, b])), (block, k)
+
+
+@pytest.mark.parametrize("n", [32, 64, 96])
+def test_a_return_inside_the_branch_against_numpy(mod, n):
+    x = _input(n)
+    (got,) = _launch(mod, "with_return", [(n, np.int32)], [x], (n, 1))
+    t = np.arange(n)
+    v = x + _down(x, 1)
+    assert np.array_equal(got, np.where((t < 32) & ~(v > 0), v, -1))
 
 
 FAULTS = r"""
@@ -118,11 +136,12 @@ def test_the_span_without_flags_where_it_applies_and_not_elsewhere():
     pre, root = preprocessed(SRC)
     text = _regions.generate(pre, "__pyemu_global__", root, implicit=True, warp=True).text
     eq = text[text.index("pyemu_rg_eq_forms"):text.index("pyemu_rg_flag_forms")]
-    flags = text[text.index("pyemu_rg_flag_forms"):]
-    # each of eq_forms' four ifs: the bisection's span, the flags only where
+    flags = text[text.index("pyemu_rg_flag_forms"):text.index("pyemu_rg_with_return")]
+    ret = text[text.index("pyemu_rg_with_return"):]
+    # each of eq_forms' five ifs: the bisection's span, the flags only where
     # the block has several rows (pyemu_rg_prNk false)
     spans = re.findall(r"bool (pyemu_rg_pr\d+)k = false", eq)
-    assert len(spans) == 4, spans
+    assert len(spans) == 5, spans
     for f in spans:
         assert f"if ({f}k) {{ {f}d0 = true;" in eq, f
     assert ") >= (" in eq and ") <= (" in eq           # the == split in two probes
@@ -130,7 +149,11 @@ def test_the_span_without_flags_where_it_applies_and_not_elsewhere():
     # the loops that read the flags, and the marking versions of a shuffle's
     # loop, are the cold ones (no vector versions)
     for body in (eq, flags):
-        flagged = re.findall(r"if \(!pyemu_rg_pr\d+d\d\) \{ (.{25})", body)
-        assert flagged and all(c == '__asm__ __volatile__("");' for c in flagged), flagged
+        flagged = re.findall(r"(.{26})if \(!pyemu_rg_pr\d+d\d && !?pyemu_rg_pr\d+\[", body)
+        assert flagged and all(c == '__asm__ __volatile__(""); ' for c in flagged), flagged
+        assert len(re.findall(r"if \(pyemu_rg_pr\d+d\d\) \{", body)) == len(flagged)
+    # the loop with the return's label: one version, testing the flags
+    tests = re.findall(r"(.{26})if \(!pyemu_rg_pr\d+d0 && !pyemu_rg_pr\d+\[pyemu_rg_lin\]\) continue;", ret)
+    assert any(c == "[pyemu_rg_lin]) continue; " for c in tests), tests   # after the exit test
     marking = re.findall(r"if \(!\(pyemu_rg_pr\d+u\)\) \{(.*?)\} else \{", flags)
     assert marking and all('__asm__ __volatile__("");' in m for m in marking)

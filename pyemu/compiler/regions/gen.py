@@ -17,8 +17,9 @@ from .warpcut import EXITS, MARK, PEER, WARP_SITE
 from .writer import Writer, cstr as _cstr
 
 MAX_THREADS = 1024   # PYEMU_MAX_THREADS_PER_BLOCK (csrc/pyemu_core.h): a block's threads at most
-# the body of a thread loop that runs rarely (a predicated if's threads when
-# they are not one dense range; a shuffle's lanes that mark their arrival):
+# the body of a thread loop that runs rarely (inside predicated ifs, the
+# version that reads the flags: a span that is not dense; a shuffle's lanes
+# that mark their arrival):
 # g++ vectorizes no loop that holds an asm statement, and a vectorized loop
 # (its vector, epilogue and alias-check versions) is most of a block
 # function's compile time
@@ -43,6 +44,7 @@ class _Gen(Writer):
         self.ints = intidx.int_spans(k, _dim_at)   # index polynomials computed in int
         self.guards: set = set()                  # ... under these conditions
         self.preds: list = []     # (flags, negated): a predicated if's threads (predicated)
+        self.dense_fixed = None   # thread_loop's two versions inside preds: spans dense or not
 
     # ------------------------------------------------------------ output
 
@@ -540,6 +542,20 @@ class _Gen(Writer):
                     self.mark_fixed = None
                 self.raw("} else {" if fixed == "true" else "}")
             return
+        if self.preds and self.dense_fixed is None and not label:
+            # inside predicated ifs: one loop where every span is dense (no
+            # flag read: it vectorizes), a cold one that reads the flags (a
+            # loop with a return's label stays one: the label once)
+            dense = " && ".join(f"{f}d{int(neg)}" for f, neg in self.preds)
+            self.raw(f"if ({dense}) {{")
+            for fixed in (True, False):
+                self.dense_fixed = fixed
+                try:
+                    self.thread_loop(chain, ranges, body, label, precise, plan, ranged, ivdep)
+                finally:
+                    self.dense_fixed = None
+                self.raw("} else {" if fixed else "}")
+            return
         names = set().union(*(self.k._names(a, b) for a, b in ranges)) if ranges else set()
         binds = self.bindings(chain, names)
         precise = precise or self.may_fault(
@@ -574,13 +590,11 @@ class _Gen(Writer):
                          f"{inc}) {{ {index('x')}")
             if self.has_return:
                 self.raw(f"if ({P}ex[{P}lin]) continue;")
-            for f, neg in self.preds:
-                # g++ unswitches the loop on the dense test: the loop that
-                # reads the flags is the cold one
-                self.raw(f"if (!{f}d{int(neg)}) {{ {COLD} if ({'' if neg else '!'}{f}[{P}lin]) "
-                         "continue; }")
-            if getattr(self, "mark_fixed", None) == "true":
+            if self.dense_fixed is False or getattr(self, "mark_fixed", None) == "true":
                 self.raw(COLD)
+            if self.dense_fixed is not True:
+                for f, neg in self.preds:
+                    self.raw(f"if (!{f}d{int(neg)} && {'' if neg else '!'}{f}[{P}lin]) continue;")
             self.raw("{")
             for v in binds:
                 self.bind(v)

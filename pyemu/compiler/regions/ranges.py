@@ -306,11 +306,12 @@ def _conjunct(gen, chain: list, lo: int, hi: int, index_vars: dict,
 
 def _monotone(gen, chain: list, lo: int, hi: int, index_vars: dict, inits: dict,
               named: bool = True):
-    """The Poly of x when toks[lo:hi] is an index x, or `x / C` with x one
-    factor that is an index and C a positive integer literal, written out
-    or as an index variable set to one (as _lane reads names), else None.
-    Either never decreases as threadIdx.x grows (x is exact and not
-    negative under its guard, and so is the integer division by C)."""
+    """The Poly of x when toks[lo:hi] is an index x, `x / C` or `x >> S`
+    with x one factor that is an index, C a positive and S a 1..31 integer
+    literal, written out or as an index variable set to one (as _lane reads
+    names), else None.  Each never decreases as threadIdx.x grows (x is
+    exact and not negative under its guard, and so are x / C and x >> S,
+    its floor divided by 2**S: OpenCL's get_sub_group_id() is lin >> 5)."""
     toks = gen.toks
     lo, hi = _strip(toks, lo, hi)
     poly = _poly(gen, chain, lo, hi, index_vars)
@@ -326,10 +327,11 @@ def _monotone(gen, chain: list, lo: int, hi: int, index_vars: dict, inits: dict,
             return None
         return _monotone(gen, chain, *v.d.init, index_vars, inits, False)
     ops = [j for j, _ in _top(toks, lo, hi) if toks[j].text in _BINARY]
-    if len(ops) != 1 or toks[ops[0]].text != "/" or ops[0] + 2 != hi:
+    if len(ops) != 1 or toks[ops[0]].text not in ("/", ">>") or ops[0] + 2 != hi:
         return None
     at = ops[0]
-    if not (_literal(toks[at + 1]) or 0) > 0 or not _factor(toks, lo, at):
+    c = _literal(toks[at + 1]) or 0
+    if not (c > 0 if toks[at].text == "/" else 0 < c < 32) or not _factor(toks, lo, at):
         return None
     a, b = _strip(toks, lo, at)
     return _poly(gen, chain, a, b, index_vars)
