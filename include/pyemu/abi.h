@@ -420,7 +420,8 @@ static inline void pyemu_warp_phase(unsigned int pyemu_p) { pyemu_tctx.warp_phas
  * are cleared (at a block's start too: one that failed may have left some). */
 static __thread pyemu_warp_buf *pyemu_warp_fast_buf __attribute__((unused));
 static char pyemu_warp_fast_anchor __attribute__((unused));
-static inline void pyemu_warp_block_done(unsigned int pyemu_p)
+/* out of line: one copy per unit, not one (with its vectorized scans) at each cut */
+static __attribute__((__noinline__, __unused__)) void pyemu_warp_block_done(unsigned int pyemu_p)
 {
     pyemu_thread_ctx *const pyemu_c = &pyemu_tctx;
     pyemu_warp_buf *const pyemu_b = pyemu_c->warp_buf;
@@ -460,14 +461,17 @@ static inline void pyemu_warp_block_done(unsigned int pyemu_p)
  * == 0)`, `if (tid < 32)`); pyemu_warp_pred_whole says whether the flags of each warp
  * (32 threads by linear index, the last one partial) are all equal, so that
  * a warp either takes the branch whole or not at all.  Whole words of 8
- * flags at a time where they can. */
+ * flags at a time where they can.  Out of line and cold: a block function
+ * whose if is a range of threadIdx.x gets its span without them (gen.py's
+ * predicated), and their loops inlined and vectorized at each if were much
+ * of its compile time. */
 static inline unsigned long long pyemu_warp_word8(const unsigned char *pyemu_p)
 {
     unsigned long long pyemu_w;
     __builtin_memcpy(&pyemu_w, pyemu_p, sizeof pyemu_w);
     return pyemu_w;
 }
-static inline void pyemu_warp_pred_span(const unsigned char *pyemu_f, unsigned int pyemu_n,
+static __attribute__((__noinline__, __cold__, __unused__)) void pyemu_warp_pred_span(const unsigned char *pyemu_f, unsigned int pyemu_n,
                                         unsigned char pyemu_v, unsigned int *pyemu_lo,
                                         unsigned int *pyemu_hi)
 {
@@ -484,15 +488,20 @@ static inline void pyemu_warp_pred_span(const unsigned char *pyemu_f, unsigned i
     *pyemu_lo = pyemu_a;
     *pyemu_hi = pyemu_b;
 }
-static inline int pyemu_warp_pred_dense(const unsigned char *pyemu_f, unsigned int pyemu_lo,
-                                        unsigned int pyemu_hi, unsigned char pyemu_v)
+static __attribute__((__noinline__, __cold__, __unused__)) int
+pyemu_warp_pred_dense(const unsigned char *pyemu_f, unsigned int pyemu_lo, unsigned int pyemu_hi,
+                      unsigned char pyemu_v)
 {
-    unsigned int pyemu_k = 0;
-    for (unsigned int pyemu_i = pyemu_lo; pyemu_i < pyemu_hi; pyemu_i++)
-        pyemu_k += pyemu_f[pyemu_i] == pyemu_v;
-    return pyemu_k == pyemu_hi - pyemu_lo;
+    const unsigned long long pyemu_all = pyemu_v ? 0x0101010101010101ull : 0ull;
+    unsigned long long pyemu_bad = 0;
+    unsigned int pyemu_i = pyemu_lo;
+    for (; pyemu_i + 8u <= pyemu_hi; pyemu_i += 8u)
+        pyemu_bad |= pyemu_warp_word8(pyemu_f + pyemu_i) ^ pyemu_all;
+    for (; pyemu_i < pyemu_hi; pyemu_i++)
+        pyemu_bad |= (unsigned long long)(pyemu_f[pyemu_i] ^ pyemu_v);
+    return pyemu_bad == 0;
 }
-static inline int pyemu_warp_pred_whole(const unsigned char *pyemu_f, unsigned int pyemu_n)
+static __attribute__((__noinline__, __cold__, __unused__)) int pyemu_warp_pred_whole(const unsigned char *pyemu_f, unsigned int pyemu_n)
 {
     unsigned long long pyemu_bad = 0;
     unsigned int pyemu_w = 0;

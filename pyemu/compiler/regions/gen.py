@@ -17,6 +17,13 @@ from .warpcut import EXITS, MARK, PEER, WARP_SITE
 from .writer import Writer, cstr as _cstr
 
 MAX_THREADS = 1024   # PYEMU_MAX_THREADS_PER_BLOCK (csrc/pyemu_core.h): a block's threads at most
+# the body of a thread loop that runs rarely (inside predicated ifs, the
+# version that reads the flags: a span that is not dense; a shuffle's lanes
+# that mark their arrival):
+# g++ vectorizes no loop that holds an asm statement, and a vectorized loop
+# (its vector, epilogue and alias-check versions) is most of a block
+# function's compile time
+COLD = '__asm__ __volatile__("");'
 
 _RESTRICT = {"__restrict__", "__restrict", "restrict"}
 _STORAGE = S.STORAGE_WORDS
@@ -37,6 +44,7 @@ class _Gen(Writer):
         self.ints = intidx.int_spans(k, _dim_at)   # index polynomials computed in int
         self.guards: set = set()                  # ... under these conditions
         self.preds: list = []     # (flags, negated): a predicated if's threads (predicated)
+        self.dense_fixed = None   # thread_loop's two versions inside preds: spans dense or not
 
     # ------------------------------------------------------------ output
 
@@ -318,21 +326,47 @@ class _Gen(Writer):
         the branch (pyemu_warp_pred_dense), so any condition gives the right
         threads; and where every warp's flags agree
         (pyemu_warp_pred_whole), the fast form's shuffles inside skip their
-        arrival marks and checks (mark()): each warp arrives whole or not at all."""
+        arrival marks and checks (mark()): each warp arrives whole or not at all.
+
+        Without an else branch, in a block of one row (blockDim.y and .z 1),
+        a condition that is a range of threadIdx.x (ranges.py, with `q ==
+        u` for q monotone: `warp == 0`) needs no flags: its range is the
+        branch's span, dense, and whole where its ends are multiples of 32
+        (or the block's end).  Elsewhere the flags, as above."""
         self.label += 1
         f = f"{P}pr{self.label}"
-        self.raw(f"{{ unsigned char {f}[{MAX_THREADS}]; __builtin_memset({f}, 0, {P}n);")
+        pl = None
+        if len(st.kids) == 1 and not self.preds and not self.exits and not self.has_return:
+            pl = _ranges.plan(self, [st], chain, False, eq=True)
+            if pl is not None and _ranges.step(pl) != 1:
+                pl = None
+        self.raw(f"{{ unsigned char {f}[{MAX_THREADS}];")
+        if pl is not None:
+            self.label += 1
+            n = self.label
+            self.raw(f"bool {f}k = false, {f}u = false, {f}d0 = false; unsigned {f}a0 = 0, "
+                     f"{f}b0 = 0; if ({P}bdy == 1u && {P}bdz == 1u) {{")
+            _ranges.open_loop(self, pl, chain, n, lambda c: "")
+            self.raw(f"if ({P}rg{n}) {{ {f}k = true; {f}a0 = {P}xlo; "
+                     f"{f}b0 = {P}xhi > {P}xlo ? {P}xhi : {P}xlo; }} }} }} }}")
+            self.raw(f"if ({f}k) {{ {f}d0 = true; {f}u = {f}a0 == {f}b0 || ({f}a0 % 32u == 0u && "
+                     f"({f}b0 % 32u == 0u || {f}b0 == {P}n)); }} else {{")
+        self.raw(f"__builtin_memset({f}, 0, {P}n);")
 
         def body():
             self.raw(f"{f}[{P}lin] = static_cast<bool>((")
             self.emit(*st.cond, thread=True)
             self.raw("));")
         self.thread_loop(chain, [st.cond], body)
-        self.raw(f"const bool {f}u = pyemu_warp_pred_whole({f}, {P}n);")
-        for n in range(len(st.kids)):
-            self.raw(f"unsigned {f}a{n}, {f}b{n}; pyemu_warp_pred_span({f}, {P}n, {1 - n}, "
-                     f"&{f}a{n}, &{f}b{n}); const bool {f}d{n} = pyemu_warp_pred_dense({f}, "
-                     f"{f}a{n}, {f}b{n}, {1 - n});")
+        if pl is not None:
+            self.raw(f"{f}u = pyemu_warp_pred_whole({f}, {P}n); pyemu_warp_pred_span({f}, {P}n, 1, "
+                     f"&{f}a0, &{f}b0); {f}d0 = pyemu_warp_pred_dense({f}, {f}a0, {f}b0, 1); }}")
+        else:
+            self.raw(f"const bool {f}u = pyemu_warp_pred_whole({f}, {P}n);")
+            for n in range(len(st.kids)):
+                self.raw(f"unsigned {f}a{n}, {f}b{n}; pyemu_warp_pred_span({f}, {P}n, {1 - n}, "
+                         f"&{f}a{n}, &{f}b{n}); const bool {f}d{n} = pyemu_warp_pred_dense({f}, "
+                         f"{f}a{n}, {f}b{n}, {1 - n});")
         for n, kid in enumerate(st.kids):
             self.preds.append((f, n == 1))
             self.raw("{")
@@ -498,7 +532,7 @@ class _Gen(Writer):
                                               for a, b in ranges for t in self.toks[a:b]):
             # a shuffle whose form the run decides (warpcut's MARK: the
             # in-place one where every warp is whole): one loop for each, so
-            # that neither tests it per thread
+            # that neither tests it per thread; the marking one is cold (COLD)
             self.raw(f"if ({m}) {{")
             for fixed in ("true", "false"):
                 self.mark_fixed = fixed
@@ -507,6 +541,20 @@ class _Gen(Writer):
                 finally:
                     self.mark_fixed = None
                 self.raw("} else {" if fixed == "true" else "}")
+            return
+        if self.preds and self.dense_fixed is None and not label:
+            # inside predicated ifs: one loop where every span is dense (no
+            # flag read: it vectorizes), a cold one that reads the flags (a
+            # loop with a return's label stays one: the label once)
+            dense = " && ".join(f"{f}d{int(neg)}" for f, neg in self.preds)
+            self.raw(f"if ({dense}) {{")
+            for fixed in (True, False):
+                self.dense_fixed = fixed
+                try:
+                    self.thread_loop(chain, ranges, body, label, precise, plan, ranged, ivdep)
+                finally:
+                    self.dense_fixed = None
+                self.raw("} else {" if fixed else "}")
             return
         names = set().union(*(self.k._names(a, b) for a, b in ranges)) if ranges else set()
         binds = self.bindings(chain, names)
@@ -542,8 +590,11 @@ class _Gen(Writer):
                          f"{inc}) {{ {index('x')}")
             if self.has_return:
                 self.raw(f"if ({P}ex[{P}lin]) continue;")
-            for f, neg in self.preds:
-                self.raw(f"if (!{f}d{int(neg)} && {'' if neg else '!'}{f}[{P}lin]) continue;")
+            if self.dense_fixed is False or getattr(self, "mark_fixed", None) == "true":
+                self.raw(COLD)
+            if self.dense_fixed is not True:
+                for f, neg in self.preds:
+                    self.raw(f"if (!{f}d{int(neg)} && {'' if neg else '!'}{f}[{P}lin]) continue;")
             self.raw("{")
             for v in binds:
                 self.bind(v)

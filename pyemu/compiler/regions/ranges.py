@@ -58,6 +58,10 @@ _INDEX_WORDS = {"int", "unsigned", "signed", "long", "const", "size_t", "uint", 
 # what a leading declaration may be: arithmetic types only (no constructor)
 _PLAIN_WORDS = _INDEX_WORDS | {"float", "double", "short", "char", "bool", "ushort", "uchar"}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+# the binary operators that may split an expression at depth 0
+_BINARY = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=",
+           "&&", "||", "?", ":", "=", ",", "<=>", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=",
+           "&=", "|=", "^="}
 _LOWER = {"==", "!=", "&", "^", "|", "&&", "||", "?", ":", "=", ",", "<=>"} | {
     "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
 
@@ -75,6 +79,7 @@ class Conjunct:
     op: str = "<"             # index op uniform
     index: tuple = ()         # tokens of the index side
     stride: int = 0           # C of `lane == u` (lane = x % C), else 0: a range
+    cmp: str = ""             # probe `(index) cmp (uniform)`, not the conjunct's text (eq)
 
 
 @dataclass
@@ -86,8 +91,11 @@ class Plan:
     conjuncts: list
 
 
-def plan(gen, items: list, chain: list, ret: bool) -> Optional[Plan]:
-    """The Plan for a region's statements `items`, or None (keep the `if`)."""
+def plan(gen, items: list, chain: list, ret: bool, eq: bool = False) -> Optional[Plan]:
+    """The Plan for a region's statements `items`, or None (keep the `if`).
+    With `eq`, a conjunct may also be `q == u` for q monotone in threadIdx.x
+    (_monotone: `warp == 0`, warp = threadIdx.x / 32), as the two conjuncts
+    `q >= u` and `q <= u` (gen.predicated's spans only)."""
     if ret:
         return None
     live = [st for st in items if st.kind not in ("empty", "pragma")]
@@ -121,6 +129,12 @@ def plan(gen, items: list, chain: list, ret: bool) -> Optional[Plan]:
     conjuncts = []
     for lo, hi in S.split_top(toks, *st.cond, "&&"):
         c = _conjunct(gen, chain, lo, hi, index_vars, inits)
+        if c is None and eq:
+            pair = _eq_range(gen, chain, lo, hi, index_vars, inits)
+            if pair is None:
+                return None
+            conjuncts += pair
+            continue
         if c is None:
             return None
         conjuncts.append(c)
@@ -290,6 +304,62 @@ def _conjunct(gen, chain: list, lo: int, hi: int, index_vars: dict,
     return None
 
 
+def _monotone(gen, chain: list, lo: int, hi: int, index_vars: dict, inits: dict,
+              named: bool = True):
+    """The Poly of x when toks[lo:hi] is an index x, `x / C` or `x >> S`
+    with x one factor that is an index, C a positive and S a 1..31 integer
+    literal, written out or as an index variable set to one (as _lane reads
+    names), else None.  Each never decreases as threadIdx.x grows (x is
+    exact and not negative under its guard, and so are x / C and x >> S,
+    its floor divided by 2**S: OpenCL's get_sub_group_id() is lin >> 5)."""
+    toks = gen.toks
+    lo, hi = _strip(toks, lo, hi)
+    poly = _poly(gen, chain, lo, hi, index_vars)
+    if poly is not None:
+        return poly
+    if hi - lo == 1 and toks[lo].kind == "id" and named:
+        name = toks[lo].text
+        if name in inits:
+            return _monotone(gen, chain, *inits[name], index_vars, inits, False)
+        v = gen.lookup(chain, name)
+        if v is None or v.kind != "remat" or v.subst or not _plain(toks, v.decl.spec, _INDEX_WORDS) \
+                or v.d.ptr_texts or gen.k.declared[v.name] != 1:
+            return None
+        return _monotone(gen, chain, *v.d.init, index_vars, inits, False)
+    ops = [j for j, _ in _top(toks, lo, hi) if toks[j].text in _BINARY]
+    if len(ops) != 1 or toks[ops[0]].text not in ("/", ">>") or ops[0] + 2 != hi:
+        return None
+    at = ops[0]
+    c = _literal(toks[at + 1]) or 0
+    if not (c > 0 if toks[at].text == "/" else 0 < c < 32) or not _factor(toks, lo, at):
+        return None
+    a, b = _strip(toks, lo, at)
+    return _poly(gen, chain, a, b, index_vars)
+
+
+def _eq_range(gen, chain: list, lo: int, hi: int, index_vars: dict, inits: dict):
+    """[q >= u, q <= u] for a conjunct `q == u` (either way round) with q
+    monotone (_monotone) and u uniform, else None: for the arithmetic types
+    that the comparison converts both sides to, q == u exactly where both
+    hold (a NaN fails all three), so the threads are one range of the row."""
+    toks = gen.toks
+    lo, hi = _strip(toks, lo, hi)
+    eq = [j for j, _ in _top(toks, lo, hi) if toks[j].text == "=="]
+    if len(eq) != 1 or any(toks[j].text in _LOWER - {"=="} or toks[j].text in _FLIP
+                           for j, _ in _top(toks, lo, hi)):
+        return None
+    at = eq[0]
+    for (a, b), (x, y) in (((lo, at), (at + 1, hi)), ((at + 1, hi), (lo, at))):
+        if x >= y or a >= b or not gen.uniform((x, y), chain) or _divides(toks, x, y):
+            continue
+        a, b = _strip(toks, a, b)
+        poly = _monotone(gen, chain, a, b, index_vars, inits)
+        if poly is not None:
+            return [Conjunct(lo, hi, False, poly, (x, y), ">=", (a, b), cmp=">="),
+                    Conjunct(lo, hi, True, poly, (x, y), "<=", (a, b), cmp="<=")]
+    return None
+
+
 def _top(toks: list, lo: int, hi: int):
     """(index, depth) of the tokens at depth 0 of toks[lo:hi]."""
     depth = 0
@@ -386,7 +456,14 @@ def _probe(gen, pl: Plan, chain: list, c: Conjunct, at: str, head: str = "", mid
         gen.raw(tail + " }")
         return
     gen.raw(f"const bool {P}v = static_cast<bool>(")
-    gen.emit(c.lo, c.hi, thread=True)
+    if c.cmp:
+        gen.raw("(")
+        gen.emit(*c.index, thread=True)
+        gen.raw(f") {c.cmp} (")
+        gen.emit(*c.uniform, thread=True)
+        gen.raw(")")
+    else:
+        gen.emit(c.lo, c.hi, thread=True)
     gen.raw(f") == {str(c.prefix).lower()}; {P}a = {P}v ? {P}tx + 1u : {P}a; "
             f"{P}b = {P}v ? {P}b : {P}tx; }}")
 
