@@ -128,9 +128,16 @@ def print_kernel_paths(file: str, options=()) -> int:
     from ..compiler import driver
     dialect = "opencl" if file.endswith(".cl") else "cuda"
     here = str(Path(file).resolve().parent)
-    mod = driver.compile_source(Path(file).read_text(), dialect=dialect,
-                                options=["-I" + here] + list(options),
-                                source_name=Path(file).name)
+    try:
+        mod = driver.compile_source(Path(file).read_text(), dialect=dialect,
+                                    options=["-I" + here] + list(options),
+                                    source_name=Path(file).name)
+    except driver.CompileError as exc:      # the user's diagnostics, no traceback
+        print(exc.diagnostics.rstrip() or str(exc), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"pyemu info: cannot read {file}: {exc.strerror}", file=sys.stderr)
+        return 1
     for name in mod.kernel_names:
         path, why = mod.paths.get(name, ("unknown", ""))
         print(f"{name}: {path}" + (f" ({why})" if why else ""))

@@ -311,3 +311,14 @@ def test_info_kernel_finds_headers_beside_the_file(tmp_path, capsys, monkeypatch
     monkeypatch.chdir(tmp_path)
     assert cli.main(["info", "--kernel", str(src)]) == 0
     assert capsys.readouterr().out.splitlines() == ["t: block function"]
+
+
+def test_info_kernel_of_a_file_that_does_not_compile_prints_diagnostics_only(tmp_path, capsys):
+    src = tmp_path / "bad.cu"
+    src.write_text("__global__ void k(int *p) { p[0] = undeclared; }\n")
+    assert cli.main(["info", "--kernel", str(src)]) == 1
+    err = capsys.readouterr().err
+    assert "bad.cu:1:" in err and "'undeclared' was not declared" in err
+    assert "Traceback" not in err
+    assert cli.main(["info", "--kernel", str(tmp_path / "missing.cu")]) == 1
+    assert "cannot read" in capsys.readouterr().err
