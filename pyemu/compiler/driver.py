@@ -884,8 +884,12 @@ def _prepare(source, raw, user_name, d, root, base, opts, tmp: Path, fail,
             + (f"#undef __shared__\n#define __shared__ {_frontend.SHARED_MARK}\n"
                if d.name == "cuda" else "")
             + f"PYEMU_MODULE_BINDING\n{_DYN_PROBE}\n{_USER_PART}\n#line 1 {c_string(source_name)}\n")
-    # g++ shows the lines it complains about from the file #line names.
-    if not os.path.isabs(user_name) and ".." not in Path(user_name).parts:
+    # g++ shows the lines it complains about from the file #line names.  Not
+    # where the source names a file of that name (`#include "kernel.cu"` from
+    # an -I directory, as Rodinia's bfs.cu): the quoted include would find
+    # this copy, the source itself, first.
+    if (not os.path.isabs(user_name) and ".." not in Path(user_name).parts
+            and Path(user_name).name.encode("latin-1", "replace") not in raw):
         try:
             (tmp / user_name).parent.mkdir(parents=True, exist_ok=True)
             (tmp / user_name).write_bytes(raw)

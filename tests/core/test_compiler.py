@@ -681,3 +681,20 @@ __global__ void plain(int *p) { p[0] = 3; }
     assert kernels["bounded"].max_threads == 64
     assert kernels["twice"].max_threads == 128
     assert kernels["plain"].max_threads == 0
+
+
+def test_a_source_that_includes_a_file_of_its_own_name_finds_the_one_on_the_path(tmp_path):
+    # Rodinia's bfs.cu: `#include "kernel.cu"` from an -I directory, compiled
+    # under SourceModule's default name kernel.cu: the include must find that
+    # file, not the source itself (it recursed 200 levels deep)
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "kernel.cu").write_text("__global__ void from_header(int *o) { o[0] = 42; }\n")
+    m = compile_source('#include "kernel.cu"\n__global__ void main_k(int *o) { o[0] = 1; }\n',
+                       dialect="cuda", options=["-I" + str(inc)], source_name="kernel.cu")
+    assert set(m.kernel_names) == {"from_header", "main_k"}
+    # its own errors still point at its lines
+    with pytest.raises(CompileError) as e:
+        compile_source('#include "kernel.cu"\n__global__ void k(int *o) { o[0] = nope; }\n',
+                       dialect="cuda", options=["-I" + str(inc)], source_name="kernel.cu")
+    assert "kernel.cu:2:" in e.value.diagnostics and "nope" in e.value.diagnostics
