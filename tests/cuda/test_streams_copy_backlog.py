@@ -180,3 +180,51 @@ def test_four_stream_loop_results_and_order_for_each_PYEMU_COPY_HELPERS(run_cuda
     """, env={"PYEMU_COPY_HELPERS": helpers})
     assert res.returncode == 0, res.explain()
     assert res.R["ok"] is True
+
+
+@pytest.mark.parametrize("helpers,woken", [("2", True), ("1", False)])
+def test_PYEMU_COPY_HELPERS_2_wakes_a_sleeping_worker_for_a_queued_copy(run_cuda, helpers, woken):
+    """With the workers asleep (nothing ran for 20 ms), three large copies
+    on three streams: with PYEMU_COPY_HELPERS=2 the copy engine wakes the
+    workers kept off its core, and one of them runs slices of the second
+    copy (the third waits behind it); with 1 (the default) nobody wakes,
+    and the copy engine copies alone.  Every byte arrives either way."""
+    res = run_cuda("""
+        import time
+        import numpy as np
+        from pyemu.runtime import trace
+        from pyemu.runtime.core import lib
+        MIB = 1 << 20
+        sizes = (64 * MIB, 48 * MIB, 32 * MIB)
+        hs = [cudaMallocHost(n, np.uint8) for n in sizes]
+        ds = [cudaMalloc(n) for n in sizes]
+        for h, d, n in zip(hs, ds, sizes):
+            cudaMemcpy(d, h, n, cudaMemcpyHostToDevice)      # pages touched
+        st = [cudaStreamCreateWithFlags(cudaStreamNonBlocking) for _ in sizes]
+        ce = lib.pyemu_num_workers()
+        R["helped"], R["ok"] = [], True
+        for r in range(5):
+            for h in hs:
+                h[:] = r + 1
+            time.sleep(0.02)                                 # every worker asleep
+            trace.start()
+            for h, d, n, s in zip(hs, ds, sizes, st):
+                cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s)
+            cudaDeviceSynchronize()
+            doc = trace.stop()
+            lanes = {e["tid"] for e in doc["traceEvents"] if e.get("ph") == "X"
+                     and e["pid"] == 1 and e["name"] == f"copy H2D {sizes[1]} B"}
+            R["helped"].append(bool(lanes - {ce}))
+            for d, n in zip(ds, sizes):
+                back = np.empty(n, np.uint8)
+                cudaMemcpy(back, d, n, cudaMemcpyDeviceToHost)
+                R["ok"] = R["ok"] and bool((back == r + 1).all())
+            if R["helped"][-1] and %r:
+                break
+    """ % woken, env={"PYEMU_COPY_HELPERS": helpers})
+    assert res.returncode == 0, res.explain()
+    assert res.R["ok"] is True
+    if woken:
+        assert any(res.R["helped"]), res.R["helped"]
+    else:
+        assert not any(res.R["helped"]), res.R["helped"]
