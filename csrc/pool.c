@@ -433,6 +433,9 @@ int pyemu_pool_start(int nworkers, size_t stack_size)
     PYEMU_FAIL_IF(pthread_attr_init(&attr) != 0, PYEMU_E_SYSTEM, "pthread_attr_init failed");
     attr_ok = 1;
     pthread_attr_setstacksize(&attr, 16u << 20); /* thread 0 of each block runs here */
+    /* before the workers start: each one's first sleep already goes to the
+     * condition variable of its kind (kept or not, worker_main) */
+    pool.keep = pool_keep(nworkers);
     for (int i = 0; i < nworkers; i++) {
         pyemu_worker *w = &pool.workers[i];
         w->index = i;

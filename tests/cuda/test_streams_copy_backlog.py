@@ -228,3 +228,38 @@ def test_PYEMU_COPY_HELPERS_2_wakes_a_sleeping_worker_for_a_queued_copy(run_cuda
         assert any(res.R["helped"]), res.R["helped"]
     else:
         assert not any(res.R["helped"]), res.R["helped"]
+
+
+def test_the_first_kernel_of_a_process_is_not_left_behind_a_backlog(run_cuda):
+    """The same in a fresh process, where the workers' first sleep began as
+    the pool started: each already sleeps where a kept worker is woken
+    (pool.c: pool.keep is set before the workers start; before, a kept
+    worker's first sleep could be on the other workers' condition variable,
+    which the wake passed on by a worker stepping aside does not reach)."""
+    res = run_cuda("""
+        import time
+        import numpy as np
+        n = 32 << 20
+        a, b = cudaMalloc(n), cudaMalloc(n)
+        one = cudaMalloc(128)                       # no memset: nothing wakes a worker before the kernel
+        k = SourceModule("__global__ void one(float *p) { p[threadIdx.x] = 1.0f; }").get_function("one")
+        copies = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+        other = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
+        k_done, c_done = cudaEventCreate(), cudaEventCreate()
+        for i in range(40):
+            cudaMemcpyAsync(a if i % 2 else b, b if i % 2 else a, n, cudaMemcpyDeviceToDevice, copies)
+        cudaEventRecord(c_done, copies)
+        time.sleep(0.002)
+        k[1, 32, 0, other](one)                     # the first kernel this process runs
+        cudaEventRecord(k_done, other)
+        while cudaEventQuery(k_done) == cudaErrorNotReady and cudaEventQuery(c_done) == cudaErrorNotReady:
+            time.sleep(0.0002)
+        R["first"] = cudaEventQuery(k_done) == cudaSuccess and cudaEventQuery(c_done) == cudaErrorNotReady
+        cudaDeviceSynchronize()
+        out = np.empty(32, np.float32)
+        cudaMemcpy(out, one, 128, cudaMemcpyDeviceToHost)
+        R["ran"] = bool((out == 1).all())
+    """)
+    assert res.returncode == 0, res.explain()
+    assert res.R["ran"] is True
+    assert res.R["first"] is True, "the kernel waited for the whole backlog of copies"
