@@ -42,9 +42,13 @@ static atomic_int help_open;
  * are woken for them too; 0 this thread copies alone (for A/B measurements).
  * Only the workers kept off this thread's core are woken (pool.c: kept_cv;
  * a woken worker put on this thread's core, which it is pinned to, would
- * preempt it for a scheduler tick).  The default stays 1: on the 2-core
- * machine under load, 2 made the 4-stream loop slower (median of 20
- * alternated runs, 2.88 ms against 2.71 ms; session 10's report). */
+ * preempt it for a scheduler tick).  The default stays 1.  Measured on the
+ * 2-core machine under load (session 10, bench streams_4x, alternated
+ * runs): the help makes a lone copy after a kernel 12-17% faster (the
+ * serial D2H: 0.94 ms with 0, 0.83 with 1, 0.78 with 2, 50 runs each);
+ * in the 4-stream loop 0 and 1 are within the noise (3.31 and 3.54 ms,
+ * 0 faster in 51 of 90 pairs) and 2 is the slowest (3.62 ms), as a
+ * worker woken for a copy is late for the next kernel. */
 static int helpers_on = 1;
 
 /* ce.large, read without the lock by the workers */
