@@ -40,15 +40,16 @@ static atomic_int help_open;
 /* PYEMU_COPY_HELPERS, read when this thread starts: 1 (the default) the
  * workers that are awake and have no block take slices; 2 sleeping workers
  * are woken for them too; 0 this thread copies alone (for A/B measurements).
- * Only the workers kept off this thread's core are woken (pool.c: kept_cv;
- * a woken worker put on this thread's core, which it is pinned to, would
- * preempt it for a scheduler tick).  The default stays 1.  Measured on the
- * 2-core machine under load (session 10, bench streams_4x, alternated
- * runs): the help makes a lone copy after a kernel 12-17% faster (the
- * serial D2H: 0.94 ms with 0, 0.83 with 1, 0.78 with 2, 50 runs each);
- * in the 4-stream loop 0 and 1 are within the noise (3.31 and 3.54 ms,
- * 0 faster in 51 of 90 pairs) and 2 is the slowest (3.62 ms), as a
- * worker woken for a copy is late for the next kernel. */
+ * Waking the sleepers made the 4-stream loop slower in some runs (a woken
+ * worker put on this thread's core, which it is pinned to, preempts it for
+ * a scheduler tick), so they are woken only for a copy with none queued
+ * behind it; the awake workers help any copy (the loop's copies queue
+ * behind each other).  The default stays 1.  Measured on the 2-core
+ * machine under load (session 10, bench streams_4x, alternated runs): the
+ * help makes a lone copy after a kernel 12-17% faster (the serial D2H:
+ * 0.94 ms with 0, 0.83 with 1, 0.78 with 2, 50 runs each); in the
+ * 4-stream loop 0 and 1 are within the noise (3.31 and 3.54 ms, 0 faster
+ * in 51 of 90 pairs) and 2 is the slowest (3.62 ms). */
 static int helpers_on = 1;
 
 /* ce.large, read without the lock by the workers */
@@ -122,6 +123,7 @@ static void *copy_engine_main(void *arg)
         if (!ce.head)
             ce.tail = NULL;
         atomic_fetch_sub_explicit(&queued, 1, memory_order_relaxed);
+        const int alone = !ce.head; /* no other copy queued behind this one */
         pthread_mutex_unlock(&ce.lock);
         if (!ce.pinned && is_large(cmd))
             pin_here();
@@ -130,15 +132,15 @@ static void *copy_engine_main(void *arg)
         /* the idle workers may claim slices too: the awake ones of any
          * copy (one with copies queued behind it too: a worker that has no
          * block to run would only spin, and the backlog is the copy
-         * engine's); with PYEMU_COPY_HELPERS=2 the sleeping ones are woken,
-         * those kept off this thread's core only (pool.c) */
+         * engine's); sleepers are woken (PYEMU_COPY_HELPERS=2) only for a
+         * copy alone, as a wake may put a worker on this thread's core */
         const int shared = helpers_on && cmd->nitems > 1;
         if (shared) {
             pthread_mutex_lock(&ce.lock);
             ce.cur = cmd;
             atomic_store_explicit(&help_open, 1, memory_order_release);
             pthread_mutex_unlock(&ce.lock);
-            if (helpers_on > 1)
+            if (helpers_on > 1 && alone)
                 pyemu_pool_wake_helpers();
         }
         const int large = is_large(cmd);

@@ -34,13 +34,11 @@ __thread pyemu_worker *pyemu_self __attribute__((tls_model("initial-exec")));
 
 static struct {
     pthread_mutex_t lock;
-    pthread_cond_t work_cv;     /* where the workers from index keep on sleep */
-    pthread_cond_t kept_cv;     /* where the kept ones sleep (see pool_keep) */
+    pthread_cond_t work_cv;
     pyemu_cmd *head, *tail;     /* the run list */
     pyemu_worker *workers;
     int nworkers;
-    int sleepers;               /* workers waiting on work_cv or kept_cv */
-    int kept_sleepers;          /* those on kept_cv */
+    int sleepers;               /* workers waiting on work_cv */
     atomic_int pending;         /* commands in the run list, read without the lock */
     atomic_int top;             /* the head's urgency, read without the lock */
     size_t stack_size;
@@ -48,8 +46,8 @@ static struct {
     int keep;                   /* workers that keep running while the copy engine copies */
     cpu_set_t cpus;             /* the process's cores when the pool started */
     int ncpus;                  /* how many */
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL,
-          NULL, 0, 0, 0, 0, 0, 0, 0, 0, {{0}}, 0};
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0,
+          0, {{0}}, 0};
 
 /* how urgent a command is: its stream's priority (0: CUDA's least, and every
  * OpenCL queue's) */
@@ -86,16 +84,13 @@ void pyemu_pool_submit(pyemu_cmd *cmd)
     }
     atomic_store_explicit(&pool.top, urgency(pool.head), memory_order_release);
     atomic_fetch_add(&pool.pending, 1);
-    /* wake as many sleeping workers as there are items, no more, the kept
-     * ones first (the others may step aside for the copy engine); a worker
+    /* wake as many sleeping workers as there are items, no more; a worker
      * that has just finished is still spinning and takes it without a wake */
-    if (pool.sleepers && cmd->nitems >= (uint64_t)pool.nworkers) {
-        pthread_cond_broadcast(&pool.kept_cv);
+    if (pool.sleepers && cmd->nitems >= (uint64_t)pool.nworkers)
         pthread_cond_broadcast(&pool.work_cv);
-    } else {
+    else
         for (uint64_t i = 0; i < cmd->nitems && (int)i < pool.sleepers; i++)
-            pthread_cond_signal((int)i < pool.kept_sleepers ? &pool.kept_cv : &pool.work_cv);
-    }
+            pthread_cond_signal(&pool.work_cv);
     pthread_mutex_unlock(&pool.lock);
 }
 
@@ -244,14 +239,12 @@ static void help_copy(pyemu_worker *w)
     pyemu_cmd_release(cmd);
 }
 
-/* The copy engine opened a copy to helpers: wake the sleeping workers that
- * may help it, the kept ones (a wake of another would put it on the copy
- * engine's core, only to find it may not help). */
+/* The copy engine opened a copy to helpers: wake the sleeping workers. */
 void pyemu_pool_wake_helpers(void)
 {
     pthread_mutex_lock(&pool.lock);
-    if (pool.kept_sleepers)
-        pthread_cond_broadcast(&pool.kept_cv);
+    if (pool.sleepers)
+        pthread_cond_broadcast(&pool.work_cv);
     pthread_mutex_unlock(&pool.lock);
 }
 
@@ -293,11 +286,8 @@ static void *worker_main(void *arg)
             sched_yield();
         pthread_mutex_lock(&pool.lock);
         while (!pool.head && !pyemu_copyengine_helpable(w->index, pool.keep)) {
-            const int kept = w->index < pool.keep;
             pool.sleepers++;
-            pool.kept_sleepers += kept;
-            pthread_cond_wait(kept ? &pool.kept_cv : &pool.work_cv, &pool.lock);
-            pool.kept_sleepers -= kept;
+            pthread_cond_wait(&pool.work_cv, &pool.lock);
             pool.sleepers--;
         }
         if (!pool.head) { /* nothing to run: help the copy engine */
@@ -353,8 +343,8 @@ static void *worker_main(void *arg)
              * pass it on, else a kept worker sleeps while the command waits
              * for the whole backlog of copies */
             pthread_mutex_lock(&pool.lock);
-            if (pool.kept_sleepers)
-                pthread_cond_broadcast(&pool.kept_cv);
+            if (pool.sleepers)
+                pthread_cond_broadcast(&pool.work_cv);
             pthread_mutex_unlock(&pool.lock);
             pyemu_copyengine_wait();
         }
@@ -433,9 +423,6 @@ int pyemu_pool_start(int nworkers, size_t stack_size)
     PYEMU_FAIL_IF(pthread_attr_init(&attr) != 0, PYEMU_E_SYSTEM, "pthread_attr_init failed");
     attr_ok = 1;
     pthread_attr_setstacksize(&attr, 16u << 20); /* thread 0 of each block runs here */
-    /* before the workers start: each one's first sleep already goes to the
-     * condition variable of its kind (kept or not, worker_main) */
-    pool.keep = pool_keep(nworkers);
     for (int i = 0; i < nworkers; i++) {
         pyemu_worker *w = &pool.workers[i];
         w->index = i;

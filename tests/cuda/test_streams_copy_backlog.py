@@ -183,19 +183,19 @@ def test_four_stream_loop_results_and_order_for_each_PYEMU_COPY_HELPERS(run_cuda
 
 
 @pytest.mark.parametrize("helpers,woken", [("2", True), ("1", False)])
-def test_PYEMU_COPY_HELPERS_2_wakes_a_sleeping_worker_for_a_queued_copy(run_cuda, helpers, woken):
+def test_PYEMU_COPY_HELPERS_2_wakes_a_sleeping_worker_for_a_lone_copy(run_cuda, helpers, woken):
     """With the workers asleep (nothing ran for 20 ms), three large copies
     on three streams: with PYEMU_COPY_HELPERS=2 the copy engine wakes the
-    workers kept off its core, and one of them runs slices of the second
-    copy (the third waits behind it); with 1 (the default) nobody wakes,
-    and the copy engine copies alone.  Every byte arrives either way."""
+    sleeping workers for the last one (no copy queued behind it), and one of
+    them runs some of its slices; with 1 (the default) nobody wakes, and the
+    copy engine copies alone.  Every byte arrives either way."""
     res = run_cuda("""
         import time
         import numpy as np
         from pyemu.runtime import trace
         from pyemu.runtime.core import lib
         MIB = 1 << 20
-        sizes = (64 * MIB, 48 * MIB, 32 * MIB)
+        sizes = (48 * MIB, 32 * MIB, 64 * MIB)
         hs = [cudaMallocHost(n, np.uint8) for n in sizes]
         ds = [cudaMalloc(n) for n in sizes]
         for h, d, n in zip(hs, ds, sizes):
@@ -213,7 +213,7 @@ def test_PYEMU_COPY_HELPERS_2_wakes_a_sleeping_worker_for_a_queued_copy(run_cuda
             cudaDeviceSynchronize()
             doc = trace.stop()
             lanes = {e["tid"] for e in doc["traceEvents"] if e.get("ph") == "X"
-                     and e["pid"] == 1 and e["name"] == f"copy H2D {sizes[1]} B"}
+                     and e["pid"] == 1 and e["name"] == f"copy H2D {sizes[2]} B"}
             R["helped"].append(bool(lanes - {ce}))
             for d, n in zip(ds, sizes):
                 back = np.empty(n, np.uint8)
@@ -231,11 +231,8 @@ def test_PYEMU_COPY_HELPERS_2_wakes_a_sleeping_worker_for_a_queued_copy(run_cuda
 
 
 def test_the_first_kernel_of_a_process_is_not_left_behind_a_backlog(run_cuda):
-    """The same in a fresh process, where the workers' first sleep began as
-    the pool started: each already sleeps where a kept worker is woken
-    (pool.c: pool.keep is set before the workers start; before, a kept
-    worker's first sleep could be on the other workers' condition variable,
-    which the wake passed on by a worker stepping aside does not reach)."""
+    """The same in a fresh process: the kernel is the first command that
+    wakes a worker, whose first sleep began as the pool started."""
     res = run_cuda("""
         import time
         import numpy as np
