@@ -81,8 +81,9 @@ def model_speedup(kernel_s: float, copy_s: float, nstreams: int = NSTREAMS,
     middle copies run beside kernels on the copy engine's one thread (a
     worker helps them only between two kernels, when it has no block), and
     the edge copies take C/8 each at most (the last one is shared; the
-    first is shared only with PYEMU_COPY_HELPERS=2, as the workers sleep
-    when it begins).  The ratio to serial can fall while both times
+    first is not, as the workers sleep when it begins and
+    PYEMU_COPY_HELPERS=2 wakes them only for a copy with none queued behind
+    it).  The ratio to serial can fall while both times
     improve, as the helpers speed up the serial copies more than the loop's.
     The model takes K as the kernel's time on every worker: where the
     second core is taken by another process, the kernel runs as fast on
