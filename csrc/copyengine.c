@@ -16,6 +16,7 @@
  */
 #include "core.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,14 +40,31 @@ static atomic_int help_open;
 /* PYEMU_COPY_HELPERS, read when this thread starts: 1 (the default) the
  * workers that are awake and have no block take slices; 2 sleeping workers
  * are woken for them too; 0 this thread copies alone (for A/B measurements).
- * Measured on the 2-core machine under load: waking the sleepers, or
- * sharing a copy that other copies wait behind (the 4-stream loop's), made
- * the loop slower in some runs (a woken worker put on this thread's core,
- * which it is pinned to, preempts it for a scheduler tick) */
+ * Waking the sleepers made the 4-stream loop slower in some runs (a woken
+ * worker put on this thread's core, which it is pinned to, preempts it for
+ * a scheduler tick), so they are woken only for a copy with none queued
+ * behind it; the awake workers help any copy (the loop's copies queue
+ * behind each other).  The default stays 1.  Measured on the 2-core
+ * machine under load (session 10, bench streams_4x, alternated runs): the
+ * help makes a lone copy after a kernel 12-17% faster (the serial D2H:
+ * 0.94 ms with 0, 0.83 with 1, 0.78 with 2, 50 runs each); in the
+ * 4-stream loop 0 and 1 are within the noise (3.31 and 3.54 ms, 0 faster
+ * in 51 of 90 pairs) and 2 is the slowest (3.62 ms). */
 static int helpers_on = 1;
 
 /* ce.large, read without the lock by the workers */
 static atomic_int large_busy;
+
+/* commands in ce's list, read without the lock while this thread spins */
+static atomic_int queued;
+
+/* How long this thread spins (yielding) for the next command before it
+ * sleeps: in the 4-stream loop a copy often becomes ready a few tens of
+ * microseconds after the last one ended (a kernel completes), and a wake
+ * of a sleeping thread costs 20-80 us on the 2-core machine (a virtual
+ * one: an idle vCPU is woken through the hypervisor), plus moving it back
+ * to its core (pin_here).  The same as the workers' spin (pool.c). */
+#define CE_SPIN_NS 50000ull
 
 static int is_large(const pyemu_cmd *cmd)
 {
@@ -84,26 +102,45 @@ static void *copy_engine_main(void *arg)
     sigdelset(&all, SIGABRT);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
     for (;;) {
+        if (!atomic_load_explicit(&queued, memory_order_acquire)) {
+            const uint64_t end = pyemu_clock_ns() + CE_SPIN_NS;
+            while (!atomic_load_explicit(&queued, memory_order_acquire) && pyemu_clock_ns() < end)
+                sched_yield();
+        }
         pthread_mutex_lock(&ce.lock);
+        /* going to sleep: the workers get this thread's core back (it stays
+         * pinned across the short gaps between copies, so that a run of
+         * copies with kernels between them moves nobody about) */
+        if (!ce.head && ce.pinned && !ce.large) {
+            pthread_mutex_unlock(&ce.lock);
+            unpin();
+            pthread_mutex_lock(&ce.lock);
+        }
         while (!ce.head)
             pthread_cond_wait(&ce.cv, &ce.lock);
         pyemu_cmd *cmd = ce.head;
         ce.head = cmd->run_next;
         if (!ce.head)
             ce.tail = NULL;
+        atomic_fetch_sub_explicit(&queued, 1, memory_order_relaxed);
         const int alone = !ce.head; /* no other copy queued behind this one */
         pthread_mutex_unlock(&ce.lock);
         if (!ce.pinned && is_large(cmd))
             pin_here();
         if (atomic_exchange(&cmd->started, 1) == 0)
             cmd->t_start = pyemu_clock_ns();
-        const int shared = helpers_on && cmd->nitems > 1 && alone;
-        if (shared) { /* the idle workers may claim slices too */
+        /* the idle workers may claim slices too: the awake ones of any
+         * copy (one with copies queued behind it too: a worker that has no
+         * block to run would only spin, and the backlog is the copy
+         * engine's); sleepers are woken (PYEMU_COPY_HELPERS=2) only for a
+         * copy alone, as a wake may put a worker on this thread's core */
+        const int shared = helpers_on && cmd->nitems > 1;
+        if (shared) {
             pthread_mutex_lock(&ce.lock);
             ce.cur = cmd;
             atomic_store_explicit(&help_open, 1, memory_order_release);
             pthread_mutex_unlock(&ce.lock);
-            if (helpers_on > 1)
+            if (helpers_on > 1 && alone)
                 pyemu_pool_wake_helpers();
         }
         const int large = is_large(cmd);
@@ -130,8 +167,6 @@ static void *copy_engine_main(void *arg)
                 pthread_cond_broadcast(&ce.idle_cv);
             }
             pthread_mutex_unlock(&ce.lock);
-            if (last)
-                unpin();
         }
     }
     return NULL;
@@ -162,6 +197,7 @@ int pyemu_copyengine_submit(pyemu_cmd *cmd)
     else
         ce.head = cmd;
     ce.tail = cmd;
+    atomic_fetch_add_explicit(&queued, 1, memory_order_release);
     pthread_cond_signal(&ce.cv);
     pthread_mutex_unlock(&ce.lock);
     return 0;

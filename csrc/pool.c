@@ -339,8 +339,17 @@ static void *worker_main(void *arg)
         __atomic_store_n(&w->run_seq, 0, __ATOMIC_RELEASE);
         w->cmd = NULL;
         pyemu_cmd_release(cmd);
-        if (step_aside) /* running nothing: the watchdog sees an idle worker */
+        if (step_aside) { /* running nothing: the watchdog sees an idle worker */
+            /* the wake that brought this worker may have been the only one
+             * for the command (pyemu_pool_submit wakes one sleeper an item):
+             * pass it on, else a kept worker sleeps while the command waits
+             * for the whole backlog of copies */
+            pthread_mutex_lock(&pool.lock);
+            if (pool.sleepers)
+                pthread_cond_broadcast(&pool.work_cv);
+            pthread_mutex_unlock(&pool.lock);
             pyemu_copyengine_wait();
+        }
     }
     return NULL;
 }

@@ -73,18 +73,22 @@ def model_speedup(kernel_s: float, copy_s: float, nstreams: int = NSTREAMS,
     the model, as its K overstates what the second worker adds.
 
     Since the idle workers help the copy engine (csrc/copyengine.c: an awake
-    worker with no block takes slices of a copy that no other copy waits
-    behind), C is measured with that help where the engine gives it: the
-    serial run's copy out follows its kernel, so the workers are awake and
-    share it.  The bound stays max(C, K + C/2 + C/8) with that C, and it is
-    what the engine can reach: in the loop the middle copies run beside
-    kernels on the copy engine's one thread, and the edge copies take C/8
-    each at most (the last one is shared, the first has the others queued
-    behind it); helping the middle copies as well would take the kernels'
-    core, so it cannot raise the bound (at one copy thread as fast as two,
-    memory-bound, sharing costs nothing and gains nothing; below that it
-    loses).  The ratio to serial can fall while both times improve, as the
-    helpers speed up the serial copies more than the loop's.
+    worker kept off the copy engine's core that has no block to run takes
+    slices of the copy it runs), C is measured with that help where the
+    engine gives it: the serial run's copy out follows its kernel, so the
+    workers are awake and share it.  The bound stays max(C, K + C/2 + C/8)
+    with that C, and it is what the engine can reach: in the loop the
+    middle copies run beside kernels on the copy engine's one thread (a
+    worker helps them only between two kernels, when it has no block), and
+    the edge copies take C/8 each at most (the last one is shared; the
+    first is not, as the workers sleep when it begins and
+    PYEMU_COPY_HELPERS=2 wakes them only for a copy with none queued behind
+    it).  The ratio to serial can fall while both times
+    improve, as the helpers speed up the serial copies more than the loop's.
+    The model takes K as the kernel's time on every worker: where the
+    second core is taken by another process, the kernel runs as fast on
+    one worker as on two (seen on the 2-core machine under load) and the
+    loop is bound by the copies instead, max(C, K) plus its edges.
     """
     if kernel_s <= 0 or copy_s <= 0:
         return 1.0

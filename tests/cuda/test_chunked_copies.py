@@ -171,8 +171,9 @@ def test_kernel_fault_before_a_chunked_copy_is_reported_and_sticky(run_cuda):
 def test_trace_names_the_workers_that_helped_a_copy():
     """PYEMU_TRACE's worker lanes show who ran a copy's slices: the copy
     engine (lane = the pool's size) and the idle workers that helped (the
-    awake ones: a kernel just before the copy, on its stream); the copy is
-    one command on its stream's lane whoever ran it."""
+    awake ones: a small kernel on another stream, launched once the copy
+    has begun, wakes them, and they help when it is done); the copy is one
+    command on its stream's lane whoever ran it."""
     from pyemu.runtime import trace
     n = 64 << 20
     h = cudaMallocHost(n, np.uint8)
@@ -184,9 +185,11 @@ def test_trace_names_the_workers_that_helped_a_copy():
     for _ in range(5):                                    # a loaded host may not wake a worker in time
         trace.start()
         s = cudaStreamCreate()
-        scale[8, 128, 0, s](tiny, tiny, np.int32(1024))
+        s2 = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
         cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s)
+        scale[8, 128, 0, s2](tiny, tiny, np.int32(1024))
         cudaStreamSynchronize(s)
+        cudaStreamSynchronize(s2)
         doc = trace.stop()
         spans = [e for e in doc["traceEvents"] if e.get("ph") == "X" and e["name"].startswith("copy H2D")]
         on_stream = [e for e in spans if e["pid"] == 0]
@@ -194,10 +197,11 @@ def test_trace_names_the_workers_that_helped_a_copy():
         assert len(on_stream) == 1
         assert on_workers and all(isinstance(t, int) and t >= 0 for t in on_workers)
         cudaStreamDestroy(s)
+        cudaStreamDestroy(s2)
         if len(on_workers) > 1:
             helped = True
             break
-    assert helped, "no worker helped a 64 MiB copy after a kernel in 5 tries"
+    assert helped, "no worker helped a 64 MiB copy once a kernel beside it was done, in 5 tries"
 
 
 @pytest.mark.parametrize("value", ["0", "2", "", "x", "9", "11", "-1"])
