@@ -48,6 +48,7 @@ class Gate:
     def __init__(self, k):
         self.gate = cudaMallocManaged(4, cudaMemAttachGlobal, np.int32)
         self.flag = cudaMallocManaged(4, cudaMemAttachGlobal, np.int32)
+        self.gate[0] = self.flag[0] = 0     # allocations start undefined (reused memory)
         self.stream = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
         k.gated[1, 1, 0, self.stream](self.gate, self.flag)
 

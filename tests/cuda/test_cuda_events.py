@@ -77,6 +77,7 @@ def test_events_on_streams_order_with_the_work(k):
 def test_cudaEventQuery_not_ready_and_elapsed_time_not_ready(k):
     gate = cudaMallocManaged(4, cudaMemAttachGlobal, np.int32)
     flag = cudaMallocManaged(4, cudaMemAttachGlobal, np.int32)
+    gate[0] = flag[0] = 0               # allocations start undefined (reused memory)
     s = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
     a, b = cudaEventCreate(), cudaEventCreate()
     try:
@@ -141,6 +142,7 @@ def test_destroyed_event_and_bad_arguments():
 def test_rerecording_moves_the_event(k):
     gate = cudaMallocManaged(4, cudaMemAttachGlobal, np.int32)
     flag = cudaMallocManaged(4, cudaMemAttachGlobal, np.int32)
+    gate[0] = flag[0] = 0               # allocations start undefined (reused memory)
     s = cudaStreamCreateWithFlags(cudaStreamNonBlocking)
     e = cudaEventCreate()
     try:

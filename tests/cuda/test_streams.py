@@ -39,7 +39,11 @@ def raises_code(code, fn, *args):
 
 
 def managed_int(n=1):
-    return cudaMallocManaged(4 * n, cudaMemAttachGlobal, np.int32)
+    # zeroed: like CUDA's, pyemu's allocations start undefined (reused memory
+    # may hold a 1, and a gate that starts open holds nothing back)
+    m = cudaMallocManaged(4 * n, cudaMemAttachGlobal, np.int32)
+    m[:] = 0
+    return m
 
 
 def test_cudaStreamCreate_flags_priority_and_destroy():
