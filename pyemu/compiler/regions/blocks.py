@@ -686,6 +686,15 @@ class _Kernel:
         return _Gen(self).run()
 
     def _check_brackets(self):
+        """Refuses lambdas, attributes and pragmas other than loop ones (the
+        pass does not rewrite their bodies or follow their meaning).  A
+        token check, and exact in the direction that matters: C++ reads a
+        `[` after `)`, `]`, a literal or a name (not a keyword) as a
+        subscript or an array declarator, never as a lambda's introducer or
+        an attribute's `[[`; every other `[` is refused, so no lambda or
+        attribute gets through, and what is refused besides (`T{}[i]`,
+        `new int[n]`, a structured binding) takes the fiber path with the
+        reason.  Pragmas are tokens of their own (clang's tree has none)."""
         toks = self.toks
         for j in range(self.lo, self.hi):
             t = toks[j]
