@@ -59,7 +59,7 @@ __global__ void k(int *out, int mode) {
     __shared__ int s[64];
     int acc = 0;
     for (int i = 0; i < 10; i++) {
-        if (i == mode + 2) break;
+        if (i == mode + 2 + (int)(threadIdx.x / 64)) break;   // not provably uniform
         s[threadIdx.x] = i * threadIdx.x;
         __syncthreads();
         acc += s[63 - threadIdx.x];

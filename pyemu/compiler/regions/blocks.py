@@ -37,7 +37,9 @@ kernel scan), so macros are expanded and __syncthreads() is the call
 source, each identifier of the user's protected from the user's macros, with
 #line directives that keep diagnostics at the user's lines.  Device functions
 that reach a barrier are inlined first (inline.py).  What it cannot place
-safely (goto, switch or break around a barrier, __syncthreads_count, a
+safely (goto, switch around a barrier, a break or continue in a loop that
+holds one but for a uniform loop exit (uniform.py: the whole block leaves
+the loop, or goes on, together), __syncthreads_count, a
 function that cannot be inlined, recursion, lambdas, references or `auto`
 crossing a barrier, ...) raises Unsupported and the kernel takes the fiber
 path through its variant, whose soft barriers sit where the block function
@@ -151,6 +153,51 @@ _BY_VALUE = {
 _TYPEDEFS = {"size_t", "ptrdiff_t", "uint", "ushort", "uchar", "ulong", "intptr_t", "uintptr_t"}
 # Pure functions allowed in uniform and recomputed expressions.
 _PURE = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs"}
+# The math functions that uniform.Uniformity takes as pure (their result
+# depends on their arguments only, which they take by value; none writes
+# through a pointer: no sincosf, frexpf, modff, remquof, fract): the CUDA
+# math library (single and double precision, the __ intrinsics, the integer
+# intrinsics) and OpenCL C's math, common and integer built-ins.  A call of
+# one of uniform arguments is uniform, unless the unit defines a function of
+# that name (the user's own min, which could do anything).
+_MATH = _PURE | {
+    # CUDA math API: single and double precision
+    "sqrtf", "sqrt", "rsqrtf", "rsqrt", "cbrtf", "cbrt", "rcbrtf", "rcbrt", "expf", "exp",
+    "exp2f", "exp2", "exp10f", "exp10", "expm1f", "expm1", "logf", "log", "log2f", "log2",
+    "log10f", "log10", "log1pf", "log1p", "logbf", "logb", "ilogbf", "ilogb", "powf", "pow",
+    "sinf", "sin", "cosf", "cos", "tanf", "tan", "asinf", "asin", "acosf", "acos", "atanf",
+    "atan", "atan2f", "atan2", "sinhf", "sinh", "coshf", "cosh", "tanhf", "tanh", "asinhf",
+    "asinh", "acoshf", "acosh", "atanhf", "atanh", "sinpif", "sinpi", "cospif", "cospi",
+    "floorf", "floor", "ceilf", "ceil", "roundf", "round", "truncf", "trunc", "rintf", "rint",
+    "nearbyintf", "nearbyint", "lroundf", "lround", "llroundf", "llround", "lrintf", "lrint",
+    "llrintf", "llrint", "fabsf", "fabs", "fminf", "fmin", "fmaxf", "fmax", "fdimf", "fdim",
+    "fmodf", "fmod", "remainderf", "remainder", "hypotf", "hypot", "rhypotf", "rhypot",
+    "norm3df", "norm3d", "norm4df", "norm4d", "rnorm3df", "rnorm3d", "rnorm4df", "rnorm4d",
+    "fmaf", "fma", "copysignf", "copysign", "ldexpf", "ldexp", "scalbnf", "scalbn", "erff",
+    "erf", "erfcf", "erfc", "erfinvf", "erfinv", "erfcinvf", "erfcinv", "tgammaf", "tgamma",
+    "lgammaf", "lgamma", "fdividef", "labs", "llabs",
+    # CUDA intrinsics
+    "__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__powf", "__sinf", "__cosf",
+    "__tanf", "__fdividef", "__saturatef", "__fsqrt_rn", "__fsqrt_rz", "__fsqrt_ru",
+    "__fsqrt_rd", "__frsqrt_rn", "__frcp_rn", "__frcp_rz", "__frcp_ru", "__frcp_rd",
+    "__fadd_rn", "__fadd_rz", "__fsub_rn", "__fsub_rz", "__fmul_rn", "__fmul_rz",
+    "__fdiv_rn", "__fdiv_rz", "__fmaf_rn", "__fmaf_rz", "__dadd_rn", "__dmul_rn",
+    "__ddiv_rn", "__dsqrt_rn", "__float2int_rn", "__float2int_rz", "__float2int_rd",
+    "__float2int_ru", "__float2uint_rn", "__float2uint_rz", "__int2float_rn",
+    "__int2float_rz", "__uint2float_rn", "__double2int_rn", "__double2int_rz",
+    "__int2double_rn", "__mul24", "__umul24", "__mulhi", "__umulhi", "__mul64hi",
+    "__umul64hi", "__popc", "__popcll", "__clz", "__clzll", "__ffs", "__ffsll", "__brev",
+    "__brevll", "__sad", "__usad", "__hadd", "__uhadd", "__rhadd", "__urhadd",
+    # OpenCL C: math, common and integer built-ins
+    "pown", "powr", "rootn", "half_sqrt", "half_rsqrt", "half_exp", "half_exp2",
+    "half_exp10", "half_log", "half_log2", "half_log10", "half_sin", "half_cos", "half_tan",
+    "half_powr", "half_divide", "half_recip", "native_sqrt", "native_rsqrt", "native_exp",
+    "native_exp2", "native_exp10", "native_log", "native_log2", "native_log10", "native_sin",
+    "native_cos", "native_tan", "native_powr", "native_divide", "native_recip", "mad",
+    "asinpi", "acospi", "atanpi", "atan2pi", "tanpi", "maxmag", "minmag", "clamp", "mix",
+    "step", "smoothstep", "sign", "degrees", "radians", "abs_diff", "add_sat", "sub_sat",
+    "hadd", "rhadd", "mul_hi", "mad_hi", "mad_sat", "mul24", "mad24", "rotate", "popcount",
+    "clz", "ctz", "upsample"}
 
 
 @dataclass
@@ -327,7 +374,8 @@ def _generate_unit(pre, marker, internal_root, implicit, force, warp, functions)
             try:
                 params = {v.name for v in _Kernel(gt, files, g, user_funcs)._parse_params()}
                 text = _variant.variant(gt, files, g, params, BARRIER, IMPLICIT_SITE,
-                                        holders if gt is toks else set(), PREFIX + g.name)
+                                        holders if gt is toks else set(), PREFIX + g.name,
+                                        user_funcs)
                 out.paths[q] = ("fiber variant", why)
                 out.skipped[q] = why
             except Unsupported as e:
@@ -648,6 +696,7 @@ class _Kernel:
         self.implicit = False     # its barriers are implicit ones (see _implicit)
         self.single = False       # no barrier: one region (see _single)
         self.uni = None           # uniform.Uniformity of a kernel with barriers
+        self.math = False         # _pure takes _MATH's functions as pure (uniform.py's)
 
     # ---------------------------------------------------------- analysis
 
@@ -667,13 +716,16 @@ class _Kernel:
         if not self.implicit and not self.single:
             # PoCL's implicit loop barriers, as the fiber variant places them
             from .uniform import Uniformity, with_loop_barriers
-            self.toks, self.g = with_loop_barriers(self.toks, self.files, self.g, BARRIER)
+            self.toks, self.g = with_loop_barriers(self.toks, self.files, self.g, BARRIER,
+                                                   user_funcs=self.user_funcs)
             toks, (lo, hi) = self.toks, self.g.body
             self.lo, self.hi = lo, hi
-            self.uni = Uniformity(self.toks, self.files, self.g)
+            self.uni = Uniformity(self.toks, self.files, self.g, user_funcs=self.user_funcs)
         self._check_brackets()
         self.param_vars = self._parse_params()
         self.body, self.decls = _tree.body(toks, self.g)
+        if self.uni is not None:
+            _tree.mark(self.body, self.uni.exits())     # uniform breaks: skeleton
         self._check_statements()
         declared = Counter(dd.name for d in self.decls for dd in d.decls)
         self.arrays = {dd.name for d in self.decls for dd in d.decls if dd.suffix[0] < dd.suffix[1]
@@ -739,7 +791,7 @@ class _Kernel:
                 raise Unsupported(f"a barrier inside a {st.kind} statement at line {line}")
             if st.flags & {"constexpr", "condinit", "condecl", "rangefor"}:
                 raise Unsupported(f"a barrier inside an unusual {st.kind} at line {line}")
-            if st.kind in ("for", "while", "do") and _escapes(st.kids[0]):
+            if st.kind in ("for", "while", "do") and _escapes(st.kids[0], plain=True):
                 raise Unsupported(f"break or continue in a loop that holds a barrier (line {line})")
             for kid in st.kids:
                 self._check_skeleton(kid.kids if kid.kind == "compound" else [kid])
@@ -1163,8 +1215,8 @@ class _Kernel:
                 elif w in S.TYPE_WORDS | S.CV_WORDS | _CASTS | _TYPEDEFS | {"sizeof", "true", "false",
                                                                         "nullptr"}:
                     pass
-                elif w in _PURE and nxt == "(" and w not in self.user_funcs \
-                        and toks[j - 1].text not in (".", "->"):
+                elif (w in _PURE or (self.math and w in _MATH)) and nxt == "(" \
+                        and w not in self.user_funcs and toks[j - 1].text not in (".", "->"):
                     pass
                 else:
                     return False
@@ -1260,13 +1312,15 @@ def _dim_at(toks: list, j: int, hi: int):
     return None
 
 
-def _escapes(st: S.Stmt) -> bool:
-    """True when a break or continue inside st leaves it (targets an outer loop)."""
+def _escapes(st: S.Stmt, plain: bool = False) -> bool:
+    """True when a break or continue inside st leaves it (targets an outer
+    loop); with plain, one that is not a uniform loop exit (marked barrier,
+    uniform.Uniformity.exits)."""
     if st.kind in ("break", "continue"):
-        return True
+        return not (plain and st.barrier)
     if st.kind in ("for", "while", "do", "switch"):
         return st.kind == "switch" and any(_escapes_continue(k) for k in st.kids)
-    return any(_escapes(k) for k in st.kids)
+    return any(_escapes(k, plain) for k in st.kids)
 
 
 def _escapes_continue(st: S.Stmt) -> bool:

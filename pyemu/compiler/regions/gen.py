@@ -31,6 +31,14 @@ _NOT_CALLS = S.TYPE_WORDS | S.CV_WORDS | _CASTS | {
     "sizeof", "alignof", "decltype", "if", "while", "for", "switch", "return", "noexcept"}
 
 
+def _exits(st: S.Stmt) -> bool:
+    """st (a loop's body) holds a uniform exit of that loop (a break or
+    continue marked barrier, uniform.Uniformity.exits)."""
+    if st.kind in ("break", "continue"):
+        return st.barrier
+    return st.kind in ("if", "compound") and st.barrier and any(_exits(k) for k in st.kids)
+
+
 class _Gen(Writer):
     """Writes the block function of one analysed kernel."""
 
@@ -45,6 +53,7 @@ class _Gen(Writer):
         self.guards: set = set()                  # ... under these conditions
         self.preds: list = []     # (flags, negated): a predicated if's threads (predicated)
         self.dense_fixed = None   # thread_loop's two versions inside preds: spans dense or not
+        self.loops: list = []     # the skeleton's loops: (label number, exits used: loop_body)
 
     # ------------------------------------------------------------ output
 
@@ -243,6 +252,12 @@ class _Gen(Writer):
                 self.emit(*st.cond)
                 self.raw(f", {P}ex, {P}n, {P}nexit);")
             return
+        if st.kind in ("break", "continue"):
+            # a uniform loop exit (uniform.Uniformity.exits): the whole block
+            n, used = self.loops[-1]
+            used.add(st.kind)
+            self.raw(f"goto {P}{'lb' if st.kind == 'break' else 'lc'}{n};")
+            return
         if st.kind == "compound":
             self.raw("{")
             self.block(st.kids, chain)
@@ -269,12 +284,13 @@ class _Gen(Writer):
                 self.raw("for (;;) {")
                 c = self.condition(st, chain)
                 self.raw(f"if (!{c}) break;")
-            self.sub(st.kids[0], chain)
+            self.loop_body(st, chain)
             self.raw("}")
+            self.loop_end()
         elif st.kind == "do":
             if self.uniform(st.cond, chain):
                 self.raw("do {")
-                self.sub(st.kids[0], chain)
+                self.loop_body(st, chain)
                 self.raw("} while (")
                 self.emit(*st.cond)
                 self.raw(");")
@@ -282,13 +298,38 @@ class _Gen(Writer):
                 self.label += 1
                 c = f"{P}c{self.label}"
                 self.raw(f"bool {c} = false; do {{")
-                self.sub(st.kids[0], chain)
+                self.loop_body(st, chain)
                 self.agreed(st, chain, c, declare=False)
                 self.raw(f"}} while ({c});")
+            self.loop_end()
         elif st.kind == "for":
             self.for_loop(st, chain)
+            self.loop_end()
         else:
             raise Unsupported(f"a barrier inside {st.kind}")
+
+    def loop_body(self, st: S.Stmt, chain: list):
+        """The body of loop st (in the skeleton), in a scope of its own: a
+        uniform `continue` inside (uniform.Uniformity.exits) jumps to the
+        label at its end (past the body's declarations, before a for's
+        increment or a do's condition), a `break` to the one after the loop
+        (loop_end)."""
+        self.label += 1
+        self.loops.append((self.label, set()))
+        own = _exits(st.kids[0])
+        if own:
+            self.raw("{")
+        self.sub(st.kids[0], chain)
+        if own:
+            self.raw("}")
+        n, used = self.loops[-1]
+        if "continue" in used:
+            self.raw(f"{P}lc{n}: ;")
+
+    def loop_end(self):
+        n, used = self.loops.pop()
+        if "break" in used:
+            self.raw(f"{P}lb{n}: ;")
 
     def mark(self) -> str:
         """Whether a fast-form shuffle here must mark its lanes' arrival
@@ -307,6 +348,8 @@ class _Gen(Writer):
         predicated, since
         a collective, unlike a barrier, is reached by the lanes that take the
         branch (the core checks that its mask names no other lane)."""
+        if any(x.kind in ("break", "continue") and x.barrier for x in S.walk([st])):
+            return False                 # a uniform loop exit: not predicated
         if self.uniform(st.cond, chain) or not all(
                 self.toks[b.cond[0]].text == WARP_SITE for b in S.walk([st]) if b.kind == "barrier"):
             return False
@@ -401,7 +444,7 @@ class _Gen(Writer):
             self.raw(";")
             self.emit(lo, hi)
             self.raw(") {")
-            self.sub(st.kids[0], chain)
+            self.loop_body(st, chain)
             self.raw("}")
         else:
             self.raw("for (;;) {")
@@ -413,7 +456,7 @@ class _Gen(Writer):
                     self.raw(")) break;")
                 else:
                     self.raw(f"if (!{c}) break;")
-            self.sub(st.kids[0], chain)
+            self.loop_body(st, chain)
             self.updates(lo, hi, chain)
             self.raw("}")
         self.raw("}")

@@ -442,3 +442,15 @@ def without_defaults(plist: tuple, decls: list) -> list:
             at = x.init[1]
     out.append((at, plist[1]))
     return [(a, b) for a, b in out if a < b]
+
+
+def mark(stmts: list, keys: set):
+    """Sets `barrier` on the statements of a tree whose (kind, lo, hi) is in
+    keys (uniform.Uniformity.exits: uniform loop exits and the ifs around
+    them), which the block function then writes in its skeleton and the
+    fiber variant surrounds with soft barriers."""
+    if not keys:
+        return
+    for st in S.walk(stmts):
+        if (st.kind, st.lo, st.hi) in keys:
+            st.barrier = True

@@ -20,16 +20,24 @@ the block's indices other than threadIdx (get_group_id, get_local_size,
 get_num_groups, ... become them), kernel parameters, and local variables
 whose every store is `v = e`, `v op= e`, `++v` or `v++` (a statement of its
 own, or a for loop's init or increment) of a uniform `e` in uniform control
-flow (every enclosing condition uniform; no break, continue, return or goto
-that could take threads apart), found as the largest such set (a fixed point:
+flow (every enclosing condition uniform; no return or goto, and no break or
+continue leaving a loop under a condition that is not uniform: such a loop's
+body is not uniform control), found as the largest such set (a fixed point:
 start from all candidates, drop each one that has another store).  So the
 counter of `volatile int a = 0; do { ... ++a; } while (a < 2);` is uniform,
 and anything derived from threadIdx (get_local_id, get_global_id) is not.
 A variable whose address is taken, that a reference binds, that is passed to
 a function that may write it, an array or a class object never is; memory
-reads and calls (but pyemu's own by-value builtins) are not uniform either.
+reads and calls are not uniform either, but calls of the pure math functions
+of blocks._MATH (sqrtf, __log2f, floorf, min, OpenCL's clamp, mad24, ...)
+whose arguments are uniform, where the unit defines no function of that name.
 Where that cannot be proven, no implicit barrier: a wrong proof would make
 the block function evaluate a loop's condition once for threads that differ.
+
+A break or continue whose ifs up to its loop all have uniform conditions is
+a *uniform loop exit* (`exits`): every thread of the block leaves the loop,
+or goes to its next iteration, together, so a loop holding barriers may have
+one (Rodinia's hotspot: `if (i == iteration - 1) break;`).
 
 gen.py also uses `Uniformity.cond` for conditions of statements that hold
 barriers: a condition proven uniform that reads per-thread copies is read
@@ -74,12 +82,18 @@ class Uniformity:
     analysis (return, goto, a lambda, a local type, a label, a declaration in
     a condition): then nothing is uniform but what blocks._Kernel proves."""
 
-    def __init__(self, toks: list, files: list, g: S.Group, holders: set = frozenset()):
-        from .blocks import _BY_VALUE, _PURE, _Kernel
-        # the user's functions are not known on every path: assume that any
-        # builtin name but pyemu's own may be one (so both paths agree)
-        self.k = k = _Kernel(toks, files, g, {n for n in _BY_VALUE | _PURE
-                                              if not n.startswith("pyemu_")})
+    def __init__(self, toks: list, files: list, g: S.Group, holders: set = frozenset(),
+                 user_funcs=None):
+        from .blocks import _BY_VALUE, _MATH, _PURE, _Kernel
+        # without the unit's function names (user_funcs, both paths pass the
+        # same), assume that any builtin name but pyemu's own may be one of
+        # the user's; with them, the math functions of blocks._MATH that the
+        # unit does not define are pure (a call of uniform arguments is uniform)
+        maybe = {n for n in _BY_VALUE | _PURE if not n.startswith("pyemu_")}
+        if user_funcs is not None:
+            maybe = (maybe - _MATH) | set(user_funcs)
+        self.k = k = _Kernel(toks, files, g, maybe)
+        k.math = user_funcs is not None
         self.toks, self.holders = toks, set(holders)
         self.names: set = set()
         self.control: dict = {}      # _key(stmt) -> runs in uniform control
@@ -203,6 +217,8 @@ class Uniformity:
             if j in stores:
                 updates.setdefault(at, []).append(stores[j])
                 continue
+            if self._math_arg(j, parent):
+                continue
             mod = k._modifies(j, parent)
             if mod == "self" or (mod == "index" and "*" not in cands[at][1].ptr_texts):
                 bad.add(at)
@@ -235,6 +251,21 @@ class Uniformity:
                 return
             names = names - drop
 
+    def _math_arg(self, j: int, parent: dict) -> bool:
+        """toks[j] is a whole argument of a call of a pure math function
+        (blocks._MATH, the unit defining none of that name), which reads it
+        (OpenCL's built-ins take `const T &`: clang's tree calls that a
+        binding, not a read)."""
+        from .blocks import _MATH
+        toks, k = self.toks, self.k
+        at = parent.get(j)
+        if not k.math or at is None or toks[j - 1].text not in ("(", ",") \
+                or toks[j + 1].text not in (")", ","):
+            return False
+        f = toks[at - 1]
+        return f.kind == "id" and f.text in _MATH and f.text not in k.user_funcs \
+            and toks[at - 2].text not in (".", "->", "::")
+
     def _control(self):
         """control[_key(st)]: st runs in uniform control; body_control[_key(loop)]:
         its body (and a for's increment) does."""
@@ -250,8 +281,9 @@ class Uniformity:
                     for kid in st.kids:
                         visit([kid], u)
                 elif st.kind in _LOOPS:
-                    from .blocks import _escapes
-                    u = uni and self.expr(*st.cond) and not _escapes(st.kids[0])
+                    # a for without a condition (`for (;;)`): the same for all
+                    bare = st.kind == "for" and st.cond[0] >= st.cond[1]
+                    u = uni and (bare or self.expr(*st.cond)) and self._exits_ok(st.kids[0])
                     self.body_control[_key(st)] = u
                     visit(st.kids, u)
                 elif st.kind == "compound":
@@ -259,6 +291,47 @@ class Uniformity:
                 else:                    # a switch: its cases may take threads apart
                     visit(st.kids, False)
         visit(self.body, True)
+
+    def _exits_ok(self, st: S.Stmt) -> bool:
+        """Every break or continue in st (a loop's body) that leaves the loop
+        lies under ifs of uniform conditions only (no switch, no other loop
+        between): every thread of a block leaves, or goes on, together."""
+        from .blocks import _escapes, _escapes_continue
+        if st.kind in _LOOPS:
+            return True                  # its breaks are its own
+        if st.kind == "switch":
+            return not any(_escapes_continue(k) for k in st.kids)
+        if st.kind == "if" and not self.expr(*st.cond):
+            return not _escapes(st)
+        if st.kind in ("if", "compound"):
+            return all(self._exits_ok(k) for k in st.kids)
+        return st.kind in ("break", "continue") or not _escapes(st)
+
+    def exits(self) -> set:
+        """The uniform loop exits: _key of each break or continue that leaves
+        a loop holding a barrier whose body runs in uniform control (so every
+        if between them has a uniform condition, _exits_ok), and of those ifs
+        and the compounds between.  Both paths mark them (tree.mark): the
+        block function leaves the loop, or goes to its next iteration, with
+        the whole block (gen.py); the fiber variant has soft barriers around
+        the ifs, where the block function starts regions (variant.py).  Any
+        other break or continue in such a loop sends the kernel to fibers."""
+        out = set()
+        if not self.ok:
+            return out
+
+        def visit(st, chain):
+            if st.kind in ("break", "continue"):
+                out.add(_key(st))
+                out.update(chain)
+            elif st.kind in ("if", "compound"):
+                for kid in st.kids:
+                    visit(kid, chain + [_key(st)])
+        for st in S.walk(self.body):
+            if st.kind in _LOOPS and st.barrier and self.control.get(_key(st)) \
+                    and self.body_control.get(_key(st)):
+                visit(st.kids[0], [])
+        return out
 
     # ------------------------------------------------------------- loops
 
@@ -300,6 +373,7 @@ class Uniformity:
         vectorizes it (transpose's copy loops ran 1.6x slower as a loop of
         thread loops); only a race could tell the difference, and both
         paths make the same choice."""
+        from .blocks import _escapes
         toks = self.toks
         real = [st for st in S.walk(self.body) if st.kind == "barrier"
                 and toks[st.cond[0]].text not in (IMPLICIT, WARP_CUT)]
@@ -315,6 +389,8 @@ class Uniformity:
                 continue
             if any(x.kind in _LOOPS for x in S.walk(st.kids)):
                 continue                 # not innermost
+            if _escapes(st.kids[0]):
+                continue                 # a break or continue: PoCL's single exit
             if not self._calls(st.kids[0]):
                 continue                 # nothing shows the order: vectorize instead
             if self.body_control.get(_key(st)) and self.control.get(_key(st)):
@@ -322,11 +398,11 @@ class Uniformity:
 
 
 def with_loop_barriers(toks: list, files: list, g: S.Group, barrier: str,
-                       holders: set = frozenset()):
+                       holders: set = frozenset(), user_funcs=None):
     """(tokens, group) of kernel g with PoCL's implicit loop barriers: a
     `barrier("<implicit barrier>");` at the start and end of the body of each
     loop Uniformity picks; (toks, g) themselves when there is none."""
-    u = Uniformity(toks, files, g, holders)
+    u = Uniformity(toks, files, g, holders, user_funcs)
     if not u.loops:
         return toks, g
     return _tree.loop_barriers(toks, g, u.loops, IMPLICIT, name=barrier)

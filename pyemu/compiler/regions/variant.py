@@ -10,7 +10,9 @@ it before a barrier) would give another result there.
 
 The variant is the kernel's body with a *soft barrier* at each place where
 the block function starts a new region: before and after a branch or loop
-that holds a barrier (or calls a function that reaches one), at the start of
+that holds a barrier (or calls a function that reaches one, or holds a
+uniform loop exit: uniform.Uniformity.exits, marked as the block function
+marks them), at the start of
 each of its branches and at the start and end of each loop body; the barriers
 the pass itself adds (IMPLICIT_SITE: PoCL's implicit loop barriers, which
 uniform.with_loop_barriers puts into the tokens exactly as for the block
@@ -131,15 +133,19 @@ class _Variant:
 
 
 def variant(toks: list, files: list, g: S.Group, params: set, barrier: str,
-            implicit_site: str, holders: set, runner: str) -> str:
+            implicit_site: str, holders: set, runner: str, user_funcs=None) -> str:
     """The fiber variant of kernel group `g` and its runner `runner` (the name
     the driver calls as the kernel's block function)."""
     from .uniform import with_loop_barriers
-    toks, g = with_loop_barriers(toks, files, g, barrier, holders)   # as the block function
+    toks, g = with_loop_barriers(toks, files, g, barrier, holders,   # as the block function
+                                 user_funcs)
     tmpl, plist, decls = _tree.head(g)
     if tmpl is not None:
         raise Unsupported("a kernel template has no fiber variant")
     body, _ = _tree.body(toks, g)
+    from .uniform import Uniformity
+    # uniform loop exits, as the block function finds them: soft barriers around their ifs
+    _tree.mark(body, Uniformity(toks, files, g, holders, user_funcs).exits())
     v = _Variant(toks, files, barrier, implicit_site, holders)
     w = v.w
     w.func = g.name
