@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 28
+FRONT_VERSION = 29
 _TU_NAME = "pyemu_tu.cpp"
 
 

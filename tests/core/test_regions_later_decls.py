@@ -78,6 +78,19 @@ __global__ void k(float *o) {
 namespace a { __device__ float x = 2.0f; }
 """
 
+LATER_ENUMERATOR_IN_NAMESPACE = r"""
+__device__ float x = 1.0f;
+namespace a {
+__global__ void k(float *o) {
+    __shared__ float s[64];
+    s[threadIdx.x] = x;                 // ::x; the enumerator a::x comes later
+    __syncthreads();
+    o[threadIdx.x] = s[63 - threadIdx.x];
+}
+}
+namespace a { enum { x = 2 }; }
+"""
+
 PROTOTYPE_FIRST = r"""
 __device__ float f(float x);
 __global__ void k(float *o) {
@@ -105,8 +118,10 @@ def _run(src, n, options=(), name="k"):
 @pytest.mark.parametrize("force", ["0", "1"], ids=["default", "forced-fibers"])
 @pytest.mark.parametrize("src,name", [
     (LATER_OVERLOAD, "k"), (LATER_OVERLOAD_NO_BARRIER, "k"), (LATER_USING_DIRECTIVE, "k"),
-    (LATER_OVERLOAD_IN_INLINED, "k"), (LATER_VARIABLE_IN_NAMESPACE, "a::k")],
-    ids=["overload", "overload-no-barrier", "using-directive", "inlined", "namespace-variable"])
+    (LATER_OVERLOAD_IN_INLINED, "k"), (LATER_VARIABLE_IN_NAMESPACE, "a::k"),
+    (LATER_ENUMERATOR_IN_NAMESPACE, "a::k")],
+    ids=["overload", "overload-no-barrier", "using-directive", "inlined", "namespace-variable",
+         "namespace-enumerator"])
 def test_a_later_declaration_does_not_change_what_the_kernel_calls(monkeypatch, src, name, force):
     monkeypatch.setenv(_regions.FORCE_ENV, force)
     monkeypatch.setenv(_regions.STRICT_ENV, "1")
@@ -120,7 +135,9 @@ def test_a_later_declaration_does_not_change_what_the_kernel_calls(monkeypatch, 
     (LATER_USING_DIRECTIVE, "fibers", "a using-directive after the kernel"),
     (LATER_OVERLOAD_IN_INLINED, "fibers", "'g' is declared anew after the kernel"),
     (LATER_VARIABLE_IN_NAMESPACE, "fibers", "'x' is declared anew after the kernel"),
-], ids=["overload", "overload-no-barrier", "using-directive", "inlined", "namespace-variable"])
+    (LATER_ENUMERATOR_IN_NAMESPACE, "fibers", "'x' is declared anew after the kernel"),
+], ids=["overload", "overload-no-barrier", "using-directive", "inlined", "namespace-variable",
+        "namespace-enumerator"])
 def test_the_kernel_runs_as_written_and_says_why(src, path, word):
     from regions_util import blocks
     b = blocks(src, implicit=True)

@@ -299,6 +299,9 @@ class _Walk:
             self.declared.append((c.extent.start.offset, "*", ""))
         elif c.spelling and c.kind not in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
             self.declared.append((c.extent.start.offset, c.spelling, c.get_usr()))
+        if c.kind == K.ENUM_DECL:       # its enumerators are names of the scope too
+            self.declared.extend((ch.extent.start.offset, ch.spelling, ch.get_usr())
+                                 for ch in c.get_children() if ch.kind == K.ENUM_CONSTANT_DECL)
         if c.kind == K.NAMESPACE:
             brace = self.text.find("{", c.location.offset)
             if not heads or heads[-1][1] != brace:      # `namespace a::b {`: one head
