@@ -77,9 +77,6 @@ CUTS = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
         "sub_group_all", "sub_group_any", "sub_group_barrier", "sub_group_broadcast",
         "sub_group_ballot", "sub_group_shuffle", "sub_group_shuffle_xor",
         "sub_group_shuffle_up", "sub_group_shuffle_down"}
-# names of warps.py's test that are no collective (pure functions of the index)
-PURE = {"get_sub_group_local_id", "get_sub_group_id", "get_num_sub_groups",
-        "get_enqueued_num_sub_groups", "get_max_sub_group_size", "get_sub_group_size"}
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 # the shuffles with a fast form: name -> (op, how many operands before the
 # value (the mask), how the lane argument converts, the header's type trait)
@@ -115,8 +112,8 @@ class CutTok(Tok):
 
 
 def is_collective(name: str) -> bool:
-    """True for a name warps.py counts as a warp collective (less the pure getters)."""
-    return name not in PURE and (_warps.is_collective(name) or name == _warps.COOPERATIVE)
+    """True for a name warps.py counts as a warp collective, or cooperative groups."""
+    return _warps.is_collective(name) or name == _warps.COOPERATIVE
 
 
 def names(toks: list, lo: int, hi: int) -> set:
