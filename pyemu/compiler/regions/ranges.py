@@ -207,21 +207,33 @@ def _unit_x(node) -> bool:
     return len(xs) == 1 and xs[0] == ("dim", "threadIdx", "x")
 
 
+def _init_of(gen, chain: list, lo: int, hi: int, inits: dict):
+    """For toks[lo:hi] (stripped) one name: the (lo, hi) of the text it stands
+    for (its entry of `inits`, or the initializer of an index variable that
+    is recomputed, declared once), or () when it stands for none that may
+    be read so; None when toks[lo:hi] is not one name."""
+    toks = gen.toks
+    if hi - lo != 1 or toks[lo].kind != "id":
+        return None
+    name = toks[lo].text
+    if name in inits:
+        return tuple(inits[name])
+    v = gen.lookup(chain, name)
+    if v is None or v.kind != "remat" or v.subst or not _plain(toks, v.decl.spec, _INDEX_WORDS) \
+            or v.d.ptr_texts or gen.k.declared[v.name] != 1:
+        return ()
+    return tuple(v.d.init)
+
+
 def _lane(gen, chain: list, lo: int, hi: int, index_vars: dict, inits: dict,
           named: bool = True):
     """(Poly, C) when toks[lo:hi] is a lane of period C along the row (the
     module's doc), else None."""
     toks = gen.toks
     lo, hi = _strip(toks, lo, hi)
-    if hi - lo == 1 and toks[lo].kind == "id" and named:
-        name = toks[lo].text
-        if name in inits:
-            return _lane(gen, chain, *inits[name], index_vars, inits, False)
-        v = gen.lookup(chain, name)
-        if v is None or v.kind != "remat" or v.subst or not _plain(toks, v.decl.spec, _INDEX_WORDS) \
-                or v.d.ptr_texts or gen.k.declared[v.name] != 1:
-            return None
-        return _lane(gen, chain, *v.d.init, index_vars, inits, False)
+    at = _init_of(gen, chain, lo, hi, inits) if named else None
+    if at is not None:
+        return _lane(gen, chain, *at, index_vars, inits, False) if at else None
     ops = [j for j, _ in _top(toks, lo, hi) if toks[j].text in (
         "%", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?", ":", "=", ",",
         "<<", ">>", "/", "-")]
@@ -317,15 +329,9 @@ def _monotone(gen, chain: list, lo: int, hi: int, index_vars: dict, inits: dict,
     poly = _poly(gen, chain, lo, hi, index_vars)
     if poly is not None:
         return poly
-    if hi - lo == 1 and toks[lo].kind == "id" and named:
-        name = toks[lo].text
-        if name in inits:
-            return _monotone(gen, chain, *inits[name], index_vars, inits, False)
-        v = gen.lookup(chain, name)
-        if v is None or v.kind != "remat" or v.subst or not _plain(toks, v.decl.spec, _INDEX_WORDS) \
-                or v.d.ptr_texts or gen.k.declared[v.name] != 1:
-            return None
-        return _monotone(gen, chain, *v.d.init, index_vars, inits, False)
+    at = _init_of(gen, chain, lo, hi, inits) if named else None
+    if at is not None:
+        return _monotone(gen, chain, *at, index_vars, inits, False) if at else None
     ops = [j for j, _ in _top(toks, lo, hi) if toks[j].text in _BINARY]
     if len(ops) != 1 or toks[ops[0]].text not in ("/", ">>") or ops[0] + 2 != hi:
         return None
