@@ -53,7 +53,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 29
+FRONT_VERSION = 30
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -532,8 +532,11 @@ def _template_default_helpers(n: int, e: _Entry, space: list, first: bool) -> li
         out.append(f"typedef ::pyemu_defaults::pyemu_put<::pyemu_defaults::pyemu_nth<{i}u, "
                    f"decltype(&{e.expr})>::pyemu_type, {name}_get, decltype({at})> {name}_put;")
         out.append(" ".join("}" * len(space)))
+        # not const: a null constant would go to .rodata, which the module's
+        # symbol table (csrc/symbols.c) does not list, and the launch could not
+        # tell an ill-formed default from a parameter without one
         out.append('extern "C" __attribute__((__visibility__("default"), __used__)) '
-                   f"void (*const {name})(void *) = "
+                   f"void (*{name})(void *) = "
                    f"{''.join(x + '::' for x in [''] + space)}{name}_put::pyemu_ptr();")
     return out
 

@@ -121,7 +121,13 @@ class Function:
         None when a parameter left out has none."""
         fns = self._default_fns()
         missing = range(len(args), len(self.params))
-        if not fns or any(i not in fns for i in missing):
+        if any(fns.get(i) is None for i in missing):
+            bad = [i for i in missing if i in fns and fns[i] is None]
+            if bad and all(i in fns for i in missing):
+                i = bad[0]
+                self._bad(-1, "", f"{len(args)} given: the default argument of parameter "
+                          f"{i + 1} ({self.params[i].type_name}) is ill-formed for this "
+                          "instance of the template, so a launch must pass it")
             return None
         holders = tuple(None if p.kind == PARAM_POINTER else 0.0 if p.kind == PARAM_FLOAT
                         else 0 if p.kind in (PARAM_SIGNED, PARAM_UNSIGNED) else bytes(p.size)
@@ -135,7 +141,8 @@ class Function:
         return bytes(data)
 
     def _default_fns(self) -> dict:
-        """{parameter: the module's function that writes its default}, read once
+        """{parameter: the module's function that writes its default, or None
+        where the default is ill-formed for this template instance}, read once
         from this module instance's symbol table (csrc/symbols.c)."""
         fns = self.__dict__.get("_defaults")
         if fns is None:
@@ -148,8 +155,8 @@ class Function:
                 name = ffi.string(view.name).decode("latin-1")
                 if name.startswith(prefix) and name[len(prefix):].isdigit():
                     addr = ctypes.c_void_p.from_address(int(view.addr)).value
-                    if addr:    # null: this template instance cannot use the default
-                        fns[int(name[len(prefix):])] = _DEFAULT_FN(addr)
+                    # null: the default is ill-formed for this template instance
+                    fns[int(name[len(prefix):])] = _DEFAULT_FN(addr) if addr else None
             self.__dict__["_defaults"] = fns
         return fns
 
@@ -335,9 +342,15 @@ class SourceModule:
             if len(base) == 1:
                 return base[0]
             known = ", ".join(self._functions) or "none"
+            base = name.split("<", 1)[0].strip()
+            hint = ""
+            if f"kernel template '{base}' has no instances" in (self.compiled.log or ""):
+                hint = (f"; '{base}' is a kernel template without instances: name them "
+                        f"with SourceModule(..., name_expressions=['{base}<...>']), as "
+                        "nvrtcAddNameExpression does")
             E.set_last(E.cudaErrorSymbolNotFound)
             raise _MissingKernel(E.cudaErrorSymbolNotFound,
-                                 f"no kernel '{name}' in the module (kernels: {known})",
+                                 f"no kernel '{name}' in the module (kernels: {known}){hint}",
                                  "get_function")
         return fn
 

@@ -66,4 +66,5 @@ def test_a_default_ill_formed_for_the_instance_must_be_passed(mod):
         _launch(mod, "needs_zero<int>", np.int32)
     assert int(e.value.code) == int(cudaErrorInvalidValue)
     assert "needs_zero<int> takes 2 argument(s)" in str(e.value)
+    assert "default argument of parameter 2 (int) is ill-formed for this instance" in str(e.value)
     np.testing.assert_array_equal(_launch(mod, "needs_zero<int>", np.int32, np.int32(3)), [3] * 8)

@@ -688,6 +688,20 @@ def test_get_function_unknown_name_symbol_not_found(mod):
         mod.no_such_kernel
 
 
+
+def test_a_template_without_instances_says_how_to_make_one():
+    # as with nvrtc, a template gives no kernel until a name expression names
+    # an instance; the lookup error says so rather than only "kernels: none"
+    m = SourceModule("template <class T> __global__ void lone(T *p) { p[0] = T(1); }\n")
+    with pytest.raises(CudaError) as info:
+        m.get_function("lone<float>")
+    assert info.value.code == cudaErrorSymbolNotFound
+    assert "name_expressions=['lone<...>']" in str(info.value)
+    assert "lone' has no instances" in m.compiled.log
+    m2 = SourceModule("template <class T> __global__ void lone(T *p) { p[0] = T(1); }\n",
+                      name_expressions=["lone<float>"])
+    assert m2.kernel_names == ("lone<float>",)
+
 # ---- the launch fast path: a configuration is checked once, arguments that
 # are already what their parameters take are packed without converting
 
