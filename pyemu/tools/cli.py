@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compile FILE (.cl: OpenCL C, else CUDA) and print, for each kernel, "
                         "the path its blocks take (block function, fiber variant, fibers) "
                         "and why")
+    p.add_argument("--name-expression", action="append", metavar="EXPR", dest="names",
+                   help="with --kernel: an instance of a kernel template to build and show "
+                        "(SourceModule's name_expressions, e.g. 'reduce<256>'); repeatable")
     p.add_argument("options", nargs="*", metavar="OPTION",
                    help="compiler options for --kernel, after -- (so that argparse "
                         "does not read them: --kernel k.cu -- -DN=4 -Iinclude)")

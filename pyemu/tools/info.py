@@ -103,9 +103,12 @@ def run(args) -> int:
     """Entry point of `python -m pyemu info` (with --kernel FILE [-- OPTION...]:
     each kernel's path and why, see print_kernel_paths)."""
     if getattr(args, "kernel", None):
-        return print_kernel_paths(args.kernel, getattr(args, "options", None) or ())
+        return print_kernel_paths(args.kernel, getattr(args, "options", None) or (),
+                                  getattr(args, "names", None) or ())
     if getattr(args, "options", None):
         args.parser.error("compiler options go with --kernel FILE")
+    if getattr(args, "names", None):
+        args.parser.error("--name-expression goes with --kernel FILE")
     print_installation()
     print()
     print_device()
@@ -121,22 +124,27 @@ def kernel_paths(source: str, dialect: str, options=()) -> dict:
     return {name: tuple(mod.paths.get(name, ("unknown", ""))) for name in mod.kernel_names}
 
 
-def print_kernel_paths(file: str, options=()) -> int:
-    """Prints each kernel of `file` (.cl: OpenCL C, else CUDA) and its path.
-    `#include "x.h"` finds x.h beside `file` first, as nvcc and clBuildProgram
-    of the file's text in its folder would (the folder goes first as -I)."""
+def print_kernel_paths(file: str, options=(), names=()) -> int:
+    """Prints each kernel of `file` (.cl: OpenCL C, else CUDA) and its path;
+    `names` are name expressions of kernel templates' instances (CUDA), as
+    SourceModule's name_expressions.  `#include "x.h"` finds x.h beside
+    `file` first, as nvcc and clBuildProgram of the file's text in its folder
+    would (the folder goes first as -I)."""
     from ..compiler import driver
     dialect = "opencl" if file.endswith(".cl") else "cuda"
     here = str(Path(file).resolve().parent)
     try:
         mod = driver.compile_source(Path(file).read_text(), dialect=dialect,
                                     options=["-I" + here] + list(options),
-                                    source_name=Path(file).name)
+                                    name_expressions=list(names), source_name=Path(file).name)
     except driver.CompileError as exc:      # the user's diagnostics, no traceback
         print(exc.diagnostics.rstrip() or str(exc), file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"pyemu info: cannot read {file}: {exc.strerror}", file=sys.stderr)
+        return 1
+    except ValueError as exc:                # a malformed name expression
+        print(f"pyemu info: {exc}", file=sys.stderr)
         return 1
     for name in mod.kernel_names:
         path, why = mod.paths.get(name, ("unknown", ""))
@@ -146,6 +154,8 @@ def print_kernel_paths(file: str, options=()) -> int:
         for line in mod.log.splitlines():
             if "has no instances" in line or "declared but not defined" in line:
                 print(line)
+            if "has no instances" in line:
+                print("(--name-expression 'NAME<...>' builds an instance)")
     return 0
 
 

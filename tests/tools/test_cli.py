@@ -322,3 +322,21 @@ def test_info_kernel_of_a_file_that_does_not_compile_prints_diagnostics_only(tmp
     assert "Traceback" not in err
     assert cli.main(["info", "--kernel", str(tmp_path / "missing.cu")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_info_kernel_builds_the_template_instances_it_is_given(tmp_path, capsys):
+    src = tmp_path / "tk.cu"
+    src.write_text("template <int N> __global__ void tk(int *o) {\n"
+                   "    __shared__ int s[N]; s[threadIdx.x % N] = 1; __syncthreads();\n"
+                   "    o[threadIdx.x] = s[0];\n}\n")
+    assert cli.main(["info", "--kernel", str(src)]) == 0
+    out = capsys.readouterr().out
+    assert "no kernels" in out and "kernel template 'tk' has no instances" in out
+    assert "--name-expression" in out
+    assert cli.main(["info", "--kernel", str(src), "--name-expression", "tk<4>",
+                     "--name-expression", "tk<8>"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["tk<4>: block function",
+                                                    "tk<8>: block function"]
+    assert cli.main(["info", "--kernel", str(src), "--name-expression", "tk<4>;"]) == 1
+    assert "bad name expression 'tk<4>;'" in capsys.readouterr().err
+    assert cli.main(["info", "--name-expression", "tk<4>"]) == 2   # without --kernel
