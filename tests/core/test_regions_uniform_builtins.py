@@ -184,3 +184,34 @@ def test_opencl_builtins(monkeypatch):
     from pyemu.compiler.opencl import KERNEL_MARKER
     b = _regions.generate(text, KERNEL_MARKER, root, implicit=True, functions=functions)
     assert b.paths["k"][0] == "block function", b.paths["k"]
+
+
+@pytest.mark.parametrize("force", ["0", "1"], ids=["block", "fibers"])
+@pytest.mark.parametrize("n", [0, 1, 3, 9])
+def test_opencl_builtins_results(monkeypatch, force, n):
+    """The same kernel run through pyemu.opencl on both paths, against NumPy:
+    lim = clamp(2n + 1, 0, 8) + sqrt(64) rounds, each one s[t] = s[t + 1] + 1."""
+    monkeypatch.setenv(_regions.FORCE_ENV, force)
+    monkeypatch.setenv(_regions.STRICT_ENV, "1")
+    from pyemu.opencl import (CL_DEVICE_TYPE_DEFAULT, CL_MEM_READ_WRITE, CL_TRUE,
+                              clBuildProgram, clCreateBuffer, clCreateCommandQueue,
+                              clCreateContext, clCreateKernel, clCreateProgramWithSource,
+                              clEnqueueNDRangeKernel, clEnqueueReadBuffer, clGetDeviceIDs,
+                              clGetPlatformIDs, clSetKernelArg)
+    dev = clGetDeviceIDs(clGetPlatformIDs()[0], CL_DEVICE_TYPE_DEFAULT)[0]
+    ctx = clCreateContext(None, [dev])
+    q = clCreateCommandQueue(ctx, dev, 0)
+    prog = clCreateProgramWithSource(ctx, [CL])
+    clBuildProgram(prog)
+    k = clCreateKernel(prog, "k")
+    out = np.zeros(128, np.int32)
+    b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, out.nbytes)
+    clSetKernelArg(k, 0, b)
+    clSetKernelArg(k, 1, np.int32(n))
+    clEnqueueNDRangeKernel(q, k, 1, None, [128], [64])
+    clEnqueueReadBuffer(q, b, CL_TRUE, 0, out.nbytes, out)
+    lim = min(max(2 * n + 1, 0), 8) + 8
+    s = np.arange(64)
+    for _ in range(lim):
+        s = np.roll(s, -1) + 1
+    np.testing.assert_array_equal(out, np.concatenate([s, s]))
