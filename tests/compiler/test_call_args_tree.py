@@ -13,9 +13,7 @@ Results against NumPy, with and without PYEMU_FORCE_FIBERS=1."""
 import numpy as np
 import pytest
 
-from pyemu.compiler.regions import blocks as _regions
-from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
-                        cudaMemcpyDeviceToHost)
+from pyemu.cuda import SourceModule
 
 SRC = r"""
 __device__ int sq(int v) { return v * v; }
@@ -67,13 +65,6 @@ def _want(name):
     return (63 - t) * 1000 + (b + odd) * 10 + b * odd
 
 
-@pytest.fixture(params=["paths", "fibers"])
-def forced(request, monkeypatch):
-    if request.param == "fibers":
-        monkeypatch.setenv(_regions.FORCE_ENV, "1")
-    return request.param == "fibers"
-
-
 def test_paths():
     paths = SourceModule(SRC).compiled.paths
     assert tuple(paths["by_value"]) == ("block function", ""), paths
@@ -82,12 +73,7 @@ def test_paths():
 
 
 @pytest.mark.parametrize("name", ["by_value", "by_reference", "by_copy"])
-def test_results(forced, name):
+def test_results(forced, launch_read, name):
     mod = SourceModule(SRC)
-    d = cudaMalloc(4 * 64 * BLOCKS)
-    mod.get_function(name)[BLOCKS, 64](d)
-    cudaDeviceSynchronize()
-    out = np.zeros((BLOCKS, 64), np.int32)
-    cudaMemcpy(out, d, out.nbytes, cudaMemcpyDeviceToHost)
-    cudaFree(d)
+    out = launch_read(mod, name, BLOCKS, 64, (BLOCKS, 64))
     np.testing.assert_array_equal(out, _want(name), err_msg=name)

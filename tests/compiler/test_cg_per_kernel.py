@@ -13,9 +13,7 @@ the reason to every kernel of the unit.  Each result is checked against NumPy,
 with and without PYEMU_FORCE_FIBERS=1 (the block-function kernels' fiber
 variant)."""
 import numpy as np
-import pytest
 
-from pyemu.compiler.regions import blocks as _regions
 from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
                         cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice)
 
@@ -147,13 +145,6 @@ def _run(mod, name, x, blocks, threads, smem, nout, *extra):
     cudaFree(d_i)
     cudaFree(d_o)
     return out
-
-
-@pytest.fixture(params=["paths", "fibers"])
-def forced(request, monkeypatch):
-    if request.param == "fibers":
-        monkeypatch.setenv(_regions.FORCE_ENV, "1")
-    return request.param == "fibers"
 
 
 def test_paths_and_reasons_per_kernel():

@@ -12,9 +12,7 @@ Results against NumPy, with and without PYEMU_FORCE_FIBERS=1."""
 import numpy as np
 import pytest
 
-from pyemu.compiler.regions import blocks as _regions
-from pyemu.cuda import (SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy,
-                        cudaMemcpyDeviceToHost)
+from pyemu.cuda import SourceModule
 
 SRC = r"""
 __device__ void bump(int &v) { v += 100; }
@@ -69,22 +67,10 @@ def _want(name):
     return b + 63 - t + b
 
 
-@pytest.fixture(params=["paths", "fibers"])
-def forced(request, monkeypatch):
-    if request.param == "fibers":
-        monkeypatch.setenv(_regions.FORCE_ENV, "1")
-    return request.param == "fibers"
-
-
 @pytest.mark.parametrize("name", NAMES)
-def test_results(forced, name):
+def test_results(forced, launch_read, name):
     mod = SourceModule(SRC)
     if not forced:
         assert mod.compiled.paths[name][0] == "block function", mod.compiled.paths
-    d = cudaMalloc(4 * 64 * BLOCKS)
-    mod.get_function(name)[BLOCKS, 64](d)
-    cudaDeviceSynchronize()
-    out = np.zeros((BLOCKS, 64), np.int32)
-    cudaMemcpy(out, d, out.nbytes, cudaMemcpyDeviceToHost)
-    cudaFree(d)
+    out = launch_read(mod, name, BLOCKS, 64, (BLOCKS, 64))
     np.testing.assert_array_equal(out, _want(name), err_msg=name)
