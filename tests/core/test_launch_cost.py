@@ -5,8 +5,10 @@ kernel command (a storm completes while the main thread holds the GIL in a
 C loop)."""
 import numpy as np
 
-from pyemu.cuda import SourceModule, cudaDeviceSynchronize, cudaFree, cudaMalloc, cudaMemcpy, \
-    cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice
+from pyemu.cuda import SourceModule, cudaDeviceSynchronize, cudaErrorNotReady, cudaEventCreate, \
+    cudaEventDestroy, cudaEventQuery, cudaEventRecord, cudaFree, cudaMalloc, cudaMemcpy, \
+    cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice, cudaStreamCreate, cudaStreamDestroy, \
+    cudaSuccess
 from pyemu.opencl import (CL_COMPLETE, CL_DEVICE_TYPE_GPU, CL_MEM_COPY_HOST_PTR,
                           CL_MEM_READ_WRITE, CL_TRUE, clBuildProgram, clCreateBuffer,
                           clCreateCommandQueue, clCreateContext, clCreateKernel,
@@ -109,6 +111,49 @@ def test_opencl_packed_state_follows_set_arg():
     assert st.mems == (a, b)
     clSetKernelArg(k, 0, None)
     assert st.mems == (b,) and st.data[:8] == bytes(8)
+
+def test_cuda_storm_completes_while_this_thread_holds_the_gil():
+    """300 launches (on the legacy default stream and on a created stream)
+    complete while this thread holds the GIL in C (a sort of ints calls no
+    Python code): no launch needs Python on a worker.  Were a Python callback
+    taken per command, the workers would get the GIL only between two sorts
+    (one command each), and 300 commands would not be done after 20 sorts."""
+    k = SourceModule(CU).get_function("addTo")
+    n = 256
+    a = np.arange(n, dtype=np.float32) % 7
+    b = np.full(n, 2, np.float32)
+    d = [cudaMalloc(4 * n) for _ in range(3)]
+    s = cudaStreamCreate()
+    e = cudaEventCreate()
+    try:
+        cudaMemcpy(d[0], a, 4 * n, cudaMemcpyHostToDevice)
+        cudaMemcpy(d[1], b, 4 * n, cudaMemcpyHostToDevice)
+        cudaMemcpy(d[2], np.zeros(n, np.float32), 4 * n, cudaMemcpyHostToDevice)
+        cudaDeviceSynchronize()
+        for i in range(300):
+            if i % 2:
+                k[2, 128, 0, s](d[0], d[1], d[2], n)
+            else:
+                k[4, 64](d[0], d[1], d[2], n)      # the legacy stream orders the two
+        cudaEventRecord(e, 0)
+        numbers = list(range(3_000_000, 0, -1))
+        states = []
+        for _ in range(20):             # each sort holds the GIL for a while
+            numbers.sort()
+            numbers.reverse()
+            states.append(cudaEventQuery(e))
+            if states[-1] == cudaSuccess:
+                break
+        assert states[-1] == cudaSuccess, states
+        assert all(st in (cudaSuccess, cudaErrorNotReady) for st in states)
+        out = np.empty(n, np.float32)
+        cudaMemcpy(out, d[2], 4 * n, cudaMemcpyDeviceToHost)
+        np.testing.assert_array_equal(out, 300 * (a + b))
+    finally:
+        cudaEventDestroy(e)
+        cudaStreamDestroy(s)
+        for p in d:
+            cudaFree(p)
 
 
 def test_opencl_storm_needs_no_python_on_the_workers():
