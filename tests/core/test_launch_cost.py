@@ -112,12 +112,12 @@ def test_opencl_packed_state_follows_set_arg():
     clSetKernelArg(k, 0, None)
     assert st.mems == (b,) and st.data[:8] == bytes(8)
 
+
 def test_cuda_storm_completes_while_this_thread_holds_the_gil():
-    """300 launches (on the legacy default stream and on a created stream)
-    complete while this thread holds the GIL in C (a sort of ints calls no
-    Python code): no launch needs Python on a worker.  Were a Python callback
-    taken per command, the workers would get the GIL only between two sorts
-    (one command each), and 300 commands would not be done after 20 sorts."""
+    """The CUDA twin of the OpenCL storm below: 300 launches (on the legacy
+    default stream and on a created stream) complete, with the right sums,
+    while this thread holds the GIL in C between two event queries (a sort of
+    ints calls no Python code)."""
     k = SourceModule(CU).get_function("addTo")
     n = 256
     a = np.arange(n, dtype=np.float32) % 7
