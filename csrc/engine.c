@@ -99,12 +99,25 @@ static int wait_done(const waiter *w)
     return eng.outstanding == 0;
 }
 
-/* engine lock held: wake the waits that may be over */
+/* engine lock held: wake the waits that may be over (and count the wakes,
+ * so that a test can see that a completion wakes no other wait) */
+static unsigned long long wakes;
+
 static void wake_waiters(void)
 {
     for (waiter *w = eng.waiters; w; w = w->next)
-        if (wait_done(w))
+        if (wait_done(w)) {
+            wakes++;
             pthread_cond_signal(&w->cv);
+        }
+}
+
+PYEMU_API unsigned long long pyemu_engine_wakes(void)
+{
+    pthread_mutex_lock(&eng.lock);
+    unsigned long long n = wakes;
+    pthread_mutex_unlock(&eng.lock);
+    return n;
 }
 
 /* Block until w is done or timeout_ms have passed (PYEMU_WAIT_FOREVER: no

@@ -124,6 +124,9 @@ int pyemu_queue_release(pyemu_queue *queue);
 int pyemu_queue_finish(pyemu_queue *queue, unsigned int timeout_ms);
 int pyemu_device_synchronize(unsigned int timeout_ms);
 int pyemu_device_reset(void);
+/* How many times a completion has woken a wait, since the process started
+ * (a count for tests: a completion wakes only the waits it ends). */
+unsigned long long pyemu_engine_wakes(void);
 
 /* Stopping kernels (csrc/watchdog.c).  pyemu_set_kernel_timeout: a kernel
  * that runs longer than ms milliseconds (0: no limit) is stopped and fails

@@ -80,6 +80,50 @@ def test_many_threads_waiting_on_different_events_all_wake():
     cl.clFinish(q)
 
 
+def test_a_completion_wakes_only_the_waits_it_ends():
+    """Issue 8, item 4: 400 kernels complete while eight threads wait on
+    markers behind user events that stay unset; the engine's wake count
+    (each signal of a waiting thread) grows by the main thread's one
+    clFinish, not by a wake of every waiter at every completion (which
+    would be thousands here)."""
+    import pyemu.opencl as cl
+    ctx = cl.clCreateContextFromType(None, cl.CL_DEVICE_TYPE_DEFAULT)
+    dev = cl.clGetContextInfo(ctx, cl.CL_CONTEXT_DEVICES)[0]
+    blocked = cl.clCreateCommandQueue(ctx, dev, cl.CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    q = cl.clCreateCommandQueue(ctx, dev, 0)
+    p = cl.clCreateProgramWithSource(ctx, [
+        "__kernel void inc(__global int *a) { a[get_global_id(0)] += 1; }"])
+    cl.clBuildProgram(p)
+    k = cl.clCreateKernel(p, "inc")
+    b = cl.clCreateBuffer(ctx, cl.CL_MEM_READ_WRITE | cl.CL_MEM_COPY_HOST_PTR, 4 * 64,
+                          np.zeros(64, np.int32))
+    cl.clSetKernelArg(k, 0, b)
+    users = [cl.clCreateUserEvent(ctx) for _ in range(8)]
+    markers = [cl.clEnqueueMarkerWithWaitList(blocked, [u]) for u in users]
+    threads = [threading.Thread(target=cl.clWaitForEvents, args=([m],)) for m in markers]
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(0.1)                   # all eight are blocked in the core now
+        before = lib.pyemu_engine_wakes()
+        for _ in range(400):
+            cl.clEnqueueNDRangeKernel(q, k, 1, None, [64], [64])
+        cl.clFinish(q)
+        woken = lib.pyemu_engine_wakes() - before
+        assert all(t.is_alive() for t in threads)
+    finally:                              # a failure must not leave them blocked
+        for u in users:
+            cl.clSetUserEventStatus(u, cl.CL_COMPLETE)
+        for t in threads:
+            t.join(10)
+    assert woken <= 4, woken
+    out = np.zeros(64, np.int32)
+    cl.clEnqueueReadBuffer(q, b, True, 0, 4 * 64, out)
+    assert (out == 400).all()
+    assert not any(t.is_alive() for t in threads)
+    assert lib.pyemu_engine_wakes() - before - woken >= 8    # each of them was woken
+
+
 def _run(prog, env=None, timeout=60):
     e = dict(os.environ)
     e.update(env or {})
