@@ -1,7 +1,8 @@
 """Issue 13: a predicated if whose condition is a range of threadIdx.x gets
 its span without flags (pyemu/compiler/regions/gen.py's predicated,
 ranges.py's `q == u` for q monotone); inside predicated ifs each thread
-loop has a version for dense spans (no flag read) and a cold one (gen.COLD).
+loop has a version for dense spans (no flag read; at a shuffle also every
+warp whole, the in-place form) and a cold one (gen.COLD) for the rest.
 
 In a block of one row, `if (warp == k)` (warp = t / 32), `if (t / 64 ==
 k)`, `if (k == (threadIdx.x + 32) / 64)`, `if (t >> 5 == k)` and `if (t >=
@@ -146,14 +147,34 @@ def test_the_span_without_flags_where_it_applies_and_not_elsewhere():
         assert f"if ({f}k) {{ {f}d0 = true;" in eq, f
     assert ") >= (" in eq and ") <= (" in eq           # the == split in two probes
     assert not re.search(r"pyemu_rg_pr\d+k = false", flags)
-    # the loops that read the flags, and the marking versions of a shuffle's
-    # loop, are the cold ones (no vector versions)
+    # inside a predicated if each loop has two versions: a hot one for dense
+    # spans (and, at a shuffle, every warp whole: the in-place form), and a
+    # cold one (no vector versions) that reads the flags (and MARK)
     for body in (eq, flags):
         flagged = re.findall(r"(.{26})if \(!pyemu_rg_pr\d+d\d && !?pyemu_rg_pr\d+\[", body)
         assert flagged and all(c == '__asm__ __volatile__(""); ' for c in flagged), flagged
-        assert len(re.findall(r"if \(pyemu_rg_pr\d+d\d\) \{", body)) == len(flagged)
+        splits = re.findall(r"if \((!\(!\(pyemu_rg_pr\d+u\)\) && )?pyemu_rg_pr\d+d\d\) \{", body)
+        assert len(splits) == len(flagged)
+        assert any(splits) and not all(splits)     # shuffles' loops and the others'
     # the loop with the return's label: one version, testing the flags
     tests = re.findall(r"(.{26})if \(!pyemu_rg_pr\d+d0 && !pyemu_rg_pr\d+\[pyemu_rg_lin\]\) continue;", ret)
     assert any(c == "[pyemu_rg_lin]) continue; " for c in tests), tests   # after the exit test
-    marking = re.findall(r"if \(!\(pyemu_rg_pr\d+u\)\) \{(.*?)\} else \{", flags)
-    assert marking and all('__asm__ __volatile__("");' in m for m in marking)
+    # the marking form (MARK tested at run time) only in the cold loops; the
+    # hot ones have it fixed false (the in-place form)
+    for body in (eq, flags):
+        loops = _thread_loops(body)
+        marking = [b for b in loops if re.search(r"\( \(!\(pyemu_rg_pr\d+u\)\) \)", b)]
+        assert marking and all(b.lstrip().startswith('__asm__ __volatile__("");') for b in marking)
+        assert any("( (false) ?" in b and not b.lstrip().startswith("__asm__") for b in loops)
+
+
+def _thread_loops(text: str) -> list:
+    """The bodies of the block function's thread loops in text."""
+    out = []
+    for m in re.finditer(r"for \(unsigned pyemu_rg_tx[^)]*\) \{", text):
+        depth, k = 1, m.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            k += 1
+        out.append(text[m.end():k - 1])
+    return out

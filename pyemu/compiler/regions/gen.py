@@ -571,11 +571,30 @@ class _Gen(Writer):
         `if`) over the row's range of threadIdx.x where the plan's guard
         holds, else `body`."""
         m = self.mark()
-        if m not in ("true", "false") and any(t.kind == "gen" and t.text == MARK
-                                              for a, b in ranges for t in self.toks[a:b]):
-            # a shuffle whose form the run decides (warpcut's MARK: the
-            # in-place one where every warp is whole): one loop for each, so
-            # that neither tests it per thread; the marking one is cold (COLD)
+        marked = m not in ("true", "false") and any(t.kind == "gen" and t.text == MARK
+                                                    for a, b in ranges for t in self.toks[a:b])
+        if self.preds and self.dense_fixed is None and not label:
+            # inside predicated ifs: one loop where every span is dense (no
+            # flag read: it vectorizes) and, for a shuffle whose form the run
+            # decides (warpcut's MARK), every warp whole (the in-place form);
+            # one cold loop (COLD) for the rest, which reads the flags and
+            # MARK (a loop with a return's label stays one: the label once)
+            dense = " && ".join(f"{f}d{int(neg)}" for f, neg in self.preds)
+            self.raw(f"if ({f'!({m}) && ' if marked else ''}{dense}) {{")
+            for fixed in (True, False):
+                self.dense_fixed = fixed
+                self.mark_fixed = "false" if fixed and marked else None
+                try:
+                    self.thread_loop(chain, ranges, body, label, precise, plan, ranged, ivdep)
+                finally:
+                    self.dense_fixed = None
+                    self.mark_fixed = None
+                self.raw("} else {" if fixed else "}")
+            return
+        if marked and self.dense_fixed is None:
+            # a shuffle whose form the run decides, in a loop with a
+            # return's label: one loop for each form, so that neither tests
+            # it per thread; the marking one is cold (COLD)
             self.raw(f"if ({m}) {{")
             for fixed in ("true", "false"):
                 self.mark_fixed = fixed
@@ -584,20 +603,6 @@ class _Gen(Writer):
                 finally:
                     self.mark_fixed = None
                 self.raw("} else {" if fixed == "true" else "}")
-            return
-        if self.preds and self.dense_fixed is None and not label:
-            # inside predicated ifs: one loop where every span is dense (no
-            # flag read: it vectorizes), a cold one that reads the flags (a
-            # loop with a return's label stays one: the label once)
-            dense = " && ".join(f"{f}d{int(neg)}" for f, neg in self.preds)
-            self.raw(f"if ({dense}) {{")
-            for fixed in (True, False):
-                self.dense_fixed = fixed
-                try:
-                    self.thread_loop(chain, ranges, body, label, precise, plan, ranged, ivdep)
-                finally:
-                    self.dense_fixed = None
-                self.raw("} else {" if fixed else "}")
             return
         names = set().union(*(self.k._names(a, b) for a, b in ranges)) if ranges else set()
         binds = self.bindings(chain, names)
