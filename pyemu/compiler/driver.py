@@ -794,8 +794,11 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                               _lean(entries, attempt))
         if attempt.text:
             # the block functions use pyemu's macros (pyemu_tctx, ...), which
-            # preprocessed text no longer defines: they are preprocessed alone
-            generated = _preprocess_generated(base, attempt.text, tmp, fail) + generated
+            # preprocessed text no longer defines: pyemu_tctx is written out
+            # here, and code that names another is preprocessed alone
+            direct = _direct_generated(attempt.plain, root, _COMPILE_MARKERS[d.name])
+            generated = (direct if direct is not None else
+                         _preprocess_generated(base, attempt.text, tmp, fail)) + generated
         (tmp / _UNIT_NAME).write_bytes((text + generated).encode("latin-1"))
         return _run(cmd + ["-x", "c++", _UNIT_NAME, "-o", out.name], cwd=str(tmp))
 
@@ -1004,6 +1007,48 @@ def _preprocess_generated(base: list, code: str, tmp: Path, fail) -> str:
     if r.returncode != 0 or at < 0:
         raise fail(_clean_diagnostics(r.stderr) or "the preprocessor failed", r.stderr)
     out = _MARKER_LINE_RE.sub(r'\1 3', r.stdout[at + len(_GENERATED_PART) + 1:])
+    return f'\n# 1 "{_REGIONS_NAME}" 3\n' + out + f'\n# 1 "{_REGIONS_NAME}"\n'
+
+
+def _header_macros(root: Path) -> tuple:
+    """(the names pyemu's headers under `root` #define, the body of abi.h's
+    pyemu_tctx or None), read once a process."""
+    key = str(root)
+    if key not in _HEADER_MACROS:
+        names, tctx = set(), None
+        for f in sorted(Path(root).rglob("*.h*")):
+            text = f.read_text("latin-1")
+            names.update(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.M))
+            m = re.search(r"^#define pyemu_tctx((?:[^\n]*\\\n)*[^\n]*)$", text, re.M)
+            if m and f.name == "abi.h":
+                tctx = " ".join(m.group(1).replace("\\\n", " ").split())
+        _HEADER_MACROS[key] = (frozenset(names), tctx)
+    return _HEADER_MACROS[key]
+
+
+_HEADER_MACROS: dict = {}
+# a string or character literal (left as it is), or the name pyemu_tctx
+_TCTX_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|\bpyemu_tctx\b')
+_HASH_LINE_RE = re.compile(r'^#line (\d+ "(?:[^"\\\n]|\\.)*")$', re.M)
+
+
+def _direct_generated(plain: str, root: Path, markers: dict) -> Optional[str]:
+    """What _preprocess_generated makes of the block functions' code
+    `plain` (regions.Blocks.plain), without running the preprocessor: where
+    the only header macro it names is pyemu_tctx (written out here as abi.h
+    defines it) and the only marker ones the compile defines, else None.
+    The compile sees no user macro (the unit is preprocessed text, built
+    without the user's -D), so the names need no protection; each #line
+    becomes a line marker with flag 3, as the preprocessor's would."""
+    defined, tctx = _header_macros(root)
+    ours = {n for n in re.findall(r"\b(?:__)?(?:pyemu|PYEMU)_\w*", plain)}
+    macros = (ours & defined) | {n for n in ours if n.startswith("__pyemu_")}
+    # a raw string literal could hold what looks like a literal's end
+    if tctx is None or re.search(r'R"', plain) or \
+            macros - {"pyemu_tctx"} - {m.split("(")[0] for m in markers}:
+        return None
+    out = _TCTX_RE.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else tctx, plain)
+    out = _HASH_LINE_RE.sub(r"# \1 3", out)
     return f'\n# 1 "{_REGIONS_NAME}" 3\n' + out + f'\n# 1 "{_REGIONS_NAME}"\n'
 
 

@@ -214,6 +214,7 @@ class Blocks:
     kernels: dict = field(default_factory=dict)   # qualified kernel -> qualified block function
     skipped: dict = field(default_factory=dict)   # qualified kernel -> reason
     paths: dict = field(default_factory=dict)     # qualified kernel -> (path, reason)
+    plain: str = ""     # `text` without the push/undef/pop of its names (driver._direct_generated)
 
 
 _DIVERGE = ("a branch or loop around a barrier has a condition that is not provably uniform "
@@ -403,6 +404,7 @@ def _generate_unit(pre, marker, internal_root, implicit, force, warp, functions)
             parts.append(_in_namespaces(gtoks.get((q, n), toks), g, text))
         out.kernels[q] = "::".join(q.split("::")[:-1] + [PREFIX + g.name])
     if parts:
+        out.plain = _quiet(_PRELUDE + "".join(parts))
         out.text = _protect(_PRELUDE + "".join(parts))
     return out
 
@@ -630,9 +632,13 @@ def _protect(text: str) -> str:
                    if not n.startswith(("pyemu_", "__pyemu_")))
     push = "".join(f'#pragma push_macro("{n}")\n#undef {n}\n' for n in names)
     pop = "".join(f'#pragma pop_macro("{n}")\n' for n in names)
+    return "\n" + push + _quiet(text) + pop
+
+
+def _quiet(text: str) -> str:
+    """`text` with the warnings of _QUIET off (the generated code's unused names)."""
     diag = "".join(f'#pragma GCC diagnostic ignored "-W{w}"\n' for w in _QUIET)
-    return ("\n" + push + "#pragma GCC diagnostic push\n" + diag + text
-            + "\n#pragma GCC diagnostic pop\n" + pop)
+    return "#pragma GCC diagnostic push\n" + diag + text + "\n#pragma GCC diagnostic pop\n"
 
 
 _QUIET = ("unused-variable", "unused-but-set-variable", "unused-parameter", "unused-function",
