@@ -10,6 +10,9 @@ Layout under the cache root (pyemu.runtime.config.cache_dir()):
     frontend/<hash>.pch            pyemu's headers, precompiled for the front end
                                    (pyemu.compiler.frontend; one per dialect and
                                    set of options, built on first use)
+    unitpch/<hash>.h, .h.gch       the same headers, precompiled for g++'s compile
+                                   of a unit (pyemu.compiler.unitpch; built on
+                                   first use)
 
 Files are written in a staging directory and moved into place with
 os.replace, never rewritten in place: a reader sees the old file, no file or
@@ -427,7 +430,8 @@ class KernelCache:
                 os.unlink(path)
             except OSError:
                 pass
-        for path in (self.root / "frontend").glob("*.pch"):
+        for path in [*(self.root / "frontend").glob("*.pch"),
+                     *(self.root / "unitpch").glob("*")]:
             try:
                 os.unlink(path)
             except OSError:

@@ -43,6 +43,7 @@ from .regions import blocks as _regions
 from . import probe as _probe
 from . import smem as _smem
 from . import warps as _warps
+from . import unitpch as _unitpch
 from .cache import file_sha256, open_cache
 from . import frontend as _frontend
 from .frontend.edits import c_string
@@ -788,17 +789,32 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
     if warp:
         text = _warps.to_warp_form(text)
     so = tmp / "module.so"
+    # the unit's head (pyemu's headers) from a precompiled header (unitpch.py)
+    head_end = _unitpch.split(text)
+    pch = _unitpch.header(cache_root, cmd, _cxx_version(cxx), text[:head_end], _run) \
+        if head_end else None
 
     def compile_with(attempt, out=so):
         generated = _generate(entries, source_name, attempt.kernels, _abi_version(str(root)),
                               _lean(entries, attempt))
-        if attempt.text:
+        if attempt.body:
             # the block functions use pyemu's macros (pyemu_tctx, ...), which
             # preprocessed text no longer defines: pyemu_tctx is written out
             # here, and code that names another is preprocessed alone
             direct = _direct_generated(attempt.plain, root, _COMPILE_MARKERS[d.name])
             generated = (direct if direct is not None else
                          _preprocess_generated(base, attempt.text, tmp, fail)) + generated
+        if pch is not None:
+            # the unit less its head, which -include reads precompiled: a
+            # compile error (status 1) is the unit's; g++ crashing (an
+            # internal error, a signal) is the precompiled header's, which
+            # goes, and the whole unit is compiled
+            (tmp / _UNIT_NAME).write_bytes((text[head_end:] + generated).encode("latin-1"))
+            r = _run(cmd + ["-include", str(pch), "-x", "c++", _UNIT_NAME, "-o", out.name],
+                     cwd=str(tmp))
+            if r.returncode in (0, 1):
+                return r
+            _unitpch.discard(pch)
         (tmp / _UNIT_NAME).write_bytes((text + generated).encode("latin-1"))
         return _run(cmd + ["-x", "c++", _UNIT_NAME, "-o", out.name], cwd=str(tmp))
 
@@ -819,7 +835,7 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
     # the user's alone (one g++ run), and only when that succeeds (clang read
     # it wrong) with them.
     fell_back = False
-    if blocks.text and model.problems:
+    if blocks.body and model.problems:
         r = compile_with(_regions.Blocks())
         if r.returncode == 0:
             with_blocks = compile_with(blocks, tmp / "module_blocks.so")
@@ -830,7 +846,7 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
                 fell_back = blocks_failed(with_blocks)
     else:
         r = compile_with(blocks)
-        if r.returncode != 0 and blocks.text:
+        if r.returncode != 0 and blocks.body:
             first = r
             r = compile_with(_regions.Blocks())
             if r.returncode == 0:

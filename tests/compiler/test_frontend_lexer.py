@@ -147,7 +147,7 @@ def test_block_functions_that_fail_after_a_misread_are_not_the_users(monkeypatch
 
     def broken(*a, **kw):     # block functions that g++ refuses: a bug of the pass
         b = generate(*a, **kw)
-        b.text += "\nint pyemu_broken_block = undeclared_name;\n"
+        b.body += "\nint pyemu_broken_block = undeclared_name;\n"
         return b
     monkeypatch.setattr(_regions, "generate", broken)
     runs = _compile_runs(monkeypatch)

@@ -294,3 +294,6 @@ def test_two_processes_compile_the_same_new_source(tree):
     entry = KernelCache(os.environ["PYEMU_CACHE_DIR"]).load(results[0][1])
     assert entry is not None and module_info(str(entry.so_path))[2].keys() == {"vecAdd"}
     assert not any(Path(r[2]).exists() for r in results)   # the children's copies went
+    # both built pyemu's precompiled head at once: one whole pair is left
+    pch = sorted(p.name for p in (Path(os.environ["PYEMU_CACHE_DIR"]) / "unitpch").iterdir())
+    assert len(pch) == 2 and pch[1] == pch[0] + ".gch", pch

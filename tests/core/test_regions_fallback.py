@@ -210,8 +210,8 @@ def _break_block_functions(monkeypatch):
 
     def broken(*a, **k):
         b = real(*a, **k)
-        assert "return true; }" in b.text
-        b.text = b.text.replace("return true; }", "return this_is_not_declared; }")
+        assert "return true; }" in b.body
+        b.body = b.body.replace("return true; }", "return this_is_not_declared; }")
         return b
     monkeypatch.setattr(_regions, "generate", broken)
 

@@ -209,12 +209,23 @@ class Blocks:
     (path, reason) with path 'block function' (region by region), 'fiber
     variant' (fibers with soft barriers, variant.py: its runner is in
     `kernels` too), 'fibers' (the plain loop, fibers once a barrier is
-    reached) or 'plain loop' (no barrier: threads one after another)."""
-    text: str = ""
+    reached) or 'plain loop' (no barrier: threads one after another).
+
+    `text` is the code protected from every macro (push/undef/pop of its
+    names), for a preprocessor run of its own; `plain` the same code
+    without that (driver._direct_generated), made from `body` on demand."""
+    body: str = ""      # the block functions' code, as the generator wrote it
     kernels: dict = field(default_factory=dict)   # qualified kernel -> qualified block function
     skipped: dict = field(default_factory=dict)   # qualified kernel -> reason
     paths: dict = field(default_factory=dict)     # qualified kernel -> (path, reason)
-    plain: str = ""     # `text` without the push/undef/pop of its names (driver._direct_generated)
+
+    @property
+    def text(self) -> str:
+        return _protect(self.body) if self.body else ""
+
+    @property
+    def plain(self) -> str:
+        return _quiet(self.body) if self.body else ""
 
 
 _DIVERGE = ("a branch or loop around a barrier has a condition that is not provably uniform "
@@ -404,8 +415,7 @@ def _generate_unit(pre, marker, internal_root, implicit, force, warp, functions)
             parts.append(_in_namespaces(gtoks.get((q, n), toks), g, text))
         out.kernels[q] = "::".join(q.split("::")[:-1] + [PREFIX + g.name])
     if parts:
-        out.plain = _quiet(_PRELUDE + "".join(parts))
-        out.text = _protect(_PRELUDE + "".join(parts))
+        out.body = _PRELUDE + "".join(parts)
     return out
 
 
