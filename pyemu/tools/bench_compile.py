@@ -3,8 +3,9 @@
 Each of the benchmark's kernel files (``bench_kernels/*.cu`` through
 ``SourceModule``, ``*.cl`` through ``clBuildProgram``) is built with a
 unique trailing comment, so that the module cache misses while the process,
-g++'s and libclang's files and the front end's precompiled header of pyemu's
-headers are warm: the time a user waits for an edited kernel.  The cached
+g++'s and libclang's files and the precompiled headers of pyemu's headers
+(libclang's and g++'s, pyemu.compiler.unitpch) are warm: the time a user
+waits for an edited kernel.  The cached
 time (the same source again) is shown beside it.  PoCL's ``clBuildProgram``
 of the same ``.cl`` (also with a unique comment, so its kernel cache misses)
 is shown for reference; PoCL compiles the work-group functions of a kernel
