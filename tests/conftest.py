@@ -146,3 +146,18 @@ def cuda_clean_state():
         cudaGetLastError()
         pytest.fail(f"the test left the device with a sticky error ({code.name}): {message}",
                     pytrace=False)
+
+
+@pytest.fixture
+def runs(monkeypatch):
+    """The commands the kernel compiler starts (g++ -E, precompiled headers,
+    compiles), recorded as lists, in order."""
+    from pyemu.compiler import driver
+    calls = []
+    real = driver._run
+
+    def spy(cmd, *a, **kw):
+        calls.append(list(cmd))
+        return real(cmd, *a, **kw)
+    monkeypatch.setattr(driver, "_run", spy)
+    return calls

@@ -33,19 +33,6 @@ def own_cache(tmp_path, monkeypatch):
     return tmp_path / "cache" / unitpch.DIRNAME
 
 
-@pytest.fixture
-def runs(monkeypatch):
-    """The commands the driver runs (g++ -E, PCH builds, compiles)."""
-    seen = []
-    real = d._run
-
-    def run(cmd, *a, **k):
-        seen.append(list(cmd))
-        return real(cmd, *a, **k)
-    monkeypatch.setattr(d, "_run", run)
-    return seen
-
-
 def _build_and_check(tag=None):
     from pyemu.cuda import (SourceModule, cudaFree, cudaMalloc, cudaMemcpy,
                             cudaMemcpyDeviceToHost, cudaMemcpyHostToDevice)

@@ -135,19 +135,6 @@ def test_concurrent_stores_never_show_a_broken_entry(tmp_path):
 
 # ------------------------------------------------- the compiler's policy
 
-@pytest.fixture
-def runs(monkeypatch):
-    """Commands the compiler starts (g++ runs), recorded."""
-    calls = []
-    real = compiler._run
-
-    def spy(cmd, *a, **kw):
-        calls.append(list(cmd))
-        return real(cmd, *a, **kw)
-    monkeypatch.setattr(compiler, "_run", spy)
-    return calls
-
-
 def test_hit_runs_no_compiler(tree, runs):
     first = compile_source(VECADD)
     assert len(runs) >= 2  # preprocess + compile
