@@ -54,7 +54,7 @@ __all__ = ["CompiledModule", "CompileError", "CompileOptionError", "compile_sour
 GENERATED_NAME = "<pyemu-generated>"
 # what the rewrites and scans of this package make of a source: part of the
 # cache key, raised whenever they change what a module holds
-FRONT_VERSION = 32
+FRONT_VERSION = 33
 _TU_NAME = "pyemu_tu.cpp"
 
 
@@ -406,13 +406,15 @@ _BAD_EXPR_RE = re.compile(r"[;{}#\"'\n\\]|//|/\*")
 
 
 def _generate(entries: list, source_name: str, blocks: Optional[dict] = None,
-              abi: int = 0) -> str:
+              abi: int = 0, lean=frozenset()) -> str:
     """The code after the user's source: one entry per kernel and the table.
 
     Entry n is on line n + 1 of <pyemu-generated>; diagnostics rely on it.
     `blocks` maps kernels to their block functions (pyemu._regions); `abi`:
-    PYEMU_ABI_VERSION.  It follows preprocessed text: no pyemu macro is
-    defined there (the unit's head holds PYEMU_MODULE_BINDING).
+    PYEMU_ABI_VERSION; `lean`: the numbers of the entries whose blocks run
+    as pyemu_run_block_lean (kernel_entry.hpp: their plain loop is only a
+    fallback).  It follows preprocessed text: no pyemu macro is defined
+    there (the unit's head holds PYEMU_MODULE_BINDING).
     """
     lines = [f"#line 1 {c_string(GENERATED_NAME)}"]
     for n, e in enumerate(entries):
@@ -427,7 +429,8 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None,
         lines.append("static const pyemu_kernel_desc pyemu_kernels[] = {")
         for n, e in enumerate(entries):
             k = f"pyemu_k{n}"
-            lines.append(f" {{{c_string(e.name)}, {k}::pyemu_run_block, {k}::pyemu_run_thread, "
+            run = "pyemu_run_block_lean" if n in lean else "pyemu_run_block"
+            lines.append(f" {{{c_string(e.name)}, {k}::{run}, {k}::pyemu_run_thread, "
                          f"{k}::pyemu_nparams, {k}::pyemu_indexed::pyemu_params, "
                          f"{k}::pyemu_args_size, {{{', '.join(f'(unsigned)({x})' for x in e.reqd)}}}, "
                          f"(unsigned)({e.max_threads}), "
@@ -448,6 +451,19 @@ def _generate(entries: list, source_name: str, blocks: Optional[dict] = None,
     lines += _default_helpers(entries)
     lines.append("")
     return "\n".join(lines)
+
+
+def _lean(entries: list, blocks) -> set:
+    """The entries whose blocks do not run in the plain loop: a block function
+    (or fiber variant) runs them, or the regions pass sent them to fibers
+    for their barriers or warp collectives.  Their run_block is not
+    flattened (kernel_entry.hpp); the others' is."""
+    out = set()
+    for n, e in enumerate(entries):
+        path = blocks.paths.get(e.name) or blocks.paths.get(e.name.split("<")[0])
+        if _regions.block_expr(e.expr, blocks.kernels) or (path and path[0] == "fibers"):
+            out.add(n)
+    return out
 
 
 _IDENT_RE = re.compile(r"[A-Za-z_]\w*$")
@@ -779,7 +795,8 @@ def _build_wire(source, raw, user_name, d, root, cxx, flags, opts, exprs, tmp: P
         if head_end else None
 
     def compile_with(attempt, out=so):
-        generated = _generate(entries, source_name, attempt.kernels, _abi_version(str(root)))
+        generated = _generate(entries, source_name, attempt.kernels, _abi_version(str(root)),
+                              _lean(entries, attempt))
         if attempt.body:
             # the block functions use pyemu's macros (pyemu_tctx, ...), which
             # preprocessed text no longer defines: pyemu_tctx is written out

@@ -290,15 +290,29 @@ struct pyemu_kernel<pyemu_R (*)(pyemu_P...), pyemu_F, pyemu_Block> {
     /* Runs every thread of the block; the core has set threadIdx to {0,0,0}.
      * The arguments are copied to a local buffer first, so stores through
      * the kernel's pointers cannot alias them, and g++ keeps them and the
-     * indices in registers; flatten inlines f into the loop. */
+     * indices in registers; flatten inlines f into the loop.  A kernel with
+     * barriers or warp collectives gets pyemu_run_block_lean instead (the
+     * generated table says which): its blocks run in its block function
+     * (flattened as before) or on fibers, the loop below is only the
+     * fallback, and f flattened into it (and into pyemu_run_precise) was
+     * most of such a module's build. */
     static __attribute__((__flatten__)) void pyemu_run_block(const void *pyemu_args) {
+        pyemu_run_block_body(pyemu_args);
+    }
+    static void pyemu_run_block_lean(const void *pyemu_args) {
+        pyemu_run_block_body(pyemu_args);
+    }
+    static __attribute__((__flatten__)) bool pyemu_run_blocked(const unsigned char *pyemu_b) {
+        return pyemu_blocked<pyemu_Block>::pyemu_run(pyemu_b);
+    }
+    static inline __attribute__((__always_inline__)) void pyemu_run_block_body(const void *pyemu_args) {
         alignas(pyemu_align) unsigned char pyemu_buf[pyemu_buf_size];
         __builtin_memcpy(pyemu_buf, pyemu_args, pyemu_args_size);
         if (__builtin_expect(pyemu_tctx.precise != 0, 0)) {
             pyemu_run_precise(pyemu_buf);
             return;
         }
-        if (pyemu_blocked<pyemu_Block>::pyemu_run(pyemu_buf))
+        if (pyemu_run_blocked(pyemu_buf))
             return;
         pyemu_thread_ctx &pyemu_c = pyemu_tctx;
         const unsigned pyemu_bx = pyemu_c.blockDim.x, pyemu_by = pyemu_c.blockDim.y,

@@ -8,6 +8,7 @@ everything pyemu adds goes on the line of the user token before it.
 """
 from __future__ import annotations
 
+from . import demand as _demand
 from . import intidx
 from . import ranges as _ranges
 from . import syntax as S
@@ -52,6 +53,7 @@ class _Gen(Writer):
         self.ints = intidx.int_spans(k, _dim_at)   # index polynomials computed in int
         self.guards: set = set()                  # ... under these conditions
         self.preds: list = []     # (flags, negated): a predicated if's threads (predicated)
+        self.demand: dict = {}    # in-place shuffle statements whose loop needs fewer lanes
         self.dense_fixed = None   # thread_loop's two versions inside preds: spans dense or not
         self.loops: list = []     # the skeleton's loops: (label number, exits used: loop_body)
 
@@ -122,6 +124,7 @@ class _Gen(Writer):
             self.emit(a, b)
         self.raw(") {")
         self.prologue()
+        self.demand = _demand.loops(k)
         at = len(self.parts)
         self.block(k.body, [{v.name: v for v in k.param_vars}])
         self.raw("return true; }")
@@ -555,7 +558,8 @@ class _Gen(Writer):
     # ------------------------------------------------------------- regions
 
     def thread_loop(self, chain: list, ranges: list, body, label: bool = False,
-                    precise: bool = False, plan=None, ranged=None, ivdep: bool = False):
+                    precise: bool = False, plan=None, ranged=None, ivdep: bool = False,
+                    demand=None):
         """`body` (the tokens in `ranges`) once per thread of the block, the
         variables it names bound.
 
@@ -569,7 +573,9 @@ class _Gen(Writer):
 
         With a `plan` (ranges.py), each row runs `ranged` (the body less its
         `if`) over the row's range of threadIdx.x where the plan's guard
-        holds, else `body`."""
+        holds, else `body`.  With a `demand` (demand.py: the name of a shuffle
+        loop's offset), a row of whole warps runs lanes 0..15 of each warp
+        where the offset is at most 16 (demand.py says that is enough)."""
         m = self.mark()
         marked = m not in ("true", "false") and any(t.kind == "gen" and t.text == MARK
                                                     for a, b in ranges for t in self.toks[a:b])
@@ -585,7 +591,8 @@ class _Gen(Writer):
                 self.dense_fixed = fixed
                 self.mark_fixed = "false" if fixed and marked else None
                 try:
-                    self.thread_loop(chain, ranges, body, label, precise, plan, ranged, ivdep)
+                    self.thread_loop(chain, ranges, body, label, precise, plan, ranged, ivdep,
+                                     demand)
                 finally:
                     self.dense_fixed = None
                     self.mark_fixed = None
@@ -599,11 +606,17 @@ class _Gen(Writer):
             for fixed in ("true", "false"):
                 self.mark_fixed = fixed
                 try:
-                    self.thread_loop(chain, ranges, body, label, precise, plan, ranged, ivdep)
+                    self.thread_loop(chain, ranges, body, label, precise, plan, ranged, ivdep,
+                                     demand)
                 finally:
                     self.mark_fixed = None
                 self.raw("} else {" if fixed == "true" else "}")
             return
+        if ranges and self.mark() == "false" and all(
+                self.toks[a].text == "if" and self.toks[a + 2].kind == "gen"
+                and self.toks[a + 2].text == MARK and self.toks[a + 3].text == ")"
+                for a, b in ranges):
+            return      # a marking shuffle's records (warpcut.py) where it does not mark: nothing
         names = set().union(*(self.k._names(a, b) for a, b in ranges)) if ranges else set()
         binds = self.bindings(chain, names)
         precise = precise or self.may_fault(
@@ -630,6 +643,29 @@ class _Gen(Writer):
                 lo, hi, lin = f"{P}ra", f"{P}rb", f"{P}row + {P}ra"
             inc = (f"++{P}tx, ++{P}lin" if step == 1 else
                    f"{P}tx += {step}u, {P}lin += {step}u")
+            if demand is not None and step == 1 and not self.has_return and not label and \
+                    not precise and self.dense_fixed is not False and self.mark() == "false":
+                # lanes 0..15 of each warp (demand.py), where the row's
+                # [lo, hi) is whole warps (blockDim.x a multiple of 32, so
+                # that threadIdx.x % 32 is the lane) and the offset at most
+                # 16: warp after warp (a warp's store is old when the next
+                # step loads it), each one vector operation: a loop of
+                # constant length from 0, not unrolled before g++ vectorizes.
+                # The statement (`v op= __shfl_down_sync(full, v, off)`)
+                # reads the row and tx only for the lane, (row + tx) & 31:
+                # here row 0 and tx the lane, so that g++ sees that every
+                # source lane (k + off <= 31) is in the warp
+                self.raw(f"if ({P}bdx % 32u == 0u && {demand} <= 16 && (({lo}) & 31u) == 0u && "
+                         f"(({hi}) & 31u) == 0u) {{ for (unsigned {P}wb = {lo}; {P}wb < {hi}; "
+                         f"{P}wb += 32u) {{ const unsigned long {P}l0 = {lin} + ({P}wb - ({lo}));"
+                         f"\n#pragma GCC ivdep\n#pragma GCC unroll 1\n"
+                         f"for (unsigned {P}k = 0; {P}k < 16u; ++{P}k) {{ const unsigned long "
+                         f"{P}row = 0; const unsigned {P}tx = {P}k; const unsigned long {P}lin = "
+                         f"{P}l0 + {P}k; {{")
+                for v in binds:
+                    self.bind(v)
+                what()
+                self.raw("} } } } else ")
             if ivdep and step == 1 and not self.has_return:
                 self.raw(f"{{ unsigned long {P}lin = {lin};\n#pragma GCC ivdep\n"
                          f"for (unsigned {P}tx = {lo}; {P}tx < {hi}; {inc}) {{ {index('x')}")
@@ -904,7 +940,8 @@ class _Gen(Writer):
                 t.kind == "gen" and t.text == PEER for t in self.toks[items[0].lo:items[0].hi])
             self.thread_loop(chain, [(st.lo, st.hi) for st in items],
                              lambda: self.region_body(items, set(bound)), label=ret,
-                             plan=pl, ranged=ranged, ivdep=alone)
+                             plan=pl, ranged=ranged, ivdep=alone,
+                             demand=self.demand.get(items[0].lo) if alone else None)
             if ret:
                 self.raw(f"if ({P}nexit == {P}n) return true;")
         for v in own:

@@ -103,12 +103,15 @@ class CutTok(Tok):
     """The string token of a cut, with what gen.py writes there: `cut` is
     "whole" (a fast-form shuffle every lane reaches: nothing), "marked" (a
     fast-form one whose lanes mark their arrival: the marks' check) or None
-    (the core computes the collective)."""
-    __slots__ = ("cut",)
+    (the core computes the collective).  `down`, for an in-place shfl_down
+    (`v op= __shfl_down_sync(full, v, d[, W])`): (v, d's tokens' texts, W),
+    which demand.py reads."""
+    __slots__ = ("cut", "down")
 
-    def __init__(self, kind, text, file, line, cut=None):
+    def __init__(self, kind, text, file, line, cut=None, down=None):
         super().__init__(kind, text, file, line)
         self.cut = cut
+        self.down = down
 
 
 def is_collective(name: str) -> bool:
@@ -178,10 +181,11 @@ def cut(toks: list, g: S.Group):
         fast = None if at.text in own else _fast(toks, st, a, b, whole, locals_, mk, nfast % 2,
                                                  ranged=not exits)
         site = CutTok("str", WARP_SITE, at.file, at.line,
-                      None if fast is None else "whole" if whole else "marked")
+                      None if fast is None else "whole" if whole else "marked",
+                      None if fast is None else fast[2])
         if fast is not None:
             nfast += 1
-            record, value = fast
+            record, value, _ = fast
         else:
             record = [mk("op", "("), mk("id", "void"), mk("op", ")")] + phased("1u") + \
                 [mk("op", ";")]
@@ -281,8 +285,9 @@ def _literal(tok) -> "int | None":
 
 def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk, bank: int,
           ranged: bool = False):
-    """(record, value) tokens of the fast form (see the module's docstring)
-    of the shuffle toks[a:b] in statement st, or None where it does not apply.
+    """(record, value, down) of the fast form (see the module's docstring)
+    of the shuffle toks[a:b] in statement st (tokens, and CutTok.down for an
+    in-place shfl_down, else None), or None where it does not apply.
     `ranged`: the kernel has no early exit, so a site under a branch is
     reached by whole warps wherever the block function's MARK is false (the
     branch's flags agree within each warp, or its condition is uniform)."""
@@ -353,7 +358,7 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk,
             [mk("str", f'"{op} {toks[a].line} "'), mk("id", "__FILE__")] + \
             T(") - reinterpret_cast < unsigned long > ( & pyemu_warp_fast_anchor ) ) ;")
     W = f"{width - 1}u"
-    peer = None
+    peer = down = None
     if op == 2 and in_place and (whole or ranged):
         # in place (see the module's docstring): no record; the source lane's
         # value is its own copy of the variable, read before it is written
@@ -361,8 +366,9 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk,
         peer = T("( { const unsigned pyemu_wa =") + arg + T(f"; ( {lin32} & {W} ) + pyemu_wa <= {W} ?") + \
             T("static_cast <") + ty + T(f"> ( {PEER} (") + var + T(") ) : static_cast <") + ty + \
             T("> (") + var + T(") ; } )")
+        down = (toks[v0].text, tuple(t.text for t in toks[g0:g1]), width)
         if whole:
-            return [], T("static_cast <") + ty + T("> (") + peer + T(")")
+            return [], T("static_cast <") + ty + T("> (") + peer + T(")"), down
         # under a branch: where MARK is false at run time (every warp takes
         # the branch whole or not at all) in place too; where it is true the
         # lanes record and mark their arrival, and the cut checks the marks
@@ -391,7 +397,7 @@ def _fast(toks: list, st: S.Stmt, a: int, b: int, whole: bool, locals_: set, mk,
     if peer is not None:
         got = T(f"( {MARK} ?") + got + T(":") + peer + T(")")
     value = T("static_cast <") + ty + T("> (") + got + T(")")
-    return record, value
+    return record, value, (down if peer is not None else None)
 
 
 def _call(toks: list, st: S.Stmt, at: list) -> tuple:
