@@ -14,6 +14,7 @@ from . import ranges as _ranges
 from . import syntax as S
 from .blocks import (_CASTS, _DIMS, _PURE, PREFIX as P, Unsupported, _dim_at, _Kernel, _update,
                      _value_end, _Var)
+from .inline import IL as INLINED
 from .warpcut import EXITS, MARK, PEER, WARP_SITE
 from .writer import Writer, cstr as _cstr
 
@@ -155,8 +156,11 @@ class _Gen(Writer):
             self.raw(f"if (({size}) * {P}n > (4u << 20)) return false;")
         pad = 32 if any(t.kind == "gen" and t.text == PEER
                         for t in self.toks[self.k.lo:self.k.hi]) else 0
+        shared = self.shared_storage(vs)
         for v in vs:
-            if v.kind == "private":
+            if v.kind == "private" and v.idx in shared:
+                self.raw(f"{P}t{v.idx} *const {P}p{v.idx} = {P}p{shared[v.idx]};")
+            elif v.kind == "private":
                 t = f"{P}t{v.idx}"
                 # 32 more: an in-place shfl_down's lanes past the block read zeros there
                 count = f"({P}n + {pad}u)" if pad else f"{P}n"
@@ -172,6 +176,40 @@ class _Gen(Writer):
         if self.has_return:
             self.raw(f"unsigned char *const {P}ex = static_cast<unsigned char *>(__builtin_alloca({P}n));"
                      f" __builtin_memset({P}ex, 0, {P}n); unsigned {P}nexit = 0;")
+
+    def shared_storage(self, vs: list) -> dict:
+        """{y.idx: x.idx} for `T y = x;` (or `= (x)`) where x is a local of
+        an inlined function (inline.py's pyemu_il<n>_ names: its lifetime
+        ended with the call, and nothing names it after this statement) and
+        both cross a barrier with the same declared type: y's copies are
+        x's, so its initialization stores each value where it already is
+        (g++ drops the loop).  The inliner writes this for every
+        `T y = f(a);` whose f returns a variable, e.g. the warp-sum of a
+        reduction."""
+        toks, k = self.toks, self.k
+        by_name = {v.name: v for v in vs if v.kind == "private" and k.declared[v.name] == 1}
+        out, used = {}, set()
+        for y in vs:
+            d = y.d
+            if y.kind != "private" or y.where != "chunk" or d.init_kind != "=" or \
+                    k.declared[y.name] != 1:
+                continue
+            lo, hi = d.init
+            while hi - lo >= 3 and toks[lo].text == "(" and toks[hi - 1].text == ")":
+                lo, hi = lo + 1, hi - 1
+            x = by_name.get(toks[lo].text) if hi - lo == 1 and toks[lo].kind == "id" else None
+            if x is None or x is y or x.where != "chunk" or not x.name.startswith(INLINED) or \
+                    x.idx in used or x.idx in out or x.idx >= y.idx:
+                continue
+            same = [toks[j].text for j in range(*x.decl.spec)] == \
+                [toks[j].text for j in range(*y.decl.spec)]
+            plain = all(v.d.ptr[0] == v.d.ptr[1] and v.d.suffix[0] == v.d.suffix[1]
+                        and not v.d.is_ref for v in (x, y))
+            later = any(t.kind == "id" and t.text == x.name for t in toks[d.whole[1]:k.hi])
+            if same and plain and not later:
+                out[y.idx] = x.idx
+                used.add(x.idx)
+        return out
 
     def typedef(self, v: _Var):
         """typedef of a variable's declared type (less storage class, less a
