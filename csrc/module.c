@@ -86,6 +86,10 @@ static const pyemu_core_api *pyemu_core_entry_points(void)
         api.warp_active = pyemu_warp_active;
         api.first_thread_done_warp = pyemu_first_thread_done_warp;
         api.warp_block = pyemu_warp_block;
+        api.warp_fast_done = pyemu_warp_fast_done;
+        api.warp_pred_span = pyemu_warp_pred_span;
+        api.warp_pred_dense = pyemu_warp_pred_dense;
+        api.warp_pred_whole = pyemu_warp_pred_whole;
         __atomic_store_n(&api.abi_version, PYEMU_ABI_VERSION, __ATOMIC_RELEASE);
     }
     return &api;

@@ -228,3 +228,96 @@ pyemu_warp_block(int phase, int op, unsigned int mask, unsigned long long value,
     }
     return 0;
 }
+
+/* The fast form's cut (phase 0) and a block's start (phase 3), as the
+ * module's pyemu_warp_block_done (abi.h) calls them: where lanes marked
+ * their arrival (fin: the call site, relative to the module's `anchor`),
+ * each warp must have arrived whole or not at all; otherwise done() names
+ * the lanes and fails the launch (fsite says which module's sites).  Then
+ * the general form's work, where any is left. */
+PYEMU_API PYEMU_KSUPPORT pyemu_warp_buf *pyemu_warp_fast_done(unsigned int phase,
+                                                               unsigned long anchor)
+{
+    pyemu_thread_ctx *const c = &pyemu_tctx;
+    pyemu_warp_buf *const b = c->warp_buf;
+    const unsigned int n = c->blockDim.x * c->blockDim.y * c->blockDim.z;
+    /* any mark: a compare with zeros (libc's vector memcmp: at every block's
+     * start and marked cut, so not a loop of n words here) */
+    static const unsigned int zeros[PYEMU_WARP_BUF_THREADS];
+    const int any = b && n <= PYEMU_WARP_BUF_THREADS &&
+                    memcmp(b->fin, zeros, sizeof b->fin[0] * n) != 0;
+    if (any) {
+        unsigned int bad = 0;
+        for (unsigned int w = 0; w < n && phase == 0u; w += WARP) {
+            const unsigned int k = n - w < WARP ? n - w : WARP;
+            unsigned int some = 0, all = 1;
+            for (unsigned int l = 0; l < k; l++) {
+                some |= b->fin[w + l];
+                all &= b->fin[w + l] != 0;
+            }
+            bad |= some && !all;
+        }
+        if (bad) /* done() names the lanes (and clears the marks) */
+            b->fsite = anchor;
+        else
+            memset(b->fin, 0, sizeof b->fin[0] * n);
+    }
+    if (phase == 0u && b && !b->any && !b->fsite)
+        return b; /* only fast records (or none) since the last cut: nothing to compute */
+    pyemu_warp_block((int)phase, 0, 0, 0, 0, 0, "", 0);
+    return c->warp_buf;
+}
+
+/* A predicated if's flags f[0..n), each 0 or 1 (abi.h): whole words of 8
+ * flags at a time where they can. */
+static inline uint64_t word8(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+PYEMU_API PYEMU_KSUPPORT void pyemu_warp_pred_span(const unsigned char *f, unsigned int n,
+                                                   unsigned char v, unsigned int *lo,
+                                                   unsigned int *hi)
+{
+    const uint64_t other = v ? 0ull : 0x0101010101010101ull;
+    unsigned int a = 0, e = n;
+    while (a + 8u <= e && word8(f + a) == other)
+        a += 8u;
+    while (a < e && f[a] != v)
+        a++;
+    while (e >= a + 8u && word8(f + e - 8u) == other)
+        e -= 8u;
+    while (e > a && f[e - 1u] != v)
+        e--;
+    *lo = a;
+    *hi = e;
+}
+
+PYEMU_API PYEMU_KSUPPORT int pyemu_warp_pred_dense(const unsigned char *f, unsigned int lo,
+                                                   unsigned int hi, unsigned char v)
+{
+    const uint64_t all = v ? 0x0101010101010101ull : 0ull;
+    uint64_t bad = 0;
+    unsigned int i = lo;
+    for (; i + 8u <= hi; i += 8u)
+        bad |= word8(f + i) ^ all;
+    for (; i < hi; i++)
+        bad |= (uint64_t)(f[i] ^ v);
+    return bad == 0;
+}
+
+PYEMU_API PYEMU_KSUPPORT int pyemu_warp_pred_whole(const unsigned char *f, unsigned int n)
+{
+    uint64_t bad = 0;
+    unsigned int w = 0;
+    for (; w + WARP <= n; w += WARP) {
+        const uint64_t x = f[w] * 0x0101010101010101ull;
+        bad |= (word8(f + w) ^ x) | (word8(f + w + 8u) ^ x) | (word8(f + w + 16u) ^ x) |
+               (word8(f + w + 24u) ^ x);
+    }
+    for (unsigned int i = w; i < n; i++)
+        bad |= (uint64_t)(f[i] ^ f[w]);
+    return bad == 0;
+}

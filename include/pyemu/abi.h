@@ -112,7 +112,7 @@
 #pragma push_macro("args")
 #undef args
 
-#define PYEMU_ABI_VERSION 8
+#define PYEMU_ABI_VERSION 9
 
 #ifdef __cplusplus
 extern "C" {
@@ -289,6 +289,17 @@ typedef struct pyemu_core_api {
     unsigned long long (*warp_block)(int phase, int op, unsigned int mask,
                                      unsigned long long value, int arg, int width,
                                      const char *file, unsigned int line);
+    /* The fast form's cut and a block's start in a block function
+     * (pyemu_warp_block_done below, csrc/warp_block.c): checks the arrival
+     * marks (fin, relative to the module's `anchor`), then warp_block's phase
+     * `phase` where anything is left to compute; returns pyemu_tctx.warp_buf. */
+    pyemu_warp_buf *(*warp_fast_done)(unsigned int phase, unsigned long anchor);
+    /* A predicated if's flags (pyemu_warp_pred_span below, csrc/warp_block.c). */
+    void (*warp_pred_span)(const unsigned char *f, unsigned int n, unsigned char v,
+                           unsigned int *lo, unsigned int *hi);
+    int (*warp_pred_dense)(const unsigned char *f, unsigned int lo, unsigned int hi,
+                           unsigned char v);
+    int (*warp_pred_whole)(const unsigned char *f, unsigned int n);
 } pyemu_core_api;
 
 /* Warp collectives (one implementation for CUDA's intrinsics, cooperative
@@ -358,6 +369,12 @@ unsigned long long pyemu_warp_op(int op, unsigned int mask, unsigned long long v
 unsigned int pyemu_warp_active(void);
 unsigned long long pyemu_warp_block(int phase, int op, unsigned int mask, unsigned long long value,
                                     int arg, int width, const char *file, unsigned int line);
+pyemu_warp_buf *pyemu_warp_fast_done(unsigned int phase, unsigned long anchor);
+void pyemu_warp_pred_span(const unsigned char *f, unsigned int n, unsigned char v,
+                          unsigned int *lo, unsigned int *hi);
+int pyemu_warp_pred_dense(const unsigned char *f, unsigned int lo, unsigned int hi,
+                          unsigned char v);
+int pyemu_warp_pred_whole(const unsigned char *f, unsigned int n);
 int pyemu_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pyemu_assert_fail(const char *expr, const char *file, unsigned int line,
                        const char *func) __attribute__((noreturn));
@@ -420,38 +437,16 @@ static inline void pyemu_warp_phase(unsigned int pyemu_p) { pyemu_tctx.warp_phas
  * are cleared (at a block's start too: one that failed may have left some). */
 static __thread pyemu_warp_buf *pyemu_warp_fast_buf __attribute__((unused));
 static char pyemu_warp_fast_anchor __attribute__((unused));
-/* out of line: one copy per unit, not one (with its vectorized scans) at each cut */
-static __attribute__((__noinline__, __unused__)) void pyemu_warp_block_done(unsigned int pyemu_p)
+/* The cut of fast-form shuffles whose lanes marked their arrival, and a
+ * block's start (phase 3: the worker's buffer becomes pyemu_warp_fast_buf):
+ * the core checks the marks (each warp arrived whole or not at all, else it
+ * fails the launch as the general form does) and clears them. */
+static inline void pyemu_warp_block_done(unsigned int pyemu_p)
 {
-    pyemu_thread_ctx *const pyemu_c = &pyemu_tctx;
-    pyemu_warp_buf *const pyemu_b = pyemu_c->warp_buf;
-    const unsigned int pyemu_n = pyemu_c->blockDim.x * pyemu_c->blockDim.y * pyemu_c->blockDim.z;
-    unsigned int pyemu_any = 0;
-    if (pyemu_b) {
-        for (unsigned int pyemu_i = 0; pyemu_i < pyemu_n; pyemu_i++)
-            pyemu_any |= pyemu_b->fin[pyemu_i];
-    }
-    if (pyemu_any) {
-        unsigned int pyemu_bad = 0;
-        for (unsigned int pyemu_w = 0; pyemu_w < pyemu_n && pyemu_p == 0u; pyemu_w += 32u) {
-            const unsigned int pyemu_k = pyemu_n - pyemu_w < 32u ? pyemu_n - pyemu_w : 32u;
-            unsigned int pyemu_some = 0, pyemu_all = 1;
-            for (unsigned int pyemu_l = 0; pyemu_l < pyemu_k; pyemu_l++) {
-                pyemu_some |= pyemu_b->fin[pyemu_w + pyemu_l];
-                pyemu_all &= pyemu_b->fin[pyemu_w + pyemu_l] != 0;
-            }
-            pyemu_bad |= pyemu_some && !pyemu_all;
-        }
-        if (pyemu_bad) /* the core names the lanes (and clears the marks) */
-            pyemu_b->fsite = (unsigned long)&pyemu_warp_fast_anchor;
-        else
-            __builtin_memset(pyemu_b->fin, 0, sizeof pyemu_b->fin[0] * pyemu_n);
-    }
-    if (pyemu_p == 0u && pyemu_b && !pyemu_b->any && !pyemu_b->fsite)
-        return; /* only fast records (or none) since the last cut: nothing to compute */
-    pyemu_api->warp_block((int)pyemu_p, 0, 0, 0, 0, 0, "", 0);
+    pyemu_warp_buf *const pyemu_b =
+        pyemu_api->warp_fast_done(pyemu_p, (unsigned long)&pyemu_warp_fast_anchor);
     if (pyemu_p == 3u)
-        pyemu_warp_fast_buf = pyemu_c->warp_buf;
+        pyemu_warp_fast_buf = pyemu_b;
 }
 /* A predicated if of a block function (pyemu/compiler/regions/gen.py): the
  * flags f[0..n) of the block's threads (each 0 or 1).  pyemu_warp_pred_span
@@ -460,61 +455,22 @@ static __attribute__((__noinline__, __unused__)) void pyemu_warp_block_done(unsi
  * unless pyemu_warp_pred_dense says that every flag there is v: `if (warp
  * == 0)`, `if (tid < 32)`); pyemu_warp_pred_whole says whether the flags of each warp
  * (32 threads by linear index, the last one partial) are all equal, so that
- * a warp either takes the branch whole or not at all.  Whole words of 8
- * flags at a time where they can.  Out of line and cold: a block function
- * whose if is a range of threadIdx.x gets its span without them (gen.py's
- * predicated), and their loops inlined and vectorized at each if were much
- * of its compile time. */
-static inline unsigned long long pyemu_warp_word8(const unsigned char *pyemu_p)
-{
-    unsigned long long pyemu_w;
-    __builtin_memcpy(&pyemu_w, pyemu_p, sizeof pyemu_w);
-    return pyemu_w;
-}
-static __attribute__((__noinline__, __cold__, __unused__)) void pyemu_warp_pred_span(const unsigned char *pyemu_f, unsigned int pyemu_n,
+ * a warp either takes the branch whole or not at all.  In the core
+ * (csrc/warp_block.c): compiled once, not in every module. */
+static inline void pyemu_warp_pred_span(const unsigned char *pyemu_f, unsigned int pyemu_n,
                                         unsigned char pyemu_v, unsigned int *pyemu_lo,
                                         unsigned int *pyemu_hi)
 {
-    const unsigned long long pyemu_other = pyemu_v ? 0ull : 0x0101010101010101ull;
-    unsigned int pyemu_a = 0, pyemu_b = pyemu_n;
-    while (pyemu_a + 8u <= pyemu_b && pyemu_warp_word8(pyemu_f + pyemu_a) == pyemu_other)
-        pyemu_a += 8u;
-    while (pyemu_a < pyemu_b && pyemu_f[pyemu_a] != pyemu_v)
-        pyemu_a++;
-    while (pyemu_b >= pyemu_a + 8u && pyemu_warp_word8(pyemu_f + pyemu_b - 8u) == pyemu_other)
-        pyemu_b -= 8u;
-    while (pyemu_b > pyemu_a && pyemu_f[pyemu_b - 1u] != pyemu_v)
-        pyemu_b--;
-    *pyemu_lo = pyemu_a;
-    *pyemu_hi = pyemu_b;
+    pyemu_api->warp_pred_span(pyemu_f, pyemu_n, pyemu_v, pyemu_lo, pyemu_hi);
 }
-static __attribute__((__noinline__, __cold__, __unused__)) int
-pyemu_warp_pred_dense(const unsigned char *pyemu_f, unsigned int pyemu_lo, unsigned int pyemu_hi,
-                      unsigned char pyemu_v)
+static inline int pyemu_warp_pred_dense(const unsigned char *pyemu_f, unsigned int pyemu_lo,
+                                        unsigned int pyemu_hi, unsigned char pyemu_v)
 {
-    const unsigned long long pyemu_all = pyemu_v ? 0x0101010101010101ull : 0ull;
-    unsigned long long pyemu_bad = 0;
-    unsigned int pyemu_i = pyemu_lo;
-    for (; pyemu_i + 8u <= pyemu_hi; pyemu_i += 8u)
-        pyemu_bad |= pyemu_warp_word8(pyemu_f + pyemu_i) ^ pyemu_all;
-    for (; pyemu_i < pyemu_hi; pyemu_i++)
-        pyemu_bad |= (unsigned long long)(pyemu_f[pyemu_i] ^ pyemu_v);
-    return pyemu_bad == 0;
+    return pyemu_api->warp_pred_dense(pyemu_f, pyemu_lo, pyemu_hi, pyemu_v);
 }
-static __attribute__((__noinline__, __cold__, __unused__)) int pyemu_warp_pred_whole(const unsigned char *pyemu_f, unsigned int pyemu_n)
+static inline int pyemu_warp_pred_whole(const unsigned char *pyemu_f, unsigned int pyemu_n)
 {
-    unsigned long long pyemu_bad = 0;
-    unsigned int pyemu_w = 0;
-    for (; pyemu_w + 32u <= pyemu_n; pyemu_w += 32u) {
-        const unsigned long long pyemu_x = pyemu_f[pyemu_w] * 0x0101010101010101ull;
-        pyemu_bad |= (pyemu_warp_word8(pyemu_f + pyemu_w) ^ pyemu_x)
-                   | (pyemu_warp_word8(pyemu_f + pyemu_w + 8u) ^ pyemu_x)
-                   | (pyemu_warp_word8(pyemu_f + pyemu_w + 16u) ^ pyemu_x)
-                   | (pyemu_warp_word8(pyemu_f + pyemu_w + 24u) ^ pyemu_x);
-    }
-    for (unsigned int pyemu_i = pyemu_w; pyemu_i < pyemu_n; pyemu_i++)
-        pyemu_bad |= (unsigned long long)(pyemu_f[pyemu_i] ^ pyemu_f[pyemu_w]);
-    return pyemu_bad == 0;
+    return pyemu_api->warp_pred_whole(pyemu_f, pyemu_n);
 }
 static inline unsigned int pyemu_warp_active(void) { return pyemu_api->warp_active(); }
 static inline void pyemu_warp_step(void)
